@@ -1,0 +1,43 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "ItemAudit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "itemaudit", targets: ["itemaudit"]),
+        .library(name: "AuditLog", targets: ["AuditLog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // liblz4 from the system, wrapped the way GRDB wraps SQLite.
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
+        .target(
+            name: "AuditLog",
+            dependencies: [
+                "CLZ4",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "itemaudit",
+            dependencies: [
+                "AuditLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

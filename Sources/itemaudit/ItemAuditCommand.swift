@@ -1,0 +1,22 @@
+import ArgumentParser
+import AuditLog
+
+/// The `itemaudit` command line: a thin edge over the library modules.
+@main
+struct ItemAuditCommand: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "itemaudit",
+        abstract: "Audit trade-item (GS1) product data: a tamper-evident inspection log and its reports.",
+        discussion: """
+            Every inspection action is appended to one LZ4-compressed, hash-chained log; reports are
+            rebuilt from it.
+
+            Example:
+              itemaudit --version
+            """,
+        version: "\(version) (liblz4 \(LZ4.libraryVersion))",
+        subcommands: []
+    )
+}
