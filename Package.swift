@@ -28,10 +28,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "Benchmarks", dependencies: ["AuditLog"]),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
+                "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,0 +1,35 @@
+import Foundation
+
+/// One measured figure and the baseline measured in the same run.
+public struct BenchmarkResult: Codable, Sendable, Equatable {
+    public var name: String
+    public var value: Double
+    public var unit: String
+    /// The same work done by the baseline, in the same unit; nil when a figure has no baseline.
+    public var baseline: Double?
+    /// `value / baseline`.
+    public var ratio: Double?
+
+    public init(name: String, value: Double, unit: String, baseline: Double?) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+        self.baseline = baseline
+        self.ratio = baseline.flatMap { $0 == 0 ? nil : value / $0 }
+    }
+}
+
+/// The results of one `itemaudit bench …` run, printed as `{"results":[…]}` or as a table.
+public struct BenchmarkReport: Codable, Sendable {
+    public var results: [BenchmarkResult]
+
+    public init(results: [BenchmarkResult]) { self.results = results }
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Encoding plain numbers and strings cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,56 @@
+/// Renders rows as an aligned plain-text table or as CSV.
+struct TextTable {
+    var columns: [String]
+    var rows: [[String]] = []
+
+    /// Numbers and other right-aligned columns, by index.
+    var rightAligned: Set<Int> = []
+
+    mutating func append(_ row: [String]) { rows.append(row) }
+
+    func renderText() -> String {
+        var widths = columns.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
+                return rightAligned.contains(index) ? pad + cell : cell + pad
+            }
+            .joined(separator: "  ")
+            .trimmingTrailingSpaces()
+        }
+        var lines = [line(columns), line(widths.map { String(repeating: "-", count: $0) })]
+        lines += rows.map(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func renderCSV() -> String {
+        ([columns] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    /// Quotes a CSV field when it holds a separator, a quote or a line break (RFC 4180).
+    static func csvField(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    func render(_ format: OutputFormat) -> String {
+        format == .csv ? renderCSV() : renderText()
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
