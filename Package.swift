@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "GS1", targets: ["GS1"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,17 +29,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "Benchmarks", dependencies: ["AuditLog"]),
+        // GS1 identifiers: no dependencies.
+        .target(name: "GS1"),
+        .target(name: "Benchmarks", dependencies: ["AuditLog", "GS1"]),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
                 "Benchmarks",
+                "GS1",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
     ],
     swiftLanguageModes: [.v6]
