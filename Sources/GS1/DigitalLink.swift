@@ -43,7 +43,11 @@ enum DigitalLink {
         }
         let dictionary = parser.dictionary
         func aiIndex(_ segment: (start: Int, end: Int)) -> Int? {
-            dictionary.index(Array(bytes[segment.start..<segment.end])[...])
+            guard segment.end - segment.start >= 2 && segment.end - segment.start <= 4,
+                let (index, length) = dictionary.indexOfAI(at: bytes, from: segment.start),
+                length == segment.end - segment.start
+            else { return nil }
+            return index
         }
         // The primary key is the first segment, at an even distance from the end, that is a
         // Digital Link primary key followed only by (AI, value) pairs.

@@ -27,11 +27,11 @@ struct ElementStringParser {
                 errors.append(unknownAI(bytes, at: position, end: bytes.count))
                 return
             }
-            let definition = dictionary.definitions[index]
+            let predefinedLength = dictionary.predefinedLengths[index]
             let valueStart = position + length
             var valueEnd: Int
-            if definition.hasPredefinedLength {
-                valueEnd = min(valueStart + definition.maxLength, bytes.count)
+            if predefinedLength >= 0 {
+                valueEnd = min(valueStart + predefinedLength, bytes.count)
                 // A separator inside a predefined-length value means the value is too short.
                 if let gs = bytes[valueStart..<valueEnd].firstIndex(of: separator) { valueEnd = gs }
             } else {

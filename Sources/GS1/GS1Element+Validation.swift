@@ -4,21 +4,20 @@ extension SyntaxDictionary {
     func validate(
         value data: UnsafeBufferPointer<UInt8>, definitionIndex: Int, base: Int, errors: inout [GS1Error]
     ) {
-        let definition = definitions[definitionIndex]
-        let ai = definition.ai
+        let ai = aiNames[definitionIndex]
         if data.isEmpty {
             errors.append(GS1Error(.invalidLength, "the data is empty", ai: ai, position: base))
             return
         }
         var position = 0
-        let components = definition.components
+        let components = self.components[definitionIndex]
         for (number, component) in components.enumerated() {
             let remaining = data.count - position
             if remaining == 0 && component.isOptional { break }
             let isLast = number == components.count - 1
             let length =
                 component.minLength == component.maxLength ? component.maxLength : min(remaining, component.maxLength)
-            let name = components.count == 1 ? "the data" : "component \(number + 1)"
+            var name: String { components.count == 1 ? "the data" : "component \(number + 1)" }
             if remaining < component.minLength || length > remaining {
                 errors.append(
                     GS1Error(
@@ -49,7 +48,7 @@ extension SyntaxDictionary {
                 errors.append(
                     GS1Error(
                         .invalidLength,
-                        "the data is too long: \(data.count) characters where at most \(definition.maxLength) are allowed",
+                        "the data is too long: \(data.count) characters where at most \(definitions[definitionIndex].maxLength) are allowed",
                         ai: ai, position: base + position))
                 return
             }

@@ -18,7 +18,7 @@ public struct GS1Element: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(definitionIndex: Int, value: String) {
-        self.ai = SyntaxDictionary.shared.definitions[definitionIndex].ai
+        self.ai = SyntaxDictionary.shared.aiNames[definitionIndex]
         self.value = value
         self.definitionIndex = definitionIndex
     }

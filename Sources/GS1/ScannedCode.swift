@@ -50,7 +50,8 @@ public struct ScannedCode: Hashable, Sendable {
         self.kind = parsed.kind
         self.symbologyIdentifier = parsed.identifier
         self.elements = parsed.parser.elements
-        self.errors = parsed.parser.errors.sorted { ($0.position ?? 0) < ($1.position ?? 0) }
+        let errors = parsed.parser.errors
+        self.errors = errors.count < 2 ? errors : errors.sorted { ($0.position ?? 0) < ($1.position ?? 0) }
     }
 
     struct Parsed {
@@ -81,7 +82,8 @@ public struct ScannedCode: Hashable, Sendable {
             parser.finish()
             return Parsed(kind: .elementString, parser: parser)
         }
-        if [8, 12, 13, 14].contains(bytes.count) && !bytes.contains(where: { $0 &- 0x30 >= 10 }) {
+        let gtinLength = bytes.count == 8 || bytes.count == 12 || bytes.count == 13 || bytes.count == 14
+        if gtinLength && !bytes.contains(where: { $0 &- 0x30 >= 10 }) {
             parseGTIN(bytes, from: 0, upce: false, into: &parser)
             return Parsed(kind: .gtin, parser: parser)
         }

@@ -11,6 +11,10 @@ public struct SyntaxDictionary: Sendable {
     private let slots: [Int16]
     /// The `req=`/`ex=` rules of each definition, compiled to integer patterns.
     let rules: [AIRules]
+    /// Hot-path views of the definitions, by index (no copy of a whole definition).
+    let components: [[AIComponent]]
+    let aiNames: [String]
+    let predefinedLengths: [Int]
 
     /// The bundled dictionary, parsed on first use.
     public static let shared: SyntaxDictionary = {
@@ -50,6 +54,9 @@ public struct SyntaxDictionary: Sendable {
         self.release = release
         self.slots = slots
         self.rules = definitions.map(AIRules.init)
+        self.components = definitions.map(\.components)
+        self.aiNames = definitions.map(\.ai)
+        self.predefinedLengths = definitions.map { $0.hasPredefinedLength ? $0.maxLength : -1 }
     }
 
     /// The definition of `ai`, or nil when the dictionary does not define it.
