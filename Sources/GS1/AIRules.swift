@@ -21,81 +21,88 @@ struct AIPattern: Hashable, Sendable {
     func matches(_ code: UInt32) -> Bool { code & mask == value }
 }
 
-/// A definition's association rules, compiled for the validation hot path.
-struct AIRules: Sendable {
-    /// The AI itself as a pattern without wildcards.
-    var code: UInt32
-    /// `req=` rules → alternatives → patterns that must all be present.
-    var requires: [[[AIPattern]]]
-    /// `ex=` patterns.
-    var excludes: [AIPattern]
-
-    init(_ definition: AIDefinition) {
-        code = AIPattern(definition.ai).value
-        requires = definition.requires.map { $0.map { $0.map(AIPattern.init) } }
-        excludes = definition.excludes.map(AIPattern.init)
+extension HotTables {
+    /// Whether any record's AI matches `pattern`.
+    @inline(__always)
+    private func anyMatches(_ pattern: AIPattern, _ records: ElementRecords) -> Bool {
+        for index in 0..<records.count where pattern.matches(definitions[Int(records[index].definition)].code) {
+            return true
+        }
+        return false
     }
-}
 
-extension SyntaxDictionary {
     /// Checks the AIs of one item together: a repeated AI must repeat its value, every
     /// `req=` rule must be met and no `ex=` pair may occur. Removes exact duplicates.
-    func validateAssociations(_ elements: inout [GS1Element], positions: inout [Int], errors: inout [GS1Error]) {
-        var codes: [UInt32] = []
-        codes.reserveCapacity(elements.count)
-        var index = 0
-        while index < elements.count {
-            let element = elements[index]
+    func validateAssociations(
+        _ records: inout ElementRecords, input: UnsafeBufferPointer<UInt8>, decoded: UnsafeBufferPointer<UInt8>,
+        errors: inout [GS1Error]
+    ) {
+        var index = 1
+        while index < records.count {
+            let record = records[index]
             var duplicate = false
-            for earlier in 0..<index where elements[earlier].definitionIndex == element.definitionIndex {
-                if elements[earlier].value == element.value {
+            for earlier in 0..<index where records[earlier].definition == record.definition {
+                if ElementRecord.sameValue(records[earlier], record, input: input, decoded: decoded) {
                     duplicate = true
                 } else {
+                    let first = records[earlier].value(input: input, decoded: decoded)
+                    let second = record.value(input: input, decoded: decoded)
                     errors.append(
                         GS1Error(
                             .repeatedAI,
-                            "the AI appears twice with different values (\"\(elements[earlier].value)\" and "
-                                + "\"\(element.value)\"); a repeated AI must repeat its value",
-                            ai: element.ai, position: positions[index]))
+                            "the AI appears twice with different values (\"\(first)\" and \"\(second)\"); "
+                                + "a repeated AI must repeat its value",
+                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
                 }
                 break
             }
             if duplicate {
-                elements.remove(at: index)
-                positions.remove(at: index)
-                continue
+                records.remove(at: index)
+            } else {
+                index += 1
             }
-            codes.append(rules[element.definitionIndex].code)
-            index += 1
         }
-        for (index, element) in elements.enumerated() {
-            let rule = rules[element.definitionIndex]
-            for (ruleIndex, requirement) in rule.requires.enumerated() {
-                let met = requirement.contains { alternative in
-                    alternative.allSatisfy { pattern in codes.contains(where: pattern.matches) }
+        for index in 0..<records.count {
+            let record = records[index]
+            let definition = definitions[Int(record.definition)]
+            for ruleNumber in 0..<Int(definition.ruleCount) {
+                let rule = rules[Int(definition.ruleStart) + ruleNumber]
+                var met = false
+                for alternativeNumber in 0..<Int(rule.count) where !met {
+                    let alternative = alternatives[Int(rule.start) + alternativeNumber]
+                    met = true
+                    for patternNumber in 0..<Int(alternative.count)
+                    where !anyMatches(patterns[Int(alternative.start) + patternNumber], records) {
+                        met = false
+                        break
+                    }
                 }
                 if !met {
+                    let requirement = SyntaxDictionary.shared.definitions[Int(record.definition)].requires[ruleNumber]
                     errors.append(
                         GS1Error(
                             .missingAssociation,
-                            "requires "
-                                + Self.describeRequirement(definitions[element.definitionIndex].requires[ruleIndex])
-                                + " in the same item",
-                            ai: element.ai, position: positions[index]))
+                            "requires " + SyntaxDictionary.describeRequirement(requirement) + " in the same item",
+                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
                 }
             }
-            for pattern in rule.excludes {
-                for (other, code) in codes.enumerated() where code != rule.code && pattern.matches(code) {
+            for excludeNumber in 0..<Int(definition.excludeCount) {
+                let pattern = patterns[Int(definition.excludeStart) + excludeNumber]
+                for other in 0..<records.count {
+                    let code = definitions[Int(records[other].definition)].code
+                    guard code != definition.code && pattern.matches(code) else { continue }
                     errors.append(
                         GS1Error(
                             .exclusiveAssociation,
-                            "must not appear together with AI (\(elements[other].ai))",
-                            ai: element.ai, position: positions[index]))
+                            "must not appear together with AI (\(Self.ai(Int(records[other].definition))))",
+                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
                 }
             }
         }
     }
+}
 
+extension SyntaxDictionary {
     static func describeRequirement(_ alternatives: [[String]]) -> String {
         let text = alternatives.map { $0.map { "(\($0))" }.joined(separator: " with ") }
         return text.count <= 1 ? (text.first ?? "another AI") : "one of " + text.joined(separator: ", ")

@@ -59,4 +59,18 @@ enum CharacterSets {
         }
         return nil
     }
+
+    /// The offset of the first byte that CSET 64 (with its "=" padding rule) rejects, -1 when
+    /// there is none; `membership` is the table of `membership`.
+    static func firstInvalidCSET64(_ data: UnsafeBufferPointer<UInt8>, _ membership: UnsafePointer<UInt8>) -> Int {
+        var end = data.count
+        var pads = 0
+        while end > 0 && data[end - 1] == UInt8(ascii: "=") {
+            pads += 1
+            end -= 1
+        }
+        if pads > 2 || (pads > 0 && (end + pads) % 3 != 0) { return end }
+        for index in 0..<end where membership[Int(data[index])] & 8 == 0 { return index }
+        return -1
+    }
 }

@@ -18,12 +18,13 @@ public struct GS1ElementString: Hashable, Sendable, CustomStringConvertible {
     public init(elements: [GS1Element]) throws(GS1Error) {
         var parser = ElementStringParser()
         for element in elements {
-            var value = element.value
-            value.withUTF8 { parser.appendValue(index: element.definitionIndex, $0, base: 0) }
+            let start = parser.decoded.count
+            parser.decoded.append(contentsOf: element.value.utf8)
+            parser.appendDecoded(element.definitionIndex, from: start, position: 0)
         }
-        parser.finish()
+        parser.finish(UnsafeBufferPointer(start: nil, count: 0))
         if let first = parser.errors.first { throw first }
-        self.elements = parser.elements
+        self.elements = parser.elements(UnsafeBufferPointer(start: nil, count: 0))
     }
 
     init(validated elements: [GS1Element]) { self.elements = elements }

@@ -21,12 +21,25 @@ public struct ScannedCode: Hashable, Sendable {
     public let input: String
     /// What the input was recognised as.
     public let kind: GS1InputKind
-    /// The symbology identifier the input started with (`]C1`, `]E0`…), if any.
-    public let symbologyIdentifier: String?
-    /// The elements; a plain GTIN becomes one element (01) with its 14 digits.
-    public let elements: [GS1Element]
+    /// Whether the input starts with a symbology identifier.
+    private let hasIdentifier: Bool
+    /// The elements as ranges of the input (or of `decoded`), made into Strings on request.
+    private let records: ElementRecords
+    /// Values that are not a range of the input (percent-decoded, unescaped, expanded UPC-E).
+    private let decoded: [UInt8]
     /// Every problem found, in input order; empty when the input is valid.
     public let errors: [GS1Error]
+
+    /// The symbology identifier the input started with (`]C1`, `]E0`…), if any.
+    public var symbologyIdentifier: String? {
+        hasIdentifier ? String(decoding: input.utf8.prefix(3), as: UTF8.self) : nil
+    }
+
+    /// The elements; a plain GTIN becomes one element (01) with its 14 digits.
+    public var elements: [GS1Element] {
+        var copy = input
+        return copy.withUTF8 { ElementStringParser.elements(records, input: $0, decoded: decoded) }
+    }
 
     /// Whether the input is valid in every respect the Syntax Dictionary checks.
     public var isValid: Bool { errors.isEmpty }
@@ -34,6 +47,7 @@ public struct ScannedCode: Hashable, Sendable {
     /// The trade item's GTIN: AI (01), or AI (02) (the GTIN of the contained items) when
     /// there is no (01); nil when there is neither or it is invalid.
     public var gtin: GTIN? {
+        let elements = self.elements
         let value = elements.first { $0.ai == "01" }?.value ?? elements.first { $0.ai == "02" }?.value
         guard let value, let gtin = try? GTIN(value) else { return nil }
         return gtin
@@ -42,21 +56,34 @@ public struct ScannedCode: Hashable, Sendable {
     /// The elements as an element string (valid or not).
     public var elementString: GS1ElementString { GS1ElementString(validated: elements) }
 
+    /// Inputs longer than this are refused; no GS1 symbol or URI comes near it.
+    public static let maximumInputLength = 1 << 20
+
     /// Parses and fully validates `input`.
     public init(_ input: String) {
-        var copy = input
-        let parsed = copy.withUTF8 { Self.parse($0) }
+        let parsed =
+            input.utf8.withContiguousStorageIfAvailable { Self.parse($0) }
+            ?? {
+                var copy = input
+                return copy.withUTF8 { Self.parse($0) }
+            }()
         self.input = input
         self.kind = parsed.kind
-        self.symbologyIdentifier = parsed.identifier
-        self.elements = parsed.parser.elements
+        self.hasIdentifier = parsed.hasIdentifier
+        self.records = parsed.parser.records
+        self.decoded = parsed.parser.decoded
         let errors = parsed.parser.errors
         self.errors = errors.count < 2 ? errors : errors.sorted { ($0.position ?? 0) < ($1.position ?? 0) }
     }
 
+    /// Two scans are equal when their inputs are: everything else follows from the input.
+    public static func == (lhs: ScannedCode, rhs: ScannedCode) -> Bool { lhs.input == rhs.input }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(input) }
+
     struct Parsed {
         var kind: GS1InputKind
-        var identifier: String?
+        var hasIdentifier = false
         var parser: ElementStringParser
     }
 
@@ -69,17 +96,24 @@ public struct ScannedCode: Hashable, Sendable {
             parser.errors.append(GS1Error(.empty, "the input is empty; expected a GTIN, an element string or a URI"))
             return Parsed(kind: .gtin, parser: parser)
         }
+        guard bytes.count <= maximumInputLength else {
+            parser.errors.append(
+                GS1Error(
+                    .invalidLength,
+                    "the input has \(bytes.count) bytes; expected at most \(maximumInputLength) (one code per input)"))
+            return Parsed(kind: .elementString, parser: parser)
+        }
         if bytes[0] == UInt8(ascii: "]") {
             return parseWithIdentifier(bytes, parser: parser)
         }
         if DigitalLink.isURI(bytes, from: 0) {
             DigitalLink.parse(bytes, from: 0, into: &parser)
-            parser.finish()
+            parser.finish(bytes)
             return Parsed(kind: .digitalLink, parser: parser)
         }
         if bytes[0] == UInt8(ascii: "(") {
             parser.parseBracketed(bytes, from: 0)
-            parser.finish()
+            parser.finish(bytes)
             return Parsed(kind: .elementString, parser: parser)
         }
         let gtinLength = bytes.count == 8 || bytes.count == 12 || bytes.count == 13 || bytes.count == 14
@@ -89,69 +123,87 @@ public struct ScannedCode: Hashable, Sendable {
         }
         let separator = bytes[0] == UInt8(ascii: "^") ? UInt8(ascii: "^") : ElementStringParser.groupSeparator
         parser.parseUnbracketed(bytes, from: 0, separator: separator)
-        parser.finish()
+        parser.finish(bytes)
         return Parsed(kind: .elementString, parser: parser)
+    }
+
+    /// The symbology identifier `]Xm` packed as three bytes, for switching without a String.
+    private static func code(_ text: StaticString) -> UInt32 {
+        let pointer = text.utf8Start
+        return UInt32(pointer[0]) << 16 | UInt32(pointer[1]) << 8 | UInt32(pointer[2])
     }
 
     static func parseWithIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, parser: ElementStringParser) -> Parsed {
         var parser = parser
         guard bytes.count >= 3 else {
             parser.errors.append(GS1Error(.syntax, "a symbology identifier is \"]\" and two characters", position: 0))
-            return Parsed(kind: .elementString, parser: parser)
+            return Parsed(kind: .elementString, hasIdentifier: false, parser: parser)
         }
-        let identifier = String(decoding: bytes[0..<3], as: UTF8.self)
+        let identifier = UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
         let data = 3
         switch identifier {
-        case "]C1", "]e0", "]e1", "]e2", "]d2", "]Q3", "]J1":
+        case code("]C1"), code("]e0"), code("]e1"), code("]e2"), code("]d2"), code("]Q3"), code("]J1"):
             parser.parseUnbracketed(bytes, from: data, separator: ElementStringParser.groupSeparator)
-            parser.finish()
-            return Parsed(kind: .elementString, identifier: identifier, parser: parser)
-        case "]E0", "]E4", "]E3":
+            parser.finish(bytes)
+            return Parsed(kind: .elementString, hasIdentifier: true, parser: parser)
+        case code("]E0"), code("]E4"), code("]E3"):
+            let isE4 = identifier == code("]E4")
             var end = bytes.count
             // ]E3: EAN/UPC with a 2- or 5-digit add-on; the GTIN is the first 13 digits.
-            if identifier == "]E3" && (end - data == 15 || end - data == 18) { end = data + 13 }
+            if identifier == code("]E3") && (end - data == 15 || end - data == 18) { end = data + 13 }
             let digits = UnsafeBufferPointer(rebasing: bytes[0..<end])
             let length = end - data
-            let expected = identifier == "]E4" ? [8] : [12, 13, 8]
-            guard expected.contains(length) else {
+            guard isE4 ? length == 8 : (length == 12 || length == 13 || length == 8) else {
+                let name = String(decoding: bytes[0..<3], as: UTF8.self)
                 parser.errors.append(
                     GS1Error(
                         .invalidLength,
-                        "\(identifier) carries \(length) digits; expected "
-                            + (identifier == "]E4" ? "8 (EAN-8)" : "13 (EAN-13), 12 (UPC-A) or 8 (UPC-E)"),
+                        "\(name) carries \(length) digits; expected "
+                            + (isE4 ? "8 (EAN-8)" : "13 (EAN-13), 12 (UPC-A) or 8 (UPC-E)"),
                         position: data))
-                return Parsed(kind: .gtin, identifier: identifier, parser: parser)
+                return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
             }
-            parseGTIN(digits, from: data, upce: identifier != "]E4" && length == 8, into: &parser)
-            return Parsed(kind: .gtin, identifier: identifier, parser: parser)
-        case "]d1", "]Q1", "]Q0", "]d0":
+            parseGTIN(digits, from: data, upce: !isE4 && length == 8, into: &parser)
+            return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
+        case code("]d1"), code("]Q1"), code("]Q0"), code("]d0"):
             guard DigitalLink.isURI(bytes, from: data) else { break }
             DigitalLink.parse(bytes, from: data, into: &parser)
-            parser.finish()
-            return Parsed(kind: .digitalLink, identifier: identifier, parser: parser)
+            parser.finish(bytes)
+            return Parsed(kind: .digitalLink, hasIdentifier: true, parser: parser)
         default:
             break
         }
+        let name = String(decoding: bytes[0..<3], as: UTF8.self)
         parser.errors.append(
             GS1Error(
                 .syntax,
-                "symbology identifier \(identifier) does not carry GS1 data; expected ]C1, ]e0, ]d2, ]Q3, ]J1, "
+                "symbology identifier \(name) does not carry GS1 data; expected ]C1, ]e0, ]d2, ]Q3, ]J1, "
                     + "]E0, ]E4 or a Digital Link URI after ]d1/]Q1",
                 position: 0))
-        return Parsed(kind: .elementString, identifier: identifier, parser: parser)
+        return Parsed(kind: .elementString, hasIdentifier: true, parser: parser)
     }
 
     static func parseGTIN(
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, upce: Bool, into parser: inout ElementStringParser
     ) {
         let digits = UnsafeBufferPointer(rebasing: bytes[start...])
+        let index = parser.tables.gtinDefinition
+        guard index >= 0 else { return }
         do throws(GS1Error) {
-            let gtin =
-                upce
-                ? try GTIN.expandingUPCE(String(decoding: digits, as: UTF8.self)) : try GTIN(utf8: digits)
-            guard let index = parser.dictionary.index(Array("01".utf8)[...]) else { return }
-            parser.elements.append(GS1Element(definitionIndex: index, value: gtin.digits14))
-            parser.positions.append(start)
+            if upce {
+                let gtin = try GTIN.expandingUPCE(String(decoding: digits, as: UTF8.self))
+                let decodedStart = parser.decoded.count
+                parser.decoded.append(contentsOf: gtin.digits14.utf8)
+                parser.records.append(
+                    ElementRecord(
+                        definition: index, source: .decoded, position: start, start: decodedStart,
+                        end: parser.decoded.count))
+            } else {
+                _ = try GTIN(utf8: digits)
+                parser.records.append(
+                    ElementRecord(
+                        definition: index, source: .paddedGTIN, position: start, start: start, end: bytes.count))
+            }
         } catch {
             var located = error
             located.position = (error.position ?? 0) + start

@@ -9,12 +9,16 @@ public struct SyntaxDictionary: Sendable {
     public let release: String
     /// Index into `definitions` by `slot(ai)`, -1 when undefined.
     private let slots: [Int16]
-    /// The `req=`/`ex=` rules of each definition, compiled to integer patterns.
-    let rules: [AIRules]
     /// Hot-path views of the definitions, by index (no copy of a whole definition).
     let components: [[AIComponent]]
     let aiNames: [String]
     let predefinedLengths: [Int]
+    /// Flat tables for the hot path; valid while `hotStorage` lives (as long as `self`).
+    let hot: HotTables
+    private let hotStorage: HotTableStorage
+
+    /// The hot tables of the bundled dictionary (which lives for the whole process).
+    static let sharedTables: HotTables = shared.hot
 
     /// The bundled dictionary, parsed on first use.
     public static let shared: SyntaxDictionary = {
@@ -53,10 +57,11 @@ public struct SyntaxDictionary: Sendable {
         self.definitions = definitions
         self.release = release
         self.slots = slots
-        self.rules = definitions.map(AIRules.init)
         self.components = definitions.map(\.components)
         self.aiNames = definitions.map(\.ai)
         self.predefinedLengths = definitions.map { $0.hasPredefinedLength ? $0.maxLength : -1 }
+        self.hotStorage = HotTableStorage(definitions: definitions, slots: slots)
+        self.hot = hotStorage.tables
     }
 
     /// The definition of `ai`, or nil when the dictionary does not define it.
