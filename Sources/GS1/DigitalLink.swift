@@ -26,6 +26,22 @@ enum DigitalLink {
                 GS1Error(.digitalLink, "a Digital Link URI starts with https:// or http://", position: start))
             return
         }
+        for position in start..<bytes.count where !isURICharacter(bytes[position]) {
+            parser.errors.append(
+                GS1Error(
+                    .digitalLink,
+                    "the URI has \(GTIN.show(bytes[position])), which a URI may not contain; percent-encode it",
+                    position: position))
+            return
+        }
+        let lower = bytes[start] == UInt8(ascii: "h")
+        for position in start..<(start + scheme - 3) where (bytes[position] >= 0x61) != lower {
+            parser.errors.append(
+                GS1Error(
+                    .digitalLink, "the scheme must be written all in lower case or all in upper case",
+                    position: position))
+            return
+        }
         var end = start
         while end < bytes.count && bytes[end] != UInt8(ascii: "#") { end += 1 }
         var pathEnd = start
@@ -34,8 +50,16 @@ enum DigitalLink {
         let hostStart = start + scheme
         var pathStart = hostStart
         while pathStart < pathEnd && bytes[pathStart] != UInt8(ascii: "/") { pathStart += 1 }
-        if pathStart == hostStart {
-            parser.errors.append(GS1Error(.digitalLink, "the URI has no host name", position: hostStart))
+        if pathStart == hostStart || pathStart == pathEnd {
+            parser.errors.append(
+                GS1Error(.digitalLink, "the URI has no host name followed by a path", position: hostStart))
+            return
+        }
+        for position in hostStart..<pathStart where isBadInHost(bytes[position]) {
+            parser.errors.append(
+                GS1Error(
+                    .digitalLink, "the host name has \(GTIN.show(bytes[position])), which a host name may not contain",
+                    position: position))
             return
         }
         var slashes = 0
@@ -62,8 +86,9 @@ enum DigitalLink {
                 if bytes[equals] &- 0x30 >= 10 { numeric = false }
                 equals += 1
             }
-            // Only numeric keys are AIs; others (linkType, context…) belong to the resolver.
-            guard equals > parameterStart, numeric else { continue }
+            // Only numeric keys are AIs; others (linkType, context…) and parameters without
+            // "=" belong to the resolver.
+            guard equals > parameterStart, equals < parameterEnd, numeric else { continue }
             guard let index = tables.exactAI(bytes, from: parameterStart, end: equals) else {
                 parser.errors.append(
                     GS1Error(
@@ -79,16 +104,25 @@ enum DigitalLink {
                         .digitalLink, "may not be a Digital Link data attribute (query parameter)",
                         ai: HotTables.ai(index), position: parameterStart))
             }
-            var inPath = false
-            for record in pathFirst..<pathLast where Int(parser.records[record].definition) == index { inPath = true }
-            if inPath {
+            var earlier = false
+            for record in pathFirst..<parser.records.count where Int(parser.records[record].definition) == index {
+                earlier = true
+            }
+            if earlier {
                 parser.errors.append(
                     GS1Error(
-                        .digitalLink, "is already in the URI path and may not repeat as a query parameter",
+                        .digitalLink, "appears more than once in the URI; give each AI once",
                         ai: HotTables.ai(index), position: parameterStart))
                 continue
             }
-            appendDecoded(bytes, min(equals + 1, parameterEnd), parameterEnd, index: index, into: &parser)
+            if belongsInPath(index, pathFirst: pathFirst, pathLast: pathLast, parser: parser) {
+                parser.errors.append(
+                    GS1Error(
+                        .digitalLink,
+                        "is a key qualifier of the primary key, so it belongs in the URI path, not in the query",
+                        ai: HotTables.ai(index), position: parameterStart))
+            }
+            appendDecoded(bytes, equals + 1, parameterEnd, index: index, query: true, into: &parser)
         }
     }
 
@@ -99,38 +133,31 @@ enum DigitalLink {
         _ segments: UnsafeMutableBufferPointer<Int>,
         into parser: inout ElementStringParser
     ) -> Bool {
-        // A trailing "/" adds no segment.
         var count = 0
         var cursor = pathStart
         while cursor < pathEnd {
             let segmentStart = cursor + 1
             var segmentEnd = segmentStart
             while segmentEnd < pathEnd && bytes[segmentEnd] != UInt8(ascii: "/") { segmentEnd += 1 }
-            if segmentEnd > segmentStart || segmentEnd < pathEnd {
-                segments[2 * count] = segmentStart
-                segments[2 * count + 1] = segmentEnd
-                count += 1
-            }
+            segments[2 * count] = segmentStart
+            segments[2 * count + 1] = segmentEnd
+            count += 1
             cursor = segmentEnd
         }
         let tables = parser.tables
         func aiIndex(_ segment: Int) -> Int? {
             tables.exactAI(bytes, from: segments[2 * segment], end: segments[2 * segment + 1])
         }
-        // The primary key is the first segment, at an even distance from the end, that is a
-        // Digital Link primary key followed only by (AI, value) pairs.
+        // Walking back from the end over (AI, value) pairs, the primary key is the first
+        // pair whose AI is a Digital Link primary key; what precedes it is the stem.
         var keyAt = -1
-        var candidate = count % 2
-        search: while candidate + 1 < count {
-            defer { candidate += 2 }
-            guard let index = aiIndex(candidate), tables.definitions[index].isPrimaryKey else { continue }
-            var pair = candidate + 2
-            while pair < count {
-                if aiIndex(pair) == nil { continue search }
-                pair += 2
+        var candidate = count - 2
+        while candidate >= 0, let index = aiIndex(candidate) {
+            if tables.definitions[index].isPrimaryKey {
+                keyAt = candidate
+                break
             }
-            keyAt = candidate
-            break
+            candidate -= 2
         }
         guard keyAt >= 0 else {
             parser.errors.append(
@@ -143,7 +170,8 @@ enum DigitalLink {
         var pair = keyAt
         while pair + 1 < count {
             if let index = aiIndex(pair) {
-                appendDecoded(bytes, segments[2 * pair + 2], segments[2 * pair + 3], index: index, into: &parser)
+                appendDecoded(
+                    bytes, segments[2 * pair + 2], segments[2 * pair + 3], index: index, query: false, into: &parser)
             }
             pair += 2
         }
@@ -190,38 +218,109 @@ enum DigitalLink {
     }
 
     /// Percent-decodes `bytes[start..<end]` when needed and appends it as the value of `index`.
+    /// In the query "+" is a space, and AI (01) of 8, 12 or 13 digits is padded to 14.
     static func appendDecoded(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, index: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, index: Int, query: Bool,
         into parser: inout ElementStringParser
     ) {
-        var percent = false
-        for position in start..<end where bytes[position] == UInt8(ascii: "%") {
-            percent = true
+        var plain = true
+        for position in start..<end
+        where bytes[position] == UInt8(ascii: "%") || (query && bytes[position] == UInt8(ascii: "+")) {
+            plain = false
             break
         }
-        if !percent {
+        let length = end - start
+        let pad = query && index == parser.tables.gtinDefinition && (length == 8 || length == 12 || length == 13)
+        if plain && !pad {
             parser.append(index, bytes, start, end)
             return
         }
         let decodedStart = parser.decoded.count
         var cursor = start
         while cursor < end {
-            if bytes[cursor] == UInt8(ascii: "%"), cursor + 2 < end,
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "%"), cursor + 2 < end,
                 let high = Lint.hexValue(bytes[cursor + 1]), let low = Lint.hexValue(bytes[cursor + 2])
             {
+                if high == 0 && low == 0 {
+                    parser.errors.append(
+                        GS1Error(
+                            .digitalLink, "the value decodes to a NUL character (%00), which no AI allows",
+                            ai: HotTables.ai(index), position: cursor))
+                }
                 parser.decoded.append(high << 4 | low)
                 cursor += 3
             } else {
-                if bytes[cursor] == UInt8(ascii: "%") {
-                    parser.errors.append(
-                        GS1Error(
-                            .digitalLink, "\"%\" is not followed by two hexadecimal digits", ai: HotTables.ai(index),
-                            position: cursor))
-                }
-                parser.decoded.append(bytes[cursor])
+                // A "%" without two hexadecimal digits stands for itself.
+                parser.decoded.append(query && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 cursor += 1
             }
         }
+        let decodedLength = parser.decoded.count - decodedStart
+        if index == parser.tables.gtinDefinition && query
+            && (decodedLength == 8 || decodedLength == 12 || decodedLength == 13)
+        {
+            parser.decoded.insert(
+                contentsOf: repeatElement(UInt8(ascii: "0"), count: 14 - decodedLength), at: decodedStart)
+        }
         parser.appendDecoded(index, from: decodedStart, position: start)
+    }
+
+    /// Whether the query AI `index` is a qualifier that fits into the path's key-qualifier
+    /// sequence (records `pathFirst..<pathLast`), so it should have been written there.
+    static func belongsInPath(_ index: Int, pathFirst: Int, pathLast: Int, parser: ElementStringParser) -> Bool {
+        guard pathFirst < pathLast else { return false }
+        let tables = parser.tables
+        let key = tables.definitions[Int(parser.records[pathFirst].definition)]
+        let wanted = Int16(truncatingIfNeeded: index)
+        for sequenceNumber in 0..<Int(key.sequenceCount) {
+            let sequence = tables.sequences[Int(key.sequenceStart) + sequenceNumber]
+            var holds = false
+            for item in 0..<Int(sequence.count) where tables.sequenceItems[Int(sequence.start) + item] == wanted {
+                holds = true
+            }
+            guard holds else { continue }
+            var cursor = 0
+            var fits = true
+            for record in (pathFirst + 1)..<max(pathLast, pathFirst + 1) {
+                let qualifier = Int16(truncatingIfNeeded: parser.records[record].definition)
+                while cursor < Int(sequence.count) && tables.sequenceItems[Int(sequence.start) + cursor] != qualifier {
+                    cursor += 1
+                }
+                if cursor == Int(sequence.count) {
+                    fits = false
+                    break
+                }
+                cursor += 1
+            }
+            if fits { return true }
+        }
+        return false
+    }
+
+    /// RFC 3986 characters: unreserved, reserved and "%".
+    static func isURICharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
+            UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
+            true
+        default: false
+        }
+    }
+
+    /// Characters a URI may hold but a host name may not.
+    static func isBadInHost(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: "%"):
+            true
+        default: false
+        }
     }
 }

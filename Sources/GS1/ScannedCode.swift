@@ -14,7 +14,8 @@ public enum GS1InputKind: String, Hashable, Sendable, CaseIterable {
 /// Accepts EAN-13/EAN-8/UPC-A/GTIN-14 digits; element strings bracketed
 /// (`(01)…(17)…`), unbracketed (`01…17…10…` with GS 0x1D or a leading `^` for FNC1) or with
 /// a symbology identifier (`]C1`, `]e0`, `]d2`, `]Q3`, `]J1`, and `]E0`/`]E3`/`]E4` for
-/// EAN/UPC, where 8 digits after `]E0` are a UPC-E); and GS1 Digital Link URIs on any host.
+/// EAN/UPC: 13 digits after `]E0`, UPC-A and UPC-E as `0` and the 12-digit UPC-A form, as
+/// the AIM identifiers define and the GS1 Syntax Engine expects); and GS1 Digital Link URIs on any host.
 /// A trailing CR/LF from the scanner is ignored.
 public struct ScannedCode: Hashable, Sendable {
     /// The input as given.
@@ -25,7 +26,7 @@ public struct ScannedCode: Hashable, Sendable {
     private let hasIdentifier: Bool
     /// The elements as ranges of the input (or of `decoded`), made into Strings on request.
     private let records: ElementRecords
-    /// Values that are not a range of the input (percent-decoded, unescaped, expanded UPC-E).
+    /// Values that are not a range of the input (percent-decoded, unescaped, padded).
     private let decoded: [UInt8]
     /// Every problem found, in input order; empty when the input is valid.
     public let errors: [GS1Error]
@@ -118,7 +119,7 @@ public struct ScannedCode: Hashable, Sendable {
         }
         let gtinLength = bytes.count == 8 || bytes.count == 12 || bytes.count == 13 || bytes.count == 14
         if gtinLength && !bytes.contains(where: { $0 &- 0x30 >= 10 }) {
-            parseGTIN(bytes, from: 0, upce: false, into: &parser)
+            parseGTIN(bytes, from: 0, into: &parser)
             return Parsed(kind: .gtin, parser: parser)
         }
         let separator = bytes[0] == UInt8(ascii: "^") ? UInt8(ascii: "^") : ElementStringParser.groupSeparator
@@ -153,17 +154,18 @@ public struct ScannedCode: Hashable, Sendable {
             if identifier == code("]E3") && (end - data == 15 || end - data == 18) { end = data + 13 }
             let digits = UnsafeBufferPointer(rebasing: bytes[0..<end])
             let length = end - data
-            guard isE4 ? length == 8 : (length == 12 || length == 13 || length == 8) else {
+            // EAN-13, UPC-A and UPC-E all travel as 13 digits after ]E0 (UPC as 0 + UPC-A).
+            guard isE4 ? length == 8 : length == 13 else {
                 let name = String(decoding: bytes[0..<3], as: UTF8.self)
                 parser.errors.append(
                     GS1Error(
                         .invalidLength,
                         "\(name) carries \(length) digits; expected "
-                            + (isE4 ? "8 (EAN-8)" : "13 (EAN-13), 12 (UPC-A) or 8 (UPC-E)"),
+                            + (isE4 ? "8 (EAN-8)" : "13 (EAN-13, or UPC-A/UPC-E as 0 and 12 digits)"),
                         position: data))
                 return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
             }
-            parseGTIN(digits, from: data, upce: !isE4 && length == 8, into: &parser)
+            parseGTIN(digits, from: data, into: &parser)
             return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
         case code("]d1"), code("]Q1"), code("]Q0"), code("]d0"):
             guard DigitalLink.isURI(bytes, from: data) else { break }
@@ -183,27 +185,14 @@ public struct ScannedCode: Hashable, Sendable {
         return Parsed(kind: .elementString, hasIdentifier: true, parser: parser)
     }
 
-    static func parseGTIN(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, upce: Bool, into parser: inout ElementStringParser
-    ) {
-        let digits = UnsafeBufferPointer(rebasing: bytes[start...])
+    static func parseGTIN(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into parser: inout ElementStringParser)
+    {
         let index = parser.tables.gtinDefinition
         guard index >= 0 else { return }
         do throws(GS1Error) {
-            if upce {
-                let gtin = try GTIN.expandingUPCE(String(decoding: digits, as: UTF8.self))
-                let decodedStart = parser.decoded.count
-                parser.decoded.append(contentsOf: gtin.digits14.utf8)
-                parser.records.append(
-                    ElementRecord(
-                        definition: index, source: .decoded, position: start, start: decodedStart,
-                        end: parser.decoded.count))
-            } else {
-                _ = try GTIN(utf8: digits)
-                parser.records.append(
-                    ElementRecord(
-                        definition: index, source: .paddedGTIN, position: start, start: start, end: bytes.count))
-            }
+            _ = try GTIN(utf8: UnsafeBufferPointer(rebasing: bytes[start...]))
+            parser.records.append(
+                ElementRecord(definition: index, source: .paddedGTIN, position: start, start: start, end: bytes.count))
         } catch {
             var located = error
             located.position = (error.position ?? 0) + start

@@ -28,7 +28,9 @@ struct ScannedCodeTests {
         #expect(ScannedCode("6414893400016").kind == .gtin)
         #expect(ScannedCode("]E06414893400016").gtin?.digits14 == "06414893400016")
         #expect(ScannedCode("]E496385074").gtin?.digits14 == "00000096385074")
-        #expect(ScannedCode("]E001234505").gtin?.digits14 == "00012000003455")
+        // UPC-E travels after ]E0 as 0 + its UPC-A form; 8 digits after ]E0 are refused.
+        #expect(ScannedCode("]E00012000003455").gtin?.digits14 == "00012000003455")
+        #expect(!ScannedCode("]E001234505").isValid)
         #expect(ScannedCode("614141000036\r\n").gtin?.digits14 == "00614141000036")
         #expect(!ScannedCode("6414893400019").isValid)
     }
