@@ -70,10 +70,11 @@ struct FrameBuilder {
 /// strings (stream ids, event types, actors, command ids) instead of allocating each again.
 struct FrameDecoder {
     private var raw: [UInt8] = []
-    private var streams = StringCache()
-    private var types = StringCache()
-    private var actors = StringCache()
-    private var commands = StringCache()
+    // Stream and command ids repeat in runs; event types and actors come from small sets.
+    private var streams = StringCache(capacity: 1)
+    private var types = StringCache(capacity: 8)
+    private var actors = StringCache(capacity: 8)
+    private var commands = StringCache(capacity: 1)
 
     init() {}
 
@@ -145,7 +146,9 @@ private struct StringCache {
     private var keys: [[UInt8]] = []
     private var values: [String] = []
     private var next = 0
-    private static let capacity = 8
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
 
     mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
         for index in keys.indices where keys[index].count == bytes.count {
@@ -155,13 +158,13 @@ private struct StringCache {
             if same { return values[index] }
         }
         let value = String(decoding: bytes, as: UTF8.self)
-        if keys.count < Self.capacity {
+        if keys.count < capacity {
             keys.append([UInt8](bytes))
             values.append(value)
         } else {
             keys[next] = [UInt8](bytes)
             values[next] = value
-            next = (next + 1) % Self.capacity
+            next = (next + 1) % capacity
         }
         return value
     }

@@ -131,7 +131,8 @@ public struct LogBenchmark: Sendable {
             .filter { $0.hasPrefix("segment-") }
             .reduce(0) { total, name in
                 let path = directory.appendingPathComponent(name).path
-                return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0)
+                return total
+                    + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0)
             }
     }
 }
