@@ -83,6 +83,31 @@ struct FrameDecoder {
     mutating func decode(
         frame: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
     ) throws {
+        var streams = self.streams
+        var types = self.types
+        var actors = self.actors
+        var commands = self.commands
+        defer {
+            self.streams = streams
+            self.types = types
+            self.actors = actors
+            self.commands = commands
+        }
+        try decodeViews(frame: frame, header: header) { view in
+            try body(
+                EventRecord(
+                    position: view.position, streamID: streams.string(view.streamBytes),
+                    streamVersion: view.streamVersion, eventType: types.string(view.typeBytes),
+                    schemaVersion: view.schemaVersion, recordedAt: view.recordedAt, occurredAt: view.occurredAt,
+                    actor: actors.string(view.actorBytes), commandID: commands.string(view.commandBytes),
+                    payload: [UInt8](view.payloadBytes)))
+        }
+    }
+
+    /// Calls `body` with an in-place view of each record of a CRC-checked frame, in order.
+    mutating func decodeViews(
+        frame: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecordView) throws -> Void
+    ) throws {
         let rawCount = Int(header.rawLength)
         if raw.count < rawCount { raw = [UInt8](repeating: 0, count: rawCount) }
         let written = raw.withUnsafeMutableBytes { target in
@@ -96,38 +121,36 @@ struct FrameDecoder {
             throw FrameDecodingError(reason: "the LZ4 body does not decompress to \(rawCount) bytes")
         }
         try raw.withUnsafeBytes { buffer in
-            try decodeRecords(UnsafeRawBufferPointer(rebasing: buffer[0..<rawCount]), header: header, body)
+            try Self.decodeRecords(UnsafeRawBufferPointer(rebasing: buffer[0..<rawCount]), header: header, body)
         }
     }
 
-    private mutating func decodeRecords(
-        _ buffer: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    private static func decodeRecords(
+        _ buffer: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecordView) throws -> Void
     ) throws {
         var reader = ByteReader(buffer)
         let recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
         var position = header.firstPosition
         for _ in 0..<header.recordCount {
-            let record: EventRecord
+            let view: EventRecordView
             do {
-                let stream = streams.string(try reader.slice())
+                let stream = try reader.slice()
                 let version = try reader.varint()
-                let type = types.string(try reader.slice())
+                let type = try reader.slice()
                 let schema = try reader.varint()
                 let occurred = try reader.zigzag()
-                let actor = actors.string(try reader.slice())
-                let command = commands.string(try reader.slice())
+                let actor = try reader.slice()
+                let command = try reader.slice()
                 let payload = try reader.slice()
                 guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
-                record = EventRecord(
-                    position: position, streamID: stream, streamVersion: version, eventType: type,
-                    schemaVersion: UInt16(schema), recordedAt: recordedAt,
-                    occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt &+ occurred),
-                    actor: actor, commandID: command, payload: [UInt8](payload)
-                )
+                view = EventRecordView(
+                    position: position, streamVersion: version, schemaVersion: UInt16(schema), recordedAt: recordedAt,
+                    occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt &+ occurred), streamBytes: stream,
+                    typeBytes: type, actorBytes: actor, commandBytes: command, payloadBytes: payload)
             } catch {
                 throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")
             }
-            try body(record)
+            try body(view)
             position += 1
         }
         guard reader.remaining == 0 else {
