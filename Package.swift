@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // liblz4 from the system, wrapped the way GRDB wraps SQLite.
@@ -21,17 +22,28 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
+        .target(name: "CCRC32C"),
         .target(
             name: "AuditLog",
             dependencies: [
                 "CLZ4",
+                "CCRC32C",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // GS1 identifiers: no dependencies.
         .target(name: "GS1"),
-        .target(name: "Benchmarks", dependencies: ["AuditLog", "GS1"]),
+        .target(
+            name: "Benchmarks",
+            dependencies: [
+                "AuditLog",
+                "GS1",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
@@ -42,9 +54,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(
+            name: "AuditLogTests",
+            dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

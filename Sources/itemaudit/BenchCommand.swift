@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
             Example:
               itemaudit bench log --format json
             """,
-        subcommands: [BenchGS1Command.self]
+        subcommands: [BenchLogCommand.self, BenchGS1Command.self]
     )
 }
 
