@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "Datasheets", targets: ["Datasheets"]),
+        .library(name: "Rules", targets: ["Rules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,17 +30,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "Benchmarks", dependencies: ["AuditLog"]),
+        .target(name: "Datasheets", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Rules",
+            dependencies: ["Datasheets", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "Benchmarks", dependencies: ["AuditLog", "Datasheets", "Rules"]),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
                 "Benchmarks",
+                "Datasheets",
+                "Rules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,13 @@
+/// Where a datasheet or a problem came from: a file and a 1-based line.
+public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    /// `file:line`, the form reports print.
+    public var description: String { "\(file):\(line)" }
+}
