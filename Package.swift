@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Datasheets", targets: ["Datasheets"]),
         .library(name: "Rules", targets: ["Rules"]),
     ],
@@ -30,17 +31,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "Datasheets", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // GS1 identifiers: no dependencies.
+        .target(name: "GS1"),
+        .target(name: "Datasheets", dependencies: ["GS1", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Rules",
-            dependencies: ["Datasheets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Benchmarks", dependencies: ["AuditLog", "Datasheets", "Rules"]),
+        .target(name: "Benchmarks", dependencies: ["AuditLog", "GS1", "Datasheets", "Rules"]),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
                 "Benchmarks",
+                "GS1",
                 "Datasheets",
                 "Rules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -48,7 +52,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
-        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
+        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
     ],
