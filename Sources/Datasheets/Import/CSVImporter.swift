@@ -39,7 +39,9 @@ public struct CSVImporter: Sendable {
             for (column, cell) in zip(columns, row) where !cell.isEmpty && !column.isEmpty {
                 attributes.append(Attribute(path: column, value: Self.cellValue(cell)))
             }
-            stop = !body(.datasheet(Datasheet(attributes: attributes, source: SourceLocation(file: path, line: line)), issues: []))
+            stop = !body(
+                .datasheet(
+                    Datasheet(attributes: attributes, source: SourceLocation(file: path, line: line)), issues: []))
         }
         try reader.forEachChunk { chunk throws(ImportIssue) in
             for byte in chunk {
@@ -56,7 +58,8 @@ public struct CSVImporter: Sendable {
             _ = body(
                 .failed(
                     ImportIssue(
-                        file: path, line: parser.rowLine, message: "a quoted cell is never closed; add the closing quote")))
+                        file: path, line: parser.rowLine,
+                        message: "a quoted cell is never closed; add the closing quote")))
         }
     }
 

@@ -100,7 +100,8 @@ struct ProductFlattener {
                 if case .object(let members) = item, !Self.isValueObject(members) {
                     index += 1
                     let key = listKey(term: term, item: item) ?? String(index)
-                    flattenObject(path: "\(path)[\(key)]", members: members, skipping: Self.listKeys[term], into: &output)
+                    flattenObject(
+                        path: "\(path)[\(key)]", members: members, skipping: Self.listKeys[term], into: &output)
                 } else {
                     flattenMember(path: path, term: term, value: item, into: &output)
                 }
@@ -167,7 +168,9 @@ struct ProductFlattener {
             return text.hasPrefix("gs1:") ? String(text.dropFirst(4)) : text
         }
         let prefix = text[..<dash]
-        if prefix.hasPrefix("gs1:") || prefix.contains("gs1.org/voc/") { return String(text[text.index(after: dash)...]) }
+        if prefix.hasPrefix("gs1:") || prefix.contains("gs1.org/voc/") {
+            return String(text[text.index(after: dash)...])
+        }
         return text
     }
 

@@ -87,7 +87,11 @@ public struct Quantity: Sendable, Hashable {
         }
         guard digits > 0 else { return nil }
         var value = Double(mantissa)
-        if scale > 0 { value /= Self.powersOfTen[min(scale, 18)] } else if scale < 0 { value *= Self.powersOfTen[min(-scale, 18)] }
+        if scale > 0 {
+            value /= Self.powersOfTen[min(scale, 18)]
+        } else if scale < 0 {
+            value *= Self.powersOfTen[min(-scale, 18)]
+        }
         return negative ? -value : value
     }
 

@@ -1,0 +1,168 @@
+import Datasheets
+import Logging
+
+/// Checks datasheets against compiled rule sets.
+///
+/// Build one engine (compiling is the slow part) and check any number of datasheets with it; the
+/// engine is immutable and `Sendable`, so threads may share it.
+public struct RuleEngine: Sendable {
+    /// The loaded sets, in load order.
+    public let ruleSets: [RuleSet]
+    let slotIndex: [String: Int]
+    let slotCount: Int
+    let definitions: [Expression]
+    let definitionReadsItem: [Bool]
+    let eachTerms: [String]
+
+    /// Every rule of every set, in order.
+    public var rules: [Rule] { ruleSets.flatMap(\.rules) }
+
+    /// Compiles rule files given as `(file name, text)`; the prelude of definitions is loaded first.
+    /// Throws the first `RuleFileError`, which names the file and line.
+    public init(files: [(file: String, text: String)], logger: Logger? = nil) throws(RuleFileError) {
+        var compiler = RuleCompiler()
+        var sets: [RuleSet] = []
+        for (file, text) in [(BuiltInRuleSets.preludeFile, BuiltInRuleSets.prelude)] + files {
+            let set = try compiler.compile(text, file: file)
+            if !set.rules.isEmpty { sets.append(set) }
+        }
+        ruleSets = sets
+        slotIndex = compiler.slotIndex
+        slotCount = compiler.slotPaths.count
+        definitions = compiler.definitions
+        definitionReadsItem = compiler.definitionReadsItem
+        eachTerms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
+        logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
+    }
+
+    /// Options for one check.
+    public struct Options: Sendable {
+        /// Also work out a verdict per attribute (`DatasheetReport.attributeVerdicts`).
+        public var attributeVerdicts = false
+        /// Also report rules that applied but could not be evaluated, as findings with verdict 0.
+        public var reportUnable = false
+
+        public init(attributeVerdicts: Bool = false, reportUnable: Bool = false) {
+            self.attributeVerdicts = attributeVerdicts
+            self.reportUnable = reportUnable
+        }
+    }
+
+    /// Checks one datasheet against every loaded rule.
+    public func check(_ datasheet: Datasheet, options: Options = Options()) -> DatasheetReport {
+        var context = EvaluationContext(
+            facts: [Substring?](repeating: nil, count: slotCount),
+            definitionCache: [Value?](repeating: nil, count: definitions.count),
+            definitions: definitions, definitionReadsItem: definitionReadsItem)
+        var items: [[(key: Substring, members: [(name: Substring, value: Substring)])]] = Array(
+            repeating: [], count: eachTerms.count)
+        for attribute in datasheet.attributes {
+            let path = attribute.path
+            if let slot = slotIndex[path] {
+                context.facts[slot] = Substring(attribute.value)
+            } else if let at = path.firstIndex(of: "@"), let slot = slotIndex[String(path[..<at])],
+                context.facts[slot] == nil
+            {
+                context.facts[slot] = Substring(attribute.value)
+            }
+            if !eachTerms.isEmpty, let open = path.firstIndex(of: "["), let close = path.firstIndex(of: "]") {
+                let term = path[..<open]
+                guard let termIndex = eachTerms.firstIndex(where: { $0 == term }) else { continue }
+                let key = path[path.index(after: open)..<close]
+                let rest = path[path.index(after: close)...]
+                let member = rest.first == "." ? rest.dropFirst() : rest
+                if let itemIndex = items[termIndex].firstIndex(where: { $0.key == key }) {
+                    items[termIndex][itemIndex].members.append((member, Substring(attribute.value)))
+                } else {
+                    items[termIndex].append((key, [(member, Substring(attribute.value))]))
+                }
+            }
+        }
+        var report = DatasheetReport(
+            gtin: datasheet.gtin ?? "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
+            passedRules: 0, notApplicableRules: 0, unableRules: 0, attributeVerdicts: [:])
+        for set in ruleSets {
+            for rule in set.rules {
+                if let each = rule.each {
+                    guard let termIndex = eachTerms.firstIndex(of: each) else { continue }
+                    if items[termIndex].isEmpty {
+                        report.notApplicableRules += 1
+                        continue
+                    }
+                    for item in items[termIndex] {
+                        context.itemKey = item.key
+                        context.itemMembers = item.members
+                        evaluate(rule, key: item.key, &context, into: &report, options)
+                    }
+                    context.itemKey = nil
+                    context.itemMembers = []
+                } else {
+                    evaluate(rule, key: nil, &context, into: &report, options)
+                }
+            }
+        }
+        return report
+    }
+
+    private func evaluate(
+        _ rule: Rule, key: Substring?, _ context: inout EvaluationContext, into report: inout DatasheetReport,
+        _ options: Options
+    ) {
+        if let when = rule.when, when.evaluate(&context).truth != true {
+            report.notApplicableRules += 1
+            return
+        }
+        let verdict: Verdict
+        switch rule.check.evaluate(&context).truth {
+        case true?:
+            report.passedRules += 1
+            verdict = .passed
+        case false?:
+            verdict = rule.severity.verdict
+            if verdict > report.verdict { report.verdict = verdict }
+            report.findings.append(finding(rule, key: key, verdict: verdict, &context))
+        case nil:
+            report.unableRules += 1
+            verdict = .unable
+            if options.reportUnable { report.findings.append(finding(rule, key: key, verdict: verdict, &context)) }
+        }
+        if options.attributeVerdicts {
+            for read in rule.reads {
+                let path = key.map { "\(rule.each ?? read)[\($0)]" + (read == rule.each ? "" : ".\(read)") } ?? read
+                if report.attributeVerdicts[path].map({ $0 < verdict }) ?? true {
+                    report.attributeVerdicts[path] = verdict
+                }
+            }
+        }
+    }
+
+    private func finding(
+        _ rule: Rule, key: Substring?, verdict: Verdict, _ context: inout EvaluationContext
+    ) -> Finding {
+        let observed = rule.observed?.evaluate(&context).display ?? ""
+        let expected = rule.expected?.evaluate(&context).display ?? ""
+        var attribute = rule.attribute
+        if let key { attribute = attribute.replacingFirst("$", with: String(key)) }
+        var message = rule.message
+        message = message.replacingAll("{observed}", with: observed)
+        message = message.replacingAll("{expected}", with: expected)
+        message = message.replacingAll("{attribute}", with: attribute)
+        if let key { message = message.replacingAll("{key}", with: String(key)) }
+        return Finding(
+            rule: rule.id, attribute: attribute, verdict: verdict,
+            severity: verdict == .unable ? "unable" : rule.severity.rawValue, message: message, observed: observed,
+            expected: expected, reference: rule.reference)
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+
+    func replacingFirst(_ target: Character, with replacement: String) -> String {
+        guard let index = firstIndex(of: target) else { return self }
+        return String(self[..<index]) + replacement + String(self[self.index(after: index)...])
+    }
+}
