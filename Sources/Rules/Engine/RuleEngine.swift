@@ -50,6 +50,30 @@ public struct RuleEngine: Sendable {
 
     /// Checks one datasheet against every loaded rule.
     public func check(_ datasheet: Datasheet, options: Options = Options()) -> DatasheetReport {
+        var report = DatasheetReport(
+            gtin: datasheet.gtin ?? "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
+            passedRules: 0, notApplicableRules: 0, unableRules: 0, attributeVerdicts: [:])
+        forEachOutcome(datasheet) { rule, key, outcome, context in
+            record(rule, key: key, outcome, &context, into: &report, options)
+        }
+        return report
+    }
+
+    /// What every rule made of one datasheet, one entry per rule (per list item for an `each` rule):
+    /// not applicable, passed, broken or unable. For tests and `rules show`; `check` is the fast path.
+    public func outcomes(_ datasheet: Datasheet) -> [RuleResult] {
+        var results: [RuleResult] = []
+        forEachOutcome(datasheet) { rule, key, outcome, _ in
+            results.append(RuleResult(rule: rule.id, key: key.map(String.init), outcome: outcome))
+        }
+        return results
+    }
+
+    /// Loads the datasheet's facts and evaluates every rule, calling `body` with each outcome.
+    private func forEachOutcome(
+        _ datasheet: Datasheet,
+        _ body: (Rule, Substring?, RuleOutcome, inout EvaluationContext) -> Void
+    ) {
         var context = EvaluationContext(
             facts: [Substring?](repeating: nil, count: slotCount),
             definitionCache: [Value?](repeating: nil, count: definitions.count),
@@ -78,50 +102,54 @@ public struct RuleEngine: Sendable {
                 }
             }
         }
-        var report = DatasheetReport(
-            gtin: datasheet.gtin ?? "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
-            passedRules: 0, notApplicableRules: 0, unableRules: 0, attributeVerdicts: [:])
         for set in ruleSets {
             for rule in set.rules {
                 if let each = rule.each {
                     guard let termIndex = eachTerms.firstIndex(of: each) else { continue }
                     if items[termIndex].isEmpty {
-                        report.notApplicableRules += 1
+                        body(rule, nil, .notApplicable, &context)
                         continue
                     }
                     for item in items[termIndex] {
                         context.itemKey = item.key
                         context.itemMembers = item.members
-                        evaluate(rule, key: item.key, &context, into: &report, options)
+                        body(rule, item.key, outcome(of: rule, &context), &context)
                     }
                     context.itemKey = nil
                     context.itemMembers = []
                 } else {
-                    evaluate(rule, key: nil, &context, into: &report, options)
+                    body(rule, nil, outcome(of: rule, &context), &context)
                 }
             }
         }
-        return report
     }
 
-    private func evaluate(
-        _ rule: Rule, key: Substring?, _ context: inout EvaluationContext, into report: inout DatasheetReport,
-        _ options: Options
+    private func outcome(of rule: Rule, _ context: inout EvaluationContext) -> RuleOutcome {
+        if let when = rule.when, when.evaluate(&context).truth != true { return .notApplicable }
+        switch rule.check.evaluate(&context).truth {
+        case true?: return .passed
+        case false?: return .broken
+        case nil: return .unable
+        }
+    }
+
+    private func record(
+        _ rule: Rule, key: Substring?, _ outcome: RuleOutcome, _ context: inout EvaluationContext,
+        into report: inout DatasheetReport, _ options: Options
     ) {
-        if let when = rule.when, when.evaluate(&context).truth != true {
+        let verdict: Verdict
+        switch outcome {
+        case .notApplicable:
             report.notApplicableRules += 1
             return
-        }
-        let verdict: Verdict
-        switch rule.check.evaluate(&context).truth {
-        case true?:
+        case .passed:
             report.passedRules += 1
             verdict = .passed
-        case false?:
+        case .broken:
             verdict = rule.severity.verdict
             if verdict > report.verdict { report.verdict = verdict }
             report.findings.append(finding(rule, key: key, verdict: verdict, &context))
-        case nil:
+        case .unable:
             report.unableRules += 1
             verdict = .unable
             if options.reportUnable { report.findings.append(finding(rule, key: key, verdict: verdict, &context)) }

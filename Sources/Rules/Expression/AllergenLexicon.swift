@@ -1,7 +1,32 @@
+import Foundation
+
 /// Words that name each Annex II allergen in an ingredient or allergen statement (English, Finnish,
-/// Swedish), by GS1 AllergenTypeCode. Matching is case-insensitive on word prefixes, so "wheat"
-/// also finds "wheatflour" and "vehnä" finds "vehnäjauho".
+/// Swedish), by GS1 AllergenTypeCode.
+///
+/// Matching is case-insensitive and finds a word inside compounds ("täysmaitojauhe" names milk),
+/// except the short words in `wordStart`, which must begin a word ("oat" is not in "coated").
+/// Phrases in `falseFriends` are blanked first: "cocoa butter" is not milk, "peanut" is not a tree nut.
 enum AllergenLexicon {
+    /// Words that only count at the start of a word.
+    static let wordStart: Set<String> = [
+        "oat", "nut", "egg", "cod", "voi", "lax", "sill", "korn", "rye", "soy", "hera", "muna", "rapu", "kala", "ost",
+        "clam", "snail", "crab", "nöt", "räk",
+    ]
+
+    /// Phrases that contain an allergen word but do not name that allergen.
+    static let falseFriends: [String: [String]] = [
+        "AM": [
+            "cocoa butter", "shea butter", "peanut butter", "nut butter", "almond butter", "coconut milk",
+            "coconut cream", "oat milk", "soy milk", "soya milk", "rice milk", "almond milk", "cream of tartar",
+            "kaakaovoi", "kookosmaito", "kakaosmör", "ice cream plant",
+        ],
+        "AW": ["buckwheat", "tattari", "bovete"],
+        "AX": ["buckwheat", "tattari", "bovete", "gluten-free", "gluten free", "gluteeniton"],
+        "AN": ["peanut", "maapähkinä", "jordnöt", "coconut", "nutmeg", "butternut", "nutrition", "kookos"],
+        "AE": ["eggplant"],
+        "AF": ["shellfish", "crayfish", "cuttlefish", "starfish", "jellyfish"],
+    ]
+
     static let words: [String: [String]] = [
         "AW": [
             "wheat", "rye", "barley", "oat", "spelt", "kamut", "gluten", "vehnä", "ruis", "ohra", "kaura", "speltti",
@@ -48,8 +73,26 @@ enum AllergenLexicon {
 
     /// Whether `text` names the allergen `code` (false for codes without words).
     static func mentions(_ text: Substring, code: Substring) -> Bool {
-        guard let words = words[String(code)] else { return false }
-        let lowered = text.lowercased()
-        return words.contains { lowered.contains($0) }
+        let code = String(code)
+        guard let words = words[code] else { return false }
+        var lowered = text.lowercased()
+        for phrase in falseFriends[code] ?? [] where lowered.contains(phrase) {
+            lowered = lowered.replacingAll(phrase, with: " ")
+        }
+        return words.contains { word in
+            wordStart.contains(word) ? startsAWord(word, in: lowered) : lowered.contains(word)
+        }
+    }
+
+    /// Whether `word` occurs in `text` right after the start or a non-letter.
+    static func startsAWord(_ word: String, in text: String) -> Bool {
+        var searchStart = text.startIndex
+        while let range = text.range(of: word, range: searchStart..<text.endIndex) {
+            if range.lowerBound == text.startIndex || !text[text.index(before: range.lowerBound)].isLetter {
+                return true
+            }
+            searchStart = text.index(after: range.lowerBound)
+        }
+        return false
     }
 }

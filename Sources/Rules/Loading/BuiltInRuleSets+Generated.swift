@@ -18,7 +18,9 @@ define AnnexVCodes = ["UNPROCESSED_SINGLE_INGREDIENT", "MATURED_SINGLE_INGREDIEN
 define AnnexV = known(annexVExemptionCode in AnnexVCodes) or known(convert(packagingLargestSurfaceArea, "CMK") < 25)
 define SmallPack = known(convert(packagingLargestSurfaceArea, "CMK") < 10)
 define NeedsNutrition = BaseUnit and not AnnexV and not AlcoholOver12 and not SmallPack
-define NeedsIngredients = BaseUnit and not AlcoholOver12 and not SmallPack and not known(annexVExemptionCode in ["UNPROCESSED_SINGLE_INGREDIENT", "WATER"])
+# Art. 19(1): no list of ingredients for fresh unprocessed produce, (carbonated) water, fermentation vinegar
+# from a single basic product, and single-ingredient foods; Art. 16(4): none for drinks over 1.2 % vol.
+define NeedsIngredients = BaseUnit and not AlcoholOver12 and not SmallPack and not known(annexVExemptionCode in ["UNPROCESSED_SINGLE_INGREDIENT", "WATER", "VINEGAR"])
 define HasNutrition = present(energyPerNutrientBasis) or present(fatPerNutrientBasis) or present(proteinPerNutrientBasis)
 define Fat = convert(fatPerNutrientBasis, "GRM")
 define Saturates = convert(saturatedFatPerNutrientBasis, "GRM")
@@ -232,7 +234,7 @@ rule EU-005
   title     Date of minimum durability or use by date
   severity  failure
   reads     bestBeforeDate, useByDate
-  when      BaseUnit and not known(num(percentageOfAlcoholByVolume) >= 10) and not known(annexVExemptionCode in ["UNPROCESSED_SINGLE_INGREDIENT", "VINEGAR", "SALT", "CHEWING_GUM"])
+  when      BaseUnit and not known(num(percentageOfAlcoholByVolume) >= 10) and not known(annexVExemptionCode in ["UNPROCESSED_SINGLE_INGREDIENT", "VINEGAR", "SALT", "CHEWING_GUM"]) and not (AlcoholOver12 and known(mentions(productName, "wine", "viini", "vin ", "champagne", "prosecco", "cava")))
   check     present(bestBeforeDate) or present(useByDate)
   message   Neither a best before nor a use by date is given
   expected  "bestBeforeDate or useByDate"
@@ -460,7 +462,7 @@ rule NUT-009
   severity  failure
   reads     nutrientBasisQuantity
   when      NeedsNutrition or HasNutrition
-  check     nutrientBasisQuantity == (if Liquid then "100 MLT" else "100 GRM")
+  check     known(convert(nutrientBasisQuantity, if Liquid then "MLT" else "GRM") == 100)
   message   The nutrition declaration is per {observed}; it must be per {expected}
   observed  nutrientBasisQuantity
   expected  if Liquid then "100 MLT" else "100 GRM"
@@ -610,8 +612,8 @@ rule NUT-025
   severity  failure
   reads     saltPerNutrientBasis, sodiumPerNutrientBasis
   when      present(Salt) and present(Sodium)
-  check     abs(Salt - Sodium * 2.5) <= max(0.01, 0.05 * Sodium * 2.5)
-  message   Salt {observed} g is not sodium x 2.5 = {expected} g
+  check     abs(Salt - Sodium * 2.5) <= max(0.02, 0.05 * Sodium * 2.5)
+  message   Salt {observed} g is not sodium x 2.5 = {expected} g (within 5 % or 0.02 g for rounding)
   observed  Salt
   expected  round(Sodium * 2.5, 3)
   reference EU 1169/2011 Annex I(11)
@@ -619,7 +621,7 @@ rule NUT-026
   title     Macronutrients sum to at most 100 g per 100 g
   severity  failure
   reads     fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, fibrePerNutrientBasis
-  when      known(nutrientBasisQuantity == "100 GRM") and present(Fat) and present(Carbohydrate) and present(Protein)
+  when      known(convert(nutrientBasisQuantity, "GRM") == 100) and present(Fat) and present(Carbohydrate) and present(Protein)
   check     Fat + Carbohydrate + Protein + Fibre + (if present(Salt) then Salt else 0) <= 100
   message   Fat, carbohydrate, protein, fibre and salt add up to {observed} g per 100 g
   observed  Fat + Carbohydrate + Protein + Fibre + (if present(Salt) then Salt else 0)
@@ -760,6 +762,11 @@ rule NUT-039
 set quantity-dates
 title Net quantity, drained weight, e-mark and dates (EU 1169/2011 Art. 23, Annex IX, Annex X; 76/211/EEC)
 
+# The measured quantity, in the unit NetGrams uses (ml for liquids, g otherwise).
+define MeasuredNet = if Liquid then convert(measured.netContent, "MLT") else convert(measured.netContent, "GRM")
+# Directive 76/211/EEC Annex I(2.4): tolerable negative error by nominal quantity (g or ml).
+define TolerableNegativeError = if NetGrams <= 50 then 0.09 * NetGrams else if NetGrams <= 100 then 4.5 else if NetGrams <= 200 then 0.045 * NetGrams else if NetGrams <= 300 then 9 else if NetGrams <= 500 then 0.03 * NetGrams else if NetGrams <= 1000 then 15 else if NetGrams <= 10000 then 0.015 * NetGrams else if NetGrams <= 15000 then 150 else 0.01 * NetGrams
+
 rule QTY-001
   title     Net quantity is a number and a unit
   severity  failure
@@ -839,6 +846,17 @@ rule QTY-008
   observed  grossWeight
   expected  netContent
   reference GS1 GDSN grossWeight
+rule QTY-009
+  title     Measured net quantity within the tolerable negative error
+  severity  failure
+  reads     netContent, measured.netContent
+  when      present(NetGrams) and present(MeasuredNet) and known(NetGrams >= 5)
+  check     MeasuredNet >= NetGrams - TolerableNegativeError
+  message   Measured net quantity {observed} is more than the tolerable negative error ({expected}) below the declared {attribute}
+  observed  measured.netContent
+  expected  round(TolerableNegativeError, 2) + (if Liquid then " ml" else " g")
+  reference Directive 76/211/EEC Annex I(2.4); EU 1169/2011 Art. 23
+  attribute netContent
 rule DAT-001
   title     Best before date format
   severity  failure
@@ -863,8 +881,8 @@ rule DAT-003
   title     Only one of best before and use by
   severity  warning
   reads     bestBeforeDate, useByDate
-  when      present(bestBeforeDate) and present(useByDate)
-  check     false
+  when      present(bestBeforeDate) or present(useByDate)
+  check     absent(bestBeforeDate) or absent(useByDate)
   message   Both a best before ({observed}) and a use by date are given; a food carries one of them
   observed  bestBeforeDate
   expected  "one date"
