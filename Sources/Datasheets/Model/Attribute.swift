@@ -1,7 +1,7 @@
 /// One attribute of a datasheet in the flat view: a path and its value as text.
 ///
 /// Paths use GS1 Web Vocabulary terms: `netContent`, `hasAllergen[AM].allergenLevelOfContainmentCode`,
-/// `productName@fi` (a language other than the first), `measured.fatPerNutrientBasis` (an
+/// `productName@fi` (a value tagged with a language; rules reading `productName` fall back to the first tagged one), `measured.fatPerNutrientBasis` (an
 /// inspector's measured value). Values are text: quantities as `"500 GRM"` (number, a space,
 /// the UN/ECE Rec 20 unit code), several values of one attribute joined by `|`
 /// (`"1500 KJO|358 E14"`), code values without their prefix (`AM`, `CONTAINS`).
