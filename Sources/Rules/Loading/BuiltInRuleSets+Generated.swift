@@ -872,7 +872,7 @@ rule DAT-002
   severity  failure
   reads     useByDate
   when      present(useByDate)
-  check     dateParts(useByDate) == 3
+  check     known(dateParts(useByDate) == 3)
   message   Use by date {observed} must give the day, month and year (YYYY-MM-DD)
   observed  useByDate
   expected  "YYYY-MM-DD"
@@ -892,7 +892,7 @@ rule DAT-004
   severity  failure
   reads     firstFreezeDate
   when      present(firstFreezeDate)
-  check     dateParts(firstFreezeDate) == 3
+  check     known(dateParts(firstFreezeDate) == 3)
   message   Date of freezing {observed} must give day, month and year
   observed  firstFreezeDate
   expected  "YYYY-MM-DD"
