@@ -34,29 +34,32 @@ struct RuleCompiler {
         return expression
     }
 
+    /// Compiles one `define Name = expression` line; the name is visible to everything compiled later.
+    mutating func define(_ definition: RuleFileParser.Entry) throws(RuleFileError) {
+        guard let equals = definition.value.firstIndex(of: "=") else {
+            throw RuleFileError(definition.position, "a definition is 'define Name = expression'")
+        }
+        let name = definition.value[..<equals].trimmingCharacters(in: " ")
+        guard let first = name.first, first.isUppercase, !name.contains(" ") else {
+            throw RuleFileError(
+                definition.position, "a defined name starts with a capital letter: 'define Beverage = …'")
+        }
+        guard definitionIndex[name] == nil else {
+            throw RuleFileError(definition.position, "'\(name)' is already defined")
+        }
+        let bodyText = String(definition.value[definition.value.index(after: equals)...])
+        var position = definition.position
+        position.column += definition.value.distance(from: definition.value.startIndex, to: equals) + 1
+        let body = try expression(bodyText, at: position)
+        definitionIndex[name] = definitions.count
+        definitions.append(body)
+        definitionReadsItem.append(body.readsItem)
+    }
+
     /// Compiles one file; definitions become visible to later files.
     mutating func compile(_ text: String, file: String) throws(RuleFileError) -> RuleSet {
         let raw = try RuleFileParser.parse(text, file: file)
-        for definition in raw.definitions {
-            guard let equals = definition.value.firstIndex(of: "=") else {
-                throw RuleFileError(definition.position, "a definition is 'define Name = expression'")
-            }
-            let name = definition.value[..<equals].trimmingCharacters(in: " ")
-            guard let first = name.first, first.isUppercase, !name.contains(" ") else {
-                throw RuleFileError(
-                    definition.position, "a defined name starts with a capital letter: 'define Beverage = …'")
-            }
-            guard definitionIndex[name] == nil else {
-                throw RuleFileError(definition.position, "'\(name)' is already defined")
-            }
-            let bodyText = String(definition.value[definition.value.index(after: equals)...])
-            var position = definition.position
-            position.column += definition.value.distance(from: definition.value.startIndex, to: equals) + 1
-            let body = try expression(bodyText, at: position)
-            definitionIndex[name] = definitions.count
-            definitions.append(body)
-            definitionReadsItem.append(body.readsItem)
-        }
+        for definition in raw.definitions { try define(definition) }
         guard let name = raw.name ?? (raw.rules.isEmpty ? "" : nil) else {
             throw RuleFileError(
                 SourcePosition(file: file, line: 1, column: 1), "the file has rules but no 'set NAME' line")
@@ -68,7 +71,7 @@ struct RuleCompiler {
         return RuleSet(name: name, title: raw.title ?? name, rules: rules, file: file)
     }
 
-    private mutating func compile(_ raw: RuleFileParser.RawRule, set: String) throws(RuleFileError) -> Rule {
+    mutating func compile(_ raw: RuleFileParser.RawRule, set: String) throws(RuleFileError) -> Rule {
         func required(_ key: String) throws(RuleFileError) -> RuleFileParser.Entry {
             guard let entry = raw.entries[key], !entry.value.isEmpty else {
                 throw RuleFileError(raw.position, "rule \(raw.id) has no '\(key)'; every rule needs one")
