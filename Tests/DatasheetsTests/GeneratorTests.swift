@@ -36,3 +36,21 @@ struct GeneratorTests {
         #expect(sheets.contains { $0["nutrientBasisQuantity"] == "100 MLT" })
     }
 }
+
+@Suite("Datasheet JSON writer")
+struct JSONWriterTests {
+    @Test("generated datasheets written as JSON Lines import back to the same attributes")
+    func roundTrip() throws {
+        var generator = DatasheetGenerator(seed: 9)
+        for _ in 0..<200 {
+            let sheet = generator.next()
+            let line = DatasheetJSONWriter.jsonLine(sheet)
+            let value = try JSONParser.parse(line)
+            let (attributes, issues) = ProductFlattener().flatten(value, file: "t", line: 1)
+            #expect(issues.isEmpty)
+            #expect(
+                Set(attributes.map { "\($0.path)=\($0.value)" })
+                    == Set(sheet.attributes.map { "\($0.path)=\($0.value)" }))
+        }
+    }
+}
