@@ -13,6 +13,18 @@ public struct RuleEngine: Sendable {
     let definitions: [Expression]
     let definitionReadsItem: [Bool]
     let eachTerms: [String]
+    /// Every rule, flattened, with only what evaluation needs (copying a `Rule` would retain all its text).
+    let plan: [PlannedRule]
+    /// Every rule, flattened, for findings.
+    let flatRules: [Rule]
+
+    /// What evaluating one rule needs.
+    struct PlannedRule {
+        var index: Int
+        var eachTerm: Int?
+        var when: Expression?
+        var check: Expression
+    }
 
     /// Every rule of every set, in order.
     public var rules: [Rule] { ruleSets.flatMap(\.rules) }
@@ -31,7 +43,14 @@ public struct RuleEngine: Sendable {
         slotCount = compiler.slotPaths.count
         definitions = compiler.definitions
         definitionReadsItem = compiler.definitionReadsItem
-        eachTerms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
+        let terms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
+        eachTerms = terms
+        flatRules = sets.flatMap(\.rules)
+        plan = flatRules.enumerated().map { index, rule in
+            PlannedRule(
+                index: index, eachTerm: rule.each.flatMap { terms.firstIndex(of: $0) }, when: rule.when,
+                check: rule.check)
+        }
         logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
     }
 
@@ -84,12 +103,14 @@ public struct RuleEngine: Sendable {
             let path = attribute.path
             if let slot = slotIndex[path] {
                 context.facts[slot] = Substring(attribute.value)
-            } else if let at = path.firstIndex(of: "@"), let slot = slotIndex[String(path[..<at])],
+            } else if let at = path.utf8.firstIndex(of: UInt8(ascii: "@")), let slot = slotIndex[String(path[..<at])],
                 context.facts[slot] == nil
             {
                 context.facts[slot] = Substring(attribute.value)
             }
-            if !eachTerms.isEmpty, let open = path.firstIndex(of: "["), let close = path.firstIndex(of: "]") {
+            if !eachTerms.isEmpty, let open = path.utf8.firstIndex(of: UInt8(ascii: "[")),
+                let close = path.utf8.firstIndex(of: UInt8(ascii: "]"))
+            {
                 let term = path[..<open]
                 guard let termIndex = eachTerms.firstIndex(where: { $0 == term }) else { continue }
                 let key = path[path.index(after: open)..<close]
@@ -102,31 +123,30 @@ public struct RuleEngine: Sendable {
                 }
             }
         }
-        for set in ruleSets {
-            for rule in set.rules {
-                if let each = rule.each {
-                    guard let termIndex = eachTerms.firstIndex(of: each) else { continue }
-                    if items[termIndex].isEmpty {
-                        body(rule, nil, .notApplicable, &context)
-                        continue
-                    }
-                    for item in items[termIndex] {
-                        context.itemKey = item.key
-                        context.itemMembers = item.members
-                        body(rule, item.key, outcome(of: rule, &context), &context)
-                    }
-                    context.itemKey = nil
-                    context.itemMembers = []
-                } else {
-                    body(rule, nil, outcome(of: rule, &context), &context)
+        for planned in plan {
+            if let termIndex = planned.eachTerm {
+                if items[termIndex].isEmpty {
+                    body(flatRules[planned.index], nil, .notApplicable, &context)
+                    continue
                 }
+                for item in items[termIndex] {
+                    context.itemKey = item.key
+                    context.itemMembers = item.members
+                    let outcome = outcome(when: planned.when, check: planned.check, &context)
+                    body(flatRules[planned.index], item.key, outcome, &context)
+                }
+                context.itemKey = nil
+                context.itemMembers = []
+            } else {
+                let outcome = outcome(when: planned.when, check: planned.check, &context)
+                body(flatRules[planned.index], nil, outcome, &context)
             }
         }
     }
 
-    private func outcome(of rule: Rule, _ context: inout EvaluationContext) -> RuleOutcome {
-        if let when = rule.when, when.evaluate(&context).truth != true { return .notApplicable }
-        switch rule.check.evaluate(&context).truth {
+    private func outcome(when: Expression?, check: Expression, _ context: inout EvaluationContext) -> RuleOutcome {
+        if let when, when.evaluate(&context).truth != true { return .notApplicable }
+        switch check.evaluate(&context).truth {
         case true?: return .passed
         case false?: return .broken
         case nil: return .unable

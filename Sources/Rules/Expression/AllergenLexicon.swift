@@ -1,5 +1,3 @@
-import Foundation
-
 /// Words that name each Annex II allergen in an ingredient or allergen statement (English, Finnish,
 /// Swedish), by GS1 AllergenTypeCode.
 ///
@@ -73,26 +71,33 @@ enum AllergenLexicon {
 
     /// Whether `text` names the allergen `code` (false for codes without words).
     static func mentions(_ text: Substring, code: Substring) -> Bool {
-        let code = String(code)
-        guard let words = words[code] else { return false }
-        var lowered = text.lowercased()
-        for phrase in falseFriends[code] ?? [] where lowered.contains(phrase) {
-            lowered = lowered.replacingAll(phrase, with: " ")
-        }
-        return words.contains { word in
-            wordStart.contains(word) ? startsAWord(word, in: lowered) : lowered.contains(word)
-        }
-    }
-
-    /// Whether `word` occurs in `text` right after the start or a non-letter.
-    static func startsAWord(_ word: String, in text: String) -> Bool {
-        var searchStart = text.startIndex
-        while let range = text.range(of: word, range: searchStart..<text.endIndex) {
-            if range.lowerBound == text.startIndex || !text[text.index(before: range.lowerBound)].isLetter {
+        guard let words = foldedWords[String(code)] else { return false }
+        let haystack = TextSearch.folded(text)
+        var blanked: [Bool] = []
+        for phrase in foldedFalseFriends[String(code)] ?? [] {
+            TextSearch.forEachOffset(of: phrase, in: haystack) { offset in
+                if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
+                for index in offset..<(offset + phrase.count) { blanked[index] = true }
                 return true
             }
-            searchStart = text.index(after: range.lowerBound)
+        }
+        for (word, atWordStart) in words {
+            var found = false
+            TextSearch.forEachOffset(of: word, in: haystack) { offset in
+                if atWordStart, !TextSearch.startsWord(at: offset, in: haystack) { return true }
+                if !blanked.isEmpty, blanked[offset] { return true }
+                found = true
+                return false
+            }
+            if found { return true }
         }
         return false
     }
+
+    /// The words, folded, with whether each must start a word.
+    static let foldedWords: [String: [(word: [UInt8], atWordStart: Bool)]] = words.mapValues { list in
+        list.map { (TextSearch.folded($0), wordStart.contains($0)) }
+    }
+
+    static let foldedFalseFriends: [String: [[UInt8]]] = falseFriends.mapValues { $0.map { TextSearch.folded($0) } }
 }

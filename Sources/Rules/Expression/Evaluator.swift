@@ -159,8 +159,13 @@ extension Builtin {
             guard let text = first.text, case .text(let unit)? = arguments[1].evaluate(&context).textValue else {
                 return .missing
             }
-            for quantity in Quantity.all(text) {
-                if quantity.unitCode == unit { return .number(quantity.value) }
+            // Fast path without allocating: the part written in exactly this unit.
+            for part in text.utf8.split(separator: UInt8(ascii: "|")) {
+                guard let space = part.firstIndex(of: UInt8(ascii: " ")) else { continue }
+                let unitBytes = part[part.index(after: space)...]
+                if unitBytes.elementsEqual(unit.utf8), let number = Quantity.number(Substring(part[..<space])) {
+                    return .number(number)
+                }
             }
             if self == .convert {
                 for quantity in Quantity.all(text) {
@@ -192,9 +197,9 @@ extension Builtin {
             return first.text.map { .text(Substring($0.lowercased())) } ?? .missing
         case .mentions:
             guard let text = first.text else { return .missing }
-            let lowered = text.lowercased()
+            let haystack = TextSearch.folded(text)
             for argument in arguments.dropFirst() {
-                if let word = argument.evaluate(&context).text, lowered.contains(word.lowercased()) {
+                if let word = argument.evaluate(&context).text, TextSearch.contains(haystack, TextSearch.folded(word)) {
                     return .bool(true)
                 }
             }
