@@ -10,6 +10,7 @@
 /// - an empty cell means the attribute is absent; RFC 4180 quoting (`"a, b"`, `""` for a quote),
 ///   quoted cells may span lines; the separator is `,` (or `;` when the header has no comma).
 public struct CSVImporter: Sendable {
+    /// Creates a value from its parts.
     public init() {}
 
     /// Reads `path` and calls `body` with each row's record; stops when `body` returns false.

@@ -9,6 +9,7 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong and what to do.
     public var message: String
 
+    /// Creates a value from its parts.
     public init(file: String, line: Int, field: String? = nil, message: String) {
         self.file = file
         self.line = line

@@ -5,6 +5,7 @@
 /// memory at a time (plus the document's `@context`). A product that is not valid JSON is reported
 /// with its line and the scan continues with the next.
 public struct JSONLDImporter: Sendable {
+    /// Creates a value from its parts.
     public init() {}
 
     /// Reads `path` and calls `body` with each record in document order; stops when `body` returns false.

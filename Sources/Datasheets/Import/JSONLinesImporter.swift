@@ -6,6 +6,7 @@ public struct JSONLinesImporter: Sendable {
     /// Lines longer than this are reported as malformed rather than buffered.
     public var maximumLineLength = 16 << 20
 
+    /// Creates a value from its parts.
     public init() {}
 
     /// Reads `path` and calls `body` with each record in file order; stops early when `body` returns false.

@@ -8,6 +8,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Members in document order (duplicates kept; the importer lets the later one win).
     case object([(key: String, value: JSONValue)])
 
+    /// Whether two values are equal.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -21,6 +22,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -44,9 +46,13 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A JSON syntax error with the 1-based line and column inside the parsed text.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The message.
     public var message: String
+    /// The line.
     public var line: Int
+    /// The column.
     public var column: Int
 
+    /// A one-line description for messages.
     public var description: String { "\(message) at line \(line), column \(column)" }
 }

@@ -13,6 +13,7 @@ public struct Attribute: Sendable, Hashable, Codable {
     /// The verdict recorded for this attribute, if any.
     public var result: Verdict?
 
+    /// Creates a value from its parts.
     public init(path: String, value: String, result: Verdict? = nil) {
         self.path = path
         self.value = value

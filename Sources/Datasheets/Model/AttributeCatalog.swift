@@ -5,9 +5,13 @@
 public enum AttributeCatalog {
     /// One group of related attributes (seed thesis 3.1.4: a sequence number orders inspection).
     public struct Group: Sendable, Hashable {
+        /// The sequence number.
         public var sequenceNumber: Int
+        /// The identifier.
         public var identifier: String
+        /// The name.
         public var name: String
+        /// The terms.
         public var terms: [String]
     }
 

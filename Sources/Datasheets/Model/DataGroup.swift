@@ -1,8 +1,12 @@
 /// A group of related fields, inspected in the order of its sequence number.
 public struct DataGroup: Sendable, Hashable {
+    /// The sequence number.
     public var sequenceNumber: Int
+    /// The identifier.
     public var identifier: String
+    /// The name.
     public var name: String
+    /// The fields.
     public var fields: [DataField]
 
     /// The group's counts, rolled up from its fields and their subfields.
@@ -25,6 +29,7 @@ public struct DataField: Sendable, Hashable {
     public var rules: [String]
     /// The recorded result of a leaf; a parent's is the rollup of its subfields.
     public var result: Verdict?
+    /// The subfields.
     public var subfields: [DataField]
 
     /// Leaf results counted recursively (a parent counts its leaves, not itself).

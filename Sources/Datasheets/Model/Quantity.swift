@@ -1,8 +1,11 @@
 /// A measured amount with a UN/ECE Recommendation 20 unit code, as written in a flat value: `"500 GRM"`.
 public struct Quantity: Sendable, Hashable {
+    /// The value.
     public var value: Double
+    /// The unit code.
     public var unitCode: String
 
+    /// Creates a value from its parts.
     public init(value: Double, unitCode: String) {
         self.value = value
         self.unitCode = unitCode

@@ -17,18 +17,24 @@ public enum Verdict: Int, Sendable, Hashable, Codable, CaseIterable, Comparable 
         }
     }
 
+    /// See the type documentation.
     public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Counts of attribute results, rolled up from fields to groups to the whole datasheet.
 public struct ResultCount: Sendable, Hashable, Codable {
+    /// The passed.
     public var passed = 0
+    /// The failed.
     public var failed = 0
+    /// The warning.
     public var warning = 0
+    /// The unable.
     public var unable = 0
     /// Attributes that have no result yet.
     public var pending = 0
 
+    /// Creates a value from its parts.
     public init(passed: Int = 0, failed: Int = 0, warning: Int = 0, unable: Int = 0, pending: Int = 0) {
         self.passed = passed
         self.failed = failed

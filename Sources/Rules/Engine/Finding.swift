@@ -6,14 +6,20 @@ public struct Finding: Sendable, Hashable, Codable {
     public var rule: String
     /// The attribute path the finding points at.
     public var attribute: String
+    /// The verdict.
     public var verdict: Verdict
     /// `failure`, `warning`, or `unable` when the rule could not be evaluated.
     public var severity: String
+    /// The message.
     public var message: String
+    /// The observed.
     public var observed: String
+    /// The expected.
     public var expected: String
+    /// The reference.
     public var reference: String
 
+    /// Creates a value from its parts.
     public init(
         rule: String, attribute: String, verdict: Verdict, severity: String, message: String, observed: String,
         expected: String, reference: String
@@ -63,6 +69,7 @@ public struct DatasheetReport: Sendable, Hashable, Codable {
 
 /// Totals over every checked datasheet, as in `{"summary": {...}}`.
 public struct CheckSummary: Sendable, Hashable, Codable {
+    /// The datasheets.
     public var datasheets = 0
     /// Datasheets with at least one failure.
     public var failed = 0
@@ -71,6 +78,7 @@ public struct CheckSummary: Sendable, Hashable, Codable {
     /// Datasheets with neither.
     public var passed = 0
 
+    /// Creates a value from its parts.
     public init() {}
 
     /// Counts one more datasheet.

@@ -12,7 +12,9 @@ public enum Severity: String, Sendable, Hashable, Codable {
 public struct Rule: Sendable {
     /// The stable id, never reused (`NUT-004`).
     public var id: String
+    /// The title.
     public var title: String
+    /// The severity.
     public var severity: Severity
     /// The attribute paths (or list terms) the rule reads.
     public var reads: [String]
@@ -30,8 +32,11 @@ public struct Rule: Sendable {
     public var location: SourcePosition
     /// The source text of the conditions, for `rules show`.
     public var whenText: String?
+    /// The check text.
     public var checkText: String
+    /// The observed text.
     public var observedText: String?
+    /// The expected text.
     public var expectedText: String?
 
     var when: Expression?
@@ -44,7 +49,9 @@ public struct Rule: Sendable {
 public struct RuleSet: Sendable {
     /// The set's name (`nutrition`), used by `--rules`.
     public var name: String
+    /// The title.
     public var title: String
+    /// The rules.
     public var rules: [Rule]
     /// The file it was read from.
     public var file: String

@@ -61,6 +61,7 @@ public struct RuleEngine: Sendable {
         /// Also report rules that applied but could not be evaluated, as findings with verdict 0.
         public var reportUnable = false
 
+        /// Creates a value from its parts.
         public init(attributeVerdicts: Bool = false, reportUnable: Bool = false) {
             self.attributeVerdicts = attributeVerdicts
             self.reportUnable = reportUnable

@@ -10,18 +10,25 @@ enum Token: Equatable {
 
 /// Where an expression sits in its rule file, so an error can point at the file, line and column.
 public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+    /// The file.
     public var file: String
+    /// The line.
     public var line: Int
+    /// The column.
     public var column: Int
 
+    /// A one-line description for messages.
     public var description: String { "\(file):\(line):\(column)" }
 }
 
 /// A mistake in a rule file: what is wrong, where, and how to fix it.
 public struct RuleFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The position.
     public var position: SourcePosition
+    /// The message.
     public var message: String
 
+    /// Creates a value from its parts.
     public init(_ position: SourcePosition, _ message: String) {
         self.position = position
         self.message = message

@@ -31,6 +31,8 @@ public enum BuiltInRuleSets {
 
 /// A `--rules` item that names no built-in set and no readable file.
 public struct RuleSelectionError: Error, Sendable, CustomStringConvertible {
+    /// The message.
     public var message: String
+    /// A one-line description for messages.
     public var description: String { message }
 }
