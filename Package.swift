@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "GS1", targets: ["GS1"]),
+        .library(name: "Datasheets", targets: ["Datasheets"]),
+        .library(name: "Rules", targets: ["Rules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,11 +37,18 @@ let package = Package(
         ),
         // GS1 identifiers: no dependencies.
         .target(name: "GS1"),
+        .target(name: "Datasheets", dependencies: ["GS1", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Rules",
+            dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "Benchmarks",
             dependencies: [
                 "AuditLog",
                 "GS1",
+                "Datasheets",
+                "Rules",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -50,6 +59,8 @@ let package = Package(
                 "AuditLog",
                 "Benchmarks",
                 "GS1",
+                "Datasheets",
+                "Rules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -59,6 +70,8 @@ let package = Package(
             dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
+        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,11 @@ struct BenchCommand: AsyncParsableCommand {
             Example:
               itemaudit bench log --format json
             """,
-        subcommands: [BenchLogCommand.self, BenchGS1Command.self]
+        subcommands: [
+            BenchLogCommand.self,
+            BenchGS1Command.self,
+            BenchRulesCommand.self,
+        ]
     )
 }
 

@@ -17,6 +17,14 @@ struct ItemAuditCommand: AsyncParsableCommand {
               itemaudit --version
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
-        subcommands: [VerifyCommand.self, GS1Command.self, BenchCommand.self, LogFillCommand.self, LogOpenCommand.self]
+        subcommands: [
+            VerifyCommand.self,
+            CheckCommand.self,
+            RulesCommand.self,
+            GS1Command.self,
+            BenchCommand.self,
+            LogFillCommand.self,
+            LogOpenCommand.self,
+        ]
     )
 }
