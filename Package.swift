@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "Inspection", targets: ["Inspection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +29,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The inspection domain: events, commands, state machines, allocation. No storage imports.
+        .target(name: "Inspection"),
         .target(name: "Benchmarks", dependencies: ["AuditLog"]),
         .executableTarget(
             name: "itemaudit",
@@ -39,6 +42,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
     ],
     swiftLanguageModes: [.v6]
