@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Inspection", targets: ["Inspection"]),
     ],
     dependencies: [
@@ -29,19 +30,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // GS1 identifiers: no dependencies.
+        .target(name: "GS1"),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
-        .target(name: "Inspection"),
-        .target(name: "Benchmarks", dependencies: ["AuditLog"]),
+        .target(name: "Inspection", dependencies: ["GS1"]),
+        .target(name: "Benchmarks", dependencies: ["AuditLog", "GS1"]),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
                 "Benchmarks",
+                "GS1",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
     ],
