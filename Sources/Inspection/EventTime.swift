@@ -15,10 +15,14 @@ public struct EventTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public static let microsecondsPerMinute: Int64 = 60_000_000
 
     /// This time plus `days` (may be negative).
-    public func adding(days: Int) -> EventTime { EventTime(microseconds: microseconds + Int64(days) * Self.microsecondsPerDay) }
+    public func adding(days: Int) -> EventTime {
+        EventTime(microseconds: microseconds + Int64(days) * Self.microsecondsPerDay)
+    }
 
     /// This time plus `minutes` (may be negative).
-    public func adding(minutes: Int64) -> EventTime { EventTime(microseconds: microseconds + minutes * Self.microsecondsPerMinute) }
+    public func adding(minutes: Int64) -> EventTime {
+        EventTime(microseconds: microseconds + minutes * Self.microsecondsPerMinute)
+    }
 
     public static func < (lhs: EventTime, rhs: EventTime) -> Bool { lhs.microseconds < rhs.microseconds }
 
@@ -27,7 +31,9 @@ public struct EventTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// ISO 8601 UTC with six fractional digits.
     public var iso8601: String {
-        let days = microseconds >= 0 ? microseconds / Self.microsecondsPerDay : (microseconds + 1) / Self.microsecondsPerDay - 1
+        let days =
+            microseconds >= 0
+            ? microseconds / Self.microsecondsPerDay : (microseconds + 1) / Self.microsecondsPerDay - 1
         let inDay = microseconds - days * Self.microsecondsPerDay
         let (year, month, day) = Self.civil(fromDays: days)
         let seconds = inDay / 1_000_000

@@ -64,7 +64,9 @@ public struct PayloadWriter: Sendable {
     }
 
     /// A code (an enum stored as its integer raw value).
-    public mutating func code<Code: RawRepresentable>(_ value: Code) where Code.RawValue == Int { count(value.rawValue) }
+    public mutating func code<Code: RawRepresentable>(_ value: Code) where Code.RawValue == Int {
+        count(value.rawValue)
+    }
 
     /// A list of strings.
     public mutating func strings(_ values: [String]) {

@@ -129,7 +129,9 @@ extension CommandEnvelope: Codable {
         guard let command = try InspectionCommand.decode(typeName: typeName, from: decoder) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,
-                debugDescription: "unknown command type '\(typeName)' (known: \(InspectionCommand.typeNames.joined(separator: ", ")))")
+                debugDescription:
+                    "unknown command type '\(typeName)' (known: \(InspectionCommand.typeNames.joined(separator: ", ")))"
+            )
         }
         self.init(
             commandID: try container.decode(String.self, forKey: .commandID),

@@ -133,7 +133,8 @@ public struct ReceiveProduct: Sendable, Hashable, Codable {
     public var storageLocation: String
     public init(
         receptionID: String, gtin: String, locationID: String, condition: ProductCondition = .good,
-        priority: ReceptionPriority = .normal, inspectBefore: EventTime? = nil, decommission: DecommissionType = .donate,
+        priority: ReceptionPriority = .normal, inspectBefore: EventTime? = nil,
+        decommission: DecommissionType = .donate,
         storageLocation: String
     ) {
         self.receptionID = receptionID
@@ -154,7 +155,9 @@ public struct AllocateBatch: Sendable, Hashable, Codable {
     public var mode: InspectionMode
     public var quantity: Int?
     public var minutes: Int?
-    public init(inspectorID: String, locationID: String, mode: InspectionMode, quantity: Int? = nil, minutes: Int? = nil) {
+    public init(
+        inspectorID: String, locationID: String, mode: InspectionMode, quantity: Int? = nil, minutes: Int? = nil
+    ) {
         self.inspectorID = inspectorID
         self.locationID = locationID
         self.mode = mode

@@ -54,7 +54,8 @@ public struct DecisionContext: Sendable, Hashable {
     /// Which photos are accepted.
     public var photos: PhotoPolicy
 
-    public init(now: EventTime, allocation: AllocationPolicy = AllocationPolicy(), photos: PhotoPolicy = PhotoPolicy()) {
+    public init(now: EventTime, allocation: AllocationPolicy = AllocationPolicy(), photos: PhotoPolicy = PhotoPolicy())
+    {
         self.now = now
         self.allocation = allocation
         self.photos = photos
@@ -68,7 +69,9 @@ public struct PhotoPolicy: Sendable, Hashable {
     /// The accepted content types.
     public var contentTypes: Set<String>
 
-    public init(maxBytes: Int = 20 * 1024 * 1024, contentTypes: Set<String> = ["image/jpeg", "image/png", "image/heic"]) {
+    public init(
+        maxBytes: Int = 20 * 1024 * 1024, contentTypes: Set<String> = ["image/jpeg", "image/png", "image/heic"]
+    ) {
         self.maxBytes = maxBytes
         self.contentTypes = contentTypes
     }

@@ -77,7 +77,9 @@ public protocol BatchTransition: EventPayload {
 
 extension BatchTransition {
     public func encode(into writer: inout PayloadWriter) { writer.string(batchID) }
-    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) { self.init(batchID: try reader.string()) }
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(batchID: try reader.string())
+    }
 }
 
 /// Collection started, or resumed after a pause (batch status 1).

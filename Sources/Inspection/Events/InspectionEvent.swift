@@ -164,70 +164,114 @@ public enum InspectionEvent: Sendable, Hashable {
                 default: throw unknownVersion(eventType, schemaVersion)
                 }
             case "LocationRegistered":
-                guard schemaVersion == LocationRegistered.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == LocationRegistered.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .locationRegistered(try LocationRegistered(from: &reader))
             case "InspectorRegistered":
-                guard schemaVersion == InspectorRegistered.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == InspectorRegistered.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .inspectorRegistered(try InspectorRegistered(from: &reader))
             case "ProductRegistered":
-                guard schemaVersion == ProductRegistered.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == ProductRegistered.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .productRegistered(try ProductRegistered(from: &reader))
             case "DatasheetImported":
-                guard schemaVersion == DatasheetImported.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == DatasheetImported.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .datasheetImported(try DatasheetImported(from: &reader))
             case "RuleCheckRecorded":
-                guard schemaVersion == RuleCheckRecorded.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == RuleCheckRecorded.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .ruleCheckRecorded(try RuleCheckRecorded(from: &reader))
             case "ProductReceived":
-                guard schemaVersion == ProductReceived.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == ProductReceived.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .productReceived(try ProductReceived(from: &reader))
             case "BatchAllocated":
-                guard schemaVersion == BatchAllocated.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == BatchAllocated.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .batchAllocated(try BatchAllocated(from: &reader))
             case "AdHocTaskAllocated":
-                guard schemaVersion == AdHocTaskAllocated.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == AdHocTaskAllocated.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .adHocTaskAllocated(try AdHocTaskAllocated(from: &reader))
             case "CollectionStarted":
-                guard schemaVersion == CollectionStarted.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == CollectionStarted.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .collectionStarted(try CollectionStarted(from: &reader))
             case "CollectionPaused":
-                guard schemaVersion == CollectionPaused.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == CollectionPaused.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .collectionPaused(try CollectionPaused(from: &reader))
             case "CollectionFinished":
-                guard schemaVersion == CollectionFinished.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == CollectionFinished.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .collectionFinished(try CollectionFinished(from: &reader))
             case "CollectionCancelled":
-                guard schemaVersion == CollectionCancelled.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == CollectionCancelled.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .collectionCancelled(try CollectionCancelled(from: &reader))
             case "ProductCollected":
-                guard schemaVersion == ProductCollected.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == ProductCollected.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .productCollected(try ProductCollected(from: &reader))
             case "CollectionSkipped":
-                guard schemaVersion == CollectionSkipped.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == CollectionSkipped.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .collectionSkipped(try CollectionSkipped(from: &reader))
             case "InspectionStarted":
-                guard schemaVersion == InspectionStarted.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == InspectionStarted.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .inspectionStarted(try InspectionStarted(from: &reader))
             case "InspectionPaused":
-                guard schemaVersion == InspectionPaused.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == InspectionPaused.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .inspectionPaused(try InspectionPaused(from: &reader))
             case "PhotoAttached":
-                guard schemaVersion == PhotoAttached.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == PhotoAttached.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .photoAttached(try PhotoAttached(from: &reader))
             case "InspectionFinished":
-                guard schemaVersion == InspectionFinished.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == InspectionFinished.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .inspectionFinished(try InspectionFinished(from: &reader))
             case "InspectionSkipped":
-                guard schemaVersion == InspectionSkipped.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == InspectionSkipped.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .inspectionSkipped(try InspectionSkipped(from: &reader))
             case "BatchSubmitted":
-                guard schemaVersion == BatchSubmitted.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == BatchSubmitted.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .batchSubmitted(try BatchSubmitted(from: &reader))
             case "BatchCancelled":
-                guard schemaVersion == BatchCancelled.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == BatchCancelled.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .batchCancelled(try BatchCancelled(from: &reader))
             case "BatchExpired":
-                guard schemaVersion == BatchExpired.schemaVersion else { throw unknownVersion(eventType, schemaVersion) }
+                guard schemaVersion == BatchExpired.schemaVersion else {
+                    throw unknownVersion(eventType, schemaVersion)
+                }
                 event = .batchExpired(try BatchExpired(from: &reader))
             default:
                 throw PayloadDecodingError(

@@ -20,7 +20,8 @@ extension InspectorRegistered {
     }
 
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
-        self.init(inspectorID: try reader.string(), name: try reader.string(), role: try reader.code(InspectorRole.self))
+        self.init(
+            inspectorID: try reader.string(), name: try reader.string(), role: try reader.code(InspectorRole.self))
     }
 }
 
@@ -53,7 +54,9 @@ extension ProductRegistered {
         let count = try reader.count()
         var listings: [ProductListing] = []
         listings.reserveCapacity(count)
-        for _ in 0..<count { listings.append(ProductListing(locationID: try reader.string(), aisle: try reader.string())) }
+        for _ in 0..<count {
+            listings.append(ProductListing(locationID: try reader.string(), aisle: try reader.string()))
+        }
         self.init(
             gtin: gtin, name: name, brand: brand, manufacturer: manufacturer, productType: productType,
             category: category, childGTIN: childGTIN, childQuantity: childQuantity, listings: listings)
@@ -79,7 +82,9 @@ extension DatasheetImported {
         let count = try reader.count()
         var attributes: [DatasheetAttribute] = []
         attributes.reserveCapacity(count)
-        for _ in 0..<count { attributes.append(DatasheetAttribute(path: try reader.string(), value: try reader.string())) }
+        for _ in 0..<count {
+            attributes.append(DatasheetAttribute(path: try reader.string(), value: try reader.string()))
+        }
         self.init(gtin: gtin, datasheetID: datasheetID, source: source, attributes: attributes)
     }
 }

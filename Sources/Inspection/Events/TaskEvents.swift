@@ -40,7 +40,9 @@ public protocol TaskTransition: EventPayload {
 
 extension TaskTransition {
     public func encode(into writer: inout PayloadWriter) { writer.string(taskID) }
-    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) { self.init(taskID: try reader.string()) }
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(taskID: try reader.string())
+    }
 }
 
 /// The inspector opened (or resumed) the task's inspection.

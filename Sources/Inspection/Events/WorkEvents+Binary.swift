@@ -128,7 +128,8 @@ extension InspectionFinished {
 
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
         self.init(
-            taskID: try reader.string(), result: try reader.code(InspectionStatus.self), passedCount: try reader.integer(),
+            taskID: try reader.string(), result: try reader.code(InspectionStatus.self),
+            passedCount: try reader.integer(),
             warningCount: try reader.integer(), failureCount: try reader.integer(), unableCount: try reader.integer())
     }
 }

@@ -132,7 +132,9 @@ public struct InspectionState: Sendable, Hashable {
             var text = "task \(id) (collection \(collectionStatus.label)"
             if let inspectionStatus {
                 text += ", inspection \(inspectionStatus.label)"
-                if inspectionStatus == .ready { text += phase == .inProgress ? " in progress" : phase == .paused ? " paused" : " not started" }
+                if inspectionStatus == .ready {
+                    text += phase == .inProgress ? " in progress" : phase == .paused ? " paused" : " not started"
+                }
             }
             return text + ")"
         }
