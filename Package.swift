@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Inspection", targets: ["Inspection"]),
+        .library(name: "AuditService", targets: ["AuditService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // liblz4 from the system, wrapped the way GRDB wraps SQLite.
@@ -22,10 +24,13 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
+        .target(name: "CCRC32C"),
         .target(
             name: "AuditLog",
             dependencies: [
                 "CLZ4",
+                "CCRC32C",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -34,21 +39,49 @@ let package = Package(
         .target(name: "GS1"),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
         .target(name: "Inspection", dependencies: ["GS1"]),
-        .target(name: "Benchmarks", dependencies: ["AuditLog", "GS1"]),
+        // The application: owns a data directory, runs commands through one path. CLI and server call only this.
+        .target(
+            name: "AuditService",
+            dependencies: [
+                "AuditLog",
+                "GS1",
+                "Inspection",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Benchmarks",
+            dependencies: [
+                "AuditLog",
+                "GS1",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
+                "AuditService",
                 "Benchmarks",
                 "GS1",
+                "Inspection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog"]),
+        .testTarget(
+            name: "AuditLogTests",
+            dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["itemaudit"]),
+        .testTarget(
+            name: "AuditServiceTests",
+            dependencies: ["AuditService", "AuditLog", "Inspection", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,6 @@ struct ItemAuditCommand: AsyncParsableCommand {
               itemaudit --version
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
-        subcommands: [BenchCommand.self]
+        subcommands: [VerifyCommand.self, BenchCommand.self, LogFillCommand.self, LogOpenCommand.self]
     )
 }

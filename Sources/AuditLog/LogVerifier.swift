@@ -1,0 +1,137 @@
+import Foundation
+
+/// The result of checking a whole log: every CRC, the whole chain, positions and stream versions.
+public struct VerificationReport: Sendable, Hashable, Codable {
+    /// Events in the intact part of the log (all of it when nothing is wrong).
+    public var eventCount: UInt64
+    /// The last position of the intact part.
+    public var lastPosition: UInt64
+    /// The chain head of the intact part: 64 hex digits.
+    public var headHash: String
+    public var frameCount: Int
+    public var segmentCount: Int
+    public var bytes: UInt64
+    /// The first bad frame, or nil when the log is intact.
+    public var problem: VerificationProblem?
+
+    /// True when every frame passed.
+    public var isIntact: Bool { problem == nil }
+}
+
+/// The first frame that failed verification.
+public struct VerificationProblem: Sendable, Hashable, Codable {
+    /// The segment file name, such as `segment-00000003.log`.
+    public var segment: String
+    /// The byte offset of the frame in that segment.
+    public var offset: UInt64
+    /// The positions the frame says it holds, when its header could be read.
+    public var firstPosition: UInt64?
+    public var lastPosition: UInt64?
+    /// What is wrong: torn, CRC mismatch, broken chain, positions, undecodable records.
+    public var reason: String
+}
+
+/// How far a verification has come, for a progress bar.
+public struct VerificationProgress: Sendable {
+    public var bytesChecked: UInt64
+    public var totalBytes: UInt64
+}
+
+extension EventLog {
+    /// Checks the whole log in `directory` without opening it for writing: every frame's CRC,
+    /// the hash chain from the first frame, gapless positions, stream versions, and that every
+    /// record decodes. Stops at the first bad frame and names it.
+    public static func verify(
+        directory: URL, progress: ((VerificationProgress) -> Void)? = nil
+    ) throws -> VerificationReport {
+        let numbers = try Segment.list(in: directory)
+        var total: UInt64 = 0
+        for number in numbers {
+            let path = directory.appendingPathComponent(Segment.fileName(number)).path
+            total += (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+        }
+        var report = VerificationReport(
+            eventCount: 0, lastPosition: 0, headHash: SHA256Digest.hex(SHA256Digest.zero), frameCount: 0,
+            segmentCount: numbers.count, bytes: total, problem: nil)
+        var hash = SHA256Digest.zero
+        var versions: [String: UInt64] = [:]
+        var lastRecordedAt = Int64.min
+        var decoder = FrameDecoder()
+        var checked: UInt64 = 0
+        var lastReported: UInt64 = 0
+        segments: for number in numbers {
+            let name = Segment.fileName(number)
+            let file = try LogFile.open(directory.appendingPathComponent(name), writable: false)
+            guard let header = try Segment.readHeader(file), header.firstPosition == report.lastPosition + 1,
+                header.previousHash == hash
+            else {
+                report.problem = VerificationProblem(
+                    segment: name, offset: 0, firstPosition: nil, lastPosition: nil,
+                    reason: "the segment header is missing, torn or does not continue the chain")
+                break segments
+            }
+            checked += UInt64(Segment.headerSize)
+            var scanner = try FrameScanner(file: file, from: UInt64(Segment.headerSize))
+            while true {
+                let step = try scanner.next()
+                guard case .frame(let frame) = step else {
+                    if case .damaged(let offset, let reason) = step {
+                        report.problem = VerificationProblem(
+                            segment: name, offset: offset, firstPosition: nil, lastPosition: nil, reason: reason)
+                        break segments
+                    }
+                    continue segments
+                }
+                let problem = scanner.withBytes(of: frame) { bytes -> String? in
+                    if let problem = FrameCheck.problem(
+                        frame: bytes, header: frame.header, storedCRC: frame.storedCRC, previousHash: hash,
+                        expectedPosition: report.lastPosition + 1)
+                    {
+                        return problem
+                    }
+                    if frame.header.recordedAt < lastRecordedAt { return "recorded-at goes back in time" }
+                    do {
+                        var bad: String?
+                        try decoder.decode(frame: bytes, header: frame.header) { record in
+                            let expected = versions[record.streamID, default: 0] + 1
+                            if bad == nil && record.streamVersion != expected {
+                                bad =
+                                    "stream '\(record.streamID)' jumps to version \(record.streamVersion) at position \(record.position), expected \(expected)"
+                            }
+                            versions[record.streamID] = record.streamVersion
+                        }
+                        return bad
+                    } catch let error as FrameDecodingError {
+                        return error.reason
+                    } catch {
+                        return "the records do not decode"
+                    }
+                }
+                if let problem {
+                    report.problem = VerificationProblem(
+                        segment: name, offset: frame.offset, firstPosition: frame.header.firstPosition,
+                        lastPosition: frame.header.lastPosition, reason: problem)
+                    break segments
+                }
+                hash = frame.header.hash
+                lastRecordedAt = frame.header.recordedAt
+                report.lastPosition = frame.header.lastPosition
+                report.eventCount += UInt64(frame.header.recordCount)
+                report.frameCount += 1
+                checked += UInt64(frame.header.totalLength)
+                if let progress, checked - lastReported >= 16 << 20 {
+                    lastReported = checked
+                    progress(VerificationProgress(bytesChecked: checked, totalBytes: total))
+                }
+            }
+        }
+        report.headHash = SHA256Digest.hex(hash)
+        progress?(VerificationProgress(bytesChecked: total, totalBytes: total))
+        return report
+    }
+
+    /// Checks this log's directory the same way as ``verify(directory:progress:)``.
+    public func verify(progress: ((VerificationProgress) -> Void)? = nil) throws -> VerificationReport {
+        try Self.verify(directory: directory, progress: progress)
+    }
+}

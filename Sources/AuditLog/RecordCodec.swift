@@ -1,0 +1,171 @@
+import CLZ4
+import Foundation
+
+/// Collects records for one frame and seals them: LZ4 body, CRC32C and chained hash.
+///
+/// A record inside a frame's raw (uncompressed) bytes, all lengths as varints:
+/// stream id, stream version, event type, schema version, occurred-at minus recorded-at
+/// (zigzag), actor, command id, payload. Position and recorded-at come from the frame header.
+struct FrameBuilder {
+    private(set) var raw = ByteWriter(capacity: 64 << 10)
+    let firstPosition: UInt64
+    private(set) var count: UInt32 = 0
+    let recordedAt: Int64
+
+    init(firstPosition: UInt64, recordedAt: Int64) {
+        self.firstPosition = firstPosition
+        self.recordedAt = recordedAt
+    }
+
+    var rawCount: Int { raw.bytes.count }
+
+    mutating func add(stream: String, version: UInt64, actor: String, commandID: String, event: ProposedEvent) {
+        raw.string(stream)
+        raw.varint(version)
+        raw.string(event.eventType)
+        raw.varint(UInt64(event.schemaVersion))
+        raw.zigzag(event.occurredAt.microsecondsSinceEpoch &- recordedAt)
+        raw.string(actor)
+        raw.string(commandID)
+        raw.blob(event.payload)
+        count += 1
+    }
+
+    /// Appends the sealed frame to `output` and returns its hash (the next frame's previous hash).
+    func seal(into output: inout [UInt8], previousHash: SHA256Digest.Bytes) -> SHA256Digest.Bytes {
+        let start = output.count
+        let bound = Int(LZ4_compressBound(Int32(raw.bytes.count)))
+        output.append(contentsOf: repeatElement(0, count: FrameHeader.size + bound))
+        let compressed = raw.bytes.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { target in
+                Int(
+                    LZ4_compress_default(
+                        source.baseAddress?.assumingMemoryBound(to: CChar.self),
+                        (target.baseAddress! + start + FrameHeader.size).assumingMemoryBound(to: CChar.self),
+                        Int32(source.count), Int32(bound)
+                    )
+                )
+            }
+        }
+        output.removeLast(bound - compressed)
+        return output.withUnsafeMutableBytes { buffer in
+            let frame = UnsafeMutableRawBufferPointer(rebasing: buffer[start...])
+            frame.storeBytes(of: FrameHeader.magic.littleEndian, toByteOffset: 0, as: UInt32.self)
+            frame.storeBytes(of: UInt32(compressed).littleEndian, toByteOffset: 8, as: UInt32.self)
+            frame.storeBytes(of: UInt32(raw.bytes.count).littleEndian, toByteOffset: 12, as: UInt32.self)
+            frame.storeBytes(of: firstPosition.littleEndian, toByteOffset: 16, as: UInt64.self)
+            frame.storeBytes(of: count.littleEndian, toByteOffset: 24, as: UInt32.self)
+            frame.storeBytes(of: UInt32(0), toByteOffset: 28, as: UInt32.self)
+            frame.storeBytes(of: recordedAt.littleEndian, toByteOffset: 32, as: Int64.self)
+            let hash = FrameHeader.chainHash(previous: previousHash, frame: UnsafeRawBufferPointer(frame))
+            withUnsafeBytes(of: hash) { UnsafeMutableRawBufferPointer(rebasing: frame[40..<72]).copyMemory(from: $0) }
+            let crc = FrameHeader.checksum(frame: UnsafeRawBufferPointer(frame))
+            frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+            return hash
+        }
+    }
+}
+
+/// Decompresses frames and decodes their records, reusing one buffer and sharing repeated
+/// strings (stream ids, event types, actors, command ids) instead of allocating each again.
+struct FrameDecoder {
+    private var raw: [UInt8] = []
+    // Stream and command ids repeat in runs; event types and actors come from small sets.
+    private var streams = StringCache(capacity: 1)
+    private var types = StringCache(capacity: 8)
+    private var actors = StringCache(capacity: 8)
+    private var commands = StringCache(capacity: 1)
+
+    init() {}
+
+    /// Calls `body` for each record of a CRC-checked frame, in order.
+    /// - Throws: ``FrameDecodingError`` when the body does not decompress or decode exactly.
+    mutating func decode(
+        frame: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    ) throws {
+        let rawCount = Int(header.rawLength)
+        if raw.count < rawCount { raw = [UInt8](repeating: 0, count: rawCount) }
+        let written = raw.withUnsafeMutableBytes { target in
+            LZ4_decompress_safe(
+                frame.baseAddress!.advanced(by: FrameHeader.size).assumingMemoryBound(to: CChar.self),
+                target.baseAddress!.assumingMemoryBound(to: CChar.self),
+                Int32(header.bodyLength), Int32(rawCount)
+            )
+        }
+        guard Int(written) == rawCount else {
+            throw FrameDecodingError(reason: "the LZ4 body does not decompress to \(rawCount) bytes")
+        }
+        try raw.withUnsafeBytes { buffer in
+            try decodeRecords(UnsafeRawBufferPointer(rebasing: buffer[0..<rawCount]), header: header, body)
+        }
+    }
+
+    private mutating func decodeRecords(
+        _ buffer: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    ) throws {
+        var reader = ByteReader(buffer)
+        let recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
+        var position = header.firstPosition
+        for _ in 0..<header.recordCount {
+            let record: EventRecord
+            do {
+                let stream = streams.string(try reader.slice())
+                let version = try reader.varint()
+                let type = types.string(try reader.slice())
+                let schema = try reader.varint()
+                let occurred = try reader.zigzag()
+                let actor = actors.string(try reader.slice())
+                let command = commands.string(try reader.slice())
+                let payload = try reader.slice()
+                guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
+                record = EventRecord(
+                    position: position, streamID: stream, streamVersion: version, eventType: type,
+                    schemaVersion: UInt16(schema), recordedAt: recordedAt,
+                    occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt &+ occurred),
+                    actor: actor, commandID: command, payload: [UInt8](payload)
+                )
+            } catch {
+                throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")
+            }
+            try body(record)
+            position += 1
+        }
+        guard reader.remaining == 0 else {
+            throw FrameDecodingError(reason: "\(reader.remaining) bytes follow the last record")
+        }
+    }
+}
+
+/// A frame whose CRC matched but whose body does not decode: written by a broken writer.
+struct FrameDecodingError: Error {
+    var reason: String
+}
+
+/// Remembers a few recently decoded strings and returns the same `String` for the same bytes.
+private struct StringCache {
+    private var keys: [[UInt8]] = []
+    private var values: [String] = []
+    private var next = 0
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        for index in keys.indices where keys[index].count == bytes.count {
+            let same = keys[index].withUnsafeBytes { key in
+                bytes.count == 0 || memcmp(key.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if same { return values[index] }
+        }
+        let value = String(decoding: bytes, as: UTF8.self)
+        if keys.count < capacity {
+            keys.append([UInt8](bytes))
+            values.append(value)
+        } else {
+            keys[next] = [UInt8](bytes)
+            values[next] = value
+            next = (next + 1) % capacity
+        }
+        return value
+    }
+}
