@@ -17,6 +17,9 @@ struct ItemAuditCommand: AsyncParsableCommand {
               itemaudit --version
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
-        subcommands: [VerifyCommand.self, BenchCommand.self, LogFillCommand.self, LogOpenCommand.self]
+        subcommands: [
+            RecordCommand.self, GenerateCommand.self, VerifyCommand.self, BenchCommand.self, LogFillCommand.self,
+            LogOpenCommand.self,
+        ]
     )
 }
