@@ -55,6 +55,7 @@ let package = Package(
             dependencies: [
                 "AuditLog",
                 "GS1",
+                "Inspection",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -97,13 +97,15 @@ extension GeneratorRun {
             guard let (mode, place) = choice else { continue }
             let byMinutes = random.chance(0.7)
             let quantity = mode == .wholesale ? random.int(70...100) : random.int(20...32)
-            commands.append(
+            // New-product requests go first: their few samples may also be listed in stores.
+            commands.insert(
                 CommandEnvelope(
                     commandID: nextCommandID(), actor: inspector, occurredAt: time.adding(minutes: Int64(index)),
                     command: .allocateBatch(
                         AllocateBatch(
                             inspectorID: inspector, locationID: place, mode: mode, quantity: byMinutes ? nil : quantity,
-                            minutes: byMinutes ? random.int(360...450) : nil))))
+                            minutes: byMinutes ? random.int(360...450) : nil))),
+                at: mode == .newProduct ? 0 : commands.count)
             inspectors.append(inspector)
         }
         // A store inspector sometimes picks up an ad-hoc inspection.
