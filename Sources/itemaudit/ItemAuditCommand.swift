@@ -18,8 +18,8 @@ struct ItemAuditCommand: AsyncParsableCommand {
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
         subcommands: [
-            RecordCommand.self, GenerateCommand.self, VerifyCommand.self, BenchCommand.self, LogFillCommand.self,
-            LogOpenCommand.self,
+            RecordCommand.self, GenerateCommand.self, VerifyCommand.self, GS1Command.self, BenchCommand.self,
+            LogFillCommand.self, LogOpenCommand.self,
         ]
     )
 }
