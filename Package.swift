@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Datasheets", targets: ["Datasheets"]),
         .library(name: "Rules", targets: ["Rules"]),
+        .library(name: "Inspection", targets: ["Inspection"]),
+        .library(name: "AuditService", targets: ["AuditService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,6 +44,19 @@ let package = Package(
             name: "Rules",
             dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
         ),
+        // The inspection domain: events, commands, state machines, allocation. No storage imports.
+        .target(name: "Inspection", dependencies: ["GS1"]),
+        // The application: owns a data directory, runs commands through one path. CLI and server call only this.
+        .target(
+            name: "AuditService",
+            dependencies: [
+                "AuditLog",
+                "GS1",
+                "Inspection",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Benchmarks",
             dependencies: [
@@ -49,6 +64,7 @@ let package = Package(
                 "GS1",
                 "Datasheets",
                 "Rules",
+                "Inspection",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -57,10 +73,12 @@ let package = Package(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
+                "AuditService",
                 "Benchmarks",
                 "GS1",
                 "Datasheets",
                 "Rules",
+                "Inspection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -72,6 +90,11 @@ let package = Package(
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
+        .testTarget(
+            name: "AuditServiceTests",
+            dependencies: ["AuditService", "AuditLog", "Inspection", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
     swiftLanguageModes: [.v6]

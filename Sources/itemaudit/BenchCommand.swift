@@ -15,6 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
             """,
         subcommands: [
             BenchLogCommand.self,
+            BenchEventsCommand.self,
             BenchGS1Command.self,
             BenchRulesCommand.self,
         ]

@@ -18,6 +18,8 @@ struct ItemAuditCommand: AsyncParsableCommand {
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
         subcommands: [
+            GenerateCommand.self,
+            RecordCommand.self,
             VerifyCommand.self,
             CheckCommand.self,
             RulesCommand.self,

@@ -1,0 +1,89 @@
+/// How the server sizes batches and orders the work queue.
+///
+/// Time per product comes from the seed (chapter 5): an inspector gets through about 30
+/// consumer (base unit) or 100 wholesale (case, pallet) products in a working day.
+public struct AllocationPolicy: Sendable, Hashable {
+    /// Consumer products an inspector inspects per working day.
+    public var consumerProductsPerDay: Int
+    /// Wholesale products an inspector inspects per working day.
+    public var wholesaleProductsPerDay: Int
+    /// Minutes in a working day.
+    public var workdayMinutes: Int
+    /// Days until an unsubmitted batch expires.
+    public var expiryDays: Int
+    /// The largest batch one request may produce.
+    public var maxBatchSize: Int
+
+    public init(
+        consumerProductsPerDay: Int = 30, wholesaleProductsPerDay: Int = 100, workdayMinutes: Int = 450,
+        expiryDays: Int = 4, maxBatchSize: Int = 500
+    ) {
+        self.consumerProductsPerDay = consumerProductsPerDay
+        self.wholesaleProductsPerDay = wholesaleProductsPerDay
+        self.workdayMinutes = workdayMinutes
+        self.expiryDays = expiryDays
+        self.maxBatchSize = maxBatchSize
+    }
+
+    /// Minutes one product of `type` takes (15 for a base unit, 4.5 for a case with the defaults),
+    /// in tenths of a minute so that sums stay exact.
+    public func deciminutes(for type: ProductType) -> Int {
+        let perDay = type == .base ? consumerProductsPerDay : wholesaleProductsPerDay
+        return max(1, workdayMinutes * 10 / max(1, perDay))
+    }
+}
+
+extension InspectionState {
+    /// The GTINs a batch for `mode` at `locationID` could take, best first; held ones excluded.
+    ///
+    /// Order: an inspect-before date (earliest first, dated before undated), then reception
+    /// priority (urgent first), then never inspected, then longest since inspected, then GTIN.
+    public func allocationQueue(locationID: String, mode: InspectionMode) -> [String] {
+        guard let gtins = productsByLocation[locationID] else { return [] }
+        var candidates: [QueueEntry] = []
+        candidates.reserveCapacity(gtins.count)
+        for gtin in gtins where holds[gtin] == nil {
+            guard let product = products[gtin], product.datasheetID != nil else { continue }
+            let type = product.registration.productType
+            switch mode {
+            case .wholesale:
+                guard type != .base, product.isListed(at: locationID) else { continue }
+            case .newProduct:
+                guard product.pendingReception?.locationID == locationID else { continue }
+            case .existingProduct:
+                guard type != .pallet, product.isListed(at: locationID) else { continue }
+            case .reinspection:
+                guard product.lastResult == .failed else { continue }
+            case .adHoc:
+                continue
+            }
+            candidates.append(
+                QueueEntry(
+                    inspectBefore: product.pendingReception?.inspectBefore?.microseconds ?? .max,
+                    priority: product.pendingReception?.priority.rawValue ?? -1,
+                    lastInspected: product.lastInspectedAt?.microseconds ?? .min, gtin: gtin))
+        }
+        candidates.sort()
+        return candidates.map(\.gtin)
+    }
+}
+
+/// The sort key of the work queue (a small value, so sorting thousands of products is cheap).
+private struct QueueEntry: Comparable {
+    var inspectBefore: Int64
+    var priority: Int
+    var lastInspected: Int64
+    var gtin: String
+
+    static func < (a: QueueEntry, b: QueueEntry) -> Bool {
+        if a.inspectBefore != b.inspectBefore { return a.inspectBefore < b.inspectBefore }
+        if a.priority != b.priority { return a.priority > b.priority }
+        if a.lastInspected != b.lastInspected { return a.lastInspected < b.lastInspected }
+        return a.gtin < b.gtin
+    }
+}
+
+extension InspectionState.Product {
+    /// Whether the product is stocked at `locationID`.
+    func isListed(at locationID: String) -> Bool { registration.listings.contains { $0.locationID == locationID } }
+}
