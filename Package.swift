@@ -45,13 +45,15 @@ let package = Package(
             dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
         ),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
-        .target(name: "Inspection", dependencies: ["GS1"]),
+        .target(name: "Inspection", dependencies: ["GS1", "Datasheets"]),
         // The application: owns a data directory, runs commands through one path. CLI and server call only this.
         .target(
             name: "AuditService",
             dependencies: [
                 "AuditLog",
                 "GS1",
+                "Datasheets",
+                "Rules",
                 "Inspection",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,10 +1,12 @@
 import ArgumentParser
+import AuditService
 import Datasheets
 import Foundation
+import Logging
 import Rules
 
 /// `itemaudit check FILE…`: imports datasheets and checks them against the rule sets.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check datasheets (JSON-LD, JSON Lines, CSV) against the GS1 and EU 1169/2011 rule sets.",
@@ -12,8 +14,13 @@ struct CheckCommand: ParsableCommand {
             Exits 1 when any rule fails, 2 when a file cannot be read. Malformed records are reported on
             stderr with file, line and field; the rest is still checked.
 
+            With --record, each datasheet and its findings are appended to the log in --data, so the
+            product's quality history shows them (a product not seen before is registered from its
+            datasheet; recording the same datasheet with the same rule sets again appends nothing).
+
             Example:
               itemaudit check products.jsonl --rules nutrition,allergens --format json
+              itemaudit check supplier.csv --record --data ./itemaudit-data
             """)
 
     @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson or .csv.")
@@ -27,7 +34,12 @@ struct CheckCommand: ParsableCommand {
 
     enum CheckFormat: String, ExpressibleByArgument { case table, json, csv, junit }
 
-    func run() throws {
+    @Flag(name: .customLong("record"), help: "Append the datasheets and their findings to the log in --data.")
+    var recordToLog = false
+
+    @OptionGroup var data: DataDirectoryOption
+
+    func run() async throws {
         let engine: RuleEngine
         do {
             engine = try BuiltInRuleSets.engine(
@@ -36,6 +48,7 @@ struct CheckCommand: ParsableCommand {
             throw CLIFailure.badInput("\(error) (fix the rule file or the --rules list)")
         }
         var reports: [DatasheetReport] = []
+        var checked: [(datasheet: Datasheet, report: DatasheetReport)] = []
         var summary = CheckSummary()
         var malformed = 0
         for file in files {
@@ -47,6 +60,7 @@ struct CheckCommand: ParsableCommand {
                         let report = engine.check(datasheet)
                         summary.add(report)
                         reports.append(report)
+                        if recordToLog { checked.append((datasheet, report)) }
                     case .failed(let issue):
                         malformed += 1
                         FileHandle.standardError.write(Data("error: \(issue)\n".utf8))
@@ -54,10 +68,13 @@ struct CheckCommand: ParsableCommand {
                     return true
                 }
             } catch {
-                throw CLIFailure.badInput("\(error.description)")
+                throw CLIFailure.badInput("\(error)")
             }
         }
         print(CheckOutput.render(reports: reports, summary: summary, format: format.rawValue), terminator: "")
+        if recordToLog {
+            try await appendToLog(checked, ruleSets: engine.ruleSets.map(\.name))
+        }
         if summary.failed > 0 {
             throw CLIFailure.problemsFound(
                 "\(summary.failed) of \(summary.datasheets) datasheets failed (see the findings)")
@@ -65,6 +82,47 @@ struct CheckCommand: ParsableCommand {
         if malformed > 0 && summary.datasheets == 0 {
             throw CLIFailure.badInput("no datasheet could be read (\(malformed) malformed records)")
         }
+    }
+}
+
+extension CheckCommand {
+    /// Appends the checked datasheets to the log and says on stderr what was recorded.
+    func appendToLog(_ checked: [(datasheet: Datasheet, report: DatasheetReport)], ruleSets: [String]) async throws {
+        var logger = Logger(label: "itemaudit.check")
+        logger.logLevel = .warning
+        let service: AuditService
+        do {
+            service = try await AuditService.open(dataDirectory: data.url, logger: logger)
+        } catch {
+            throw CLIFailure.badInput("\(error) (check --data)")
+        }
+        var counts: [DatasheetRecording.Status: Int] = [:]
+        do {
+            // Chunks keep one durable write per thousand datasheets without holding every event at once.
+            var start = 0
+            while start < checked.count {
+                let chunk = Array(checked[start..<min(start + 1000, checked.count)])
+                start += chunk.count
+                for recording in try await service.record(
+                    checked: chunk, ruleSets: ruleSets, source: "check", actor: "data-steward")
+                {
+                    counts[recording.status, default: 0] += 1
+                    if recording.status == .notRecorded {
+                        FileHandle.standardError.write(
+                            Data("warning: not recorded: \(recording.gtin): \(recording.reason ?? "refused")\n".utf8))
+                    }
+                }
+            }
+            try await service.close()
+        } catch {
+            try? await service.close()
+            throw CLIFailure.badInput("recording failed: \(error) (what was printed as recorded is in the log)")
+        }
+        FileHandle.standardError.write(
+            Data(
+                ("recorded \(counts[.recorded] ?? 0) datasheets in \(data.url.path) "
+                    + "(\(counts[.alreadyRecorded] ?? 0) already recorded, \(counts[.notRecorded] ?? 0) not recorded)\n")
+                    .utf8))
     }
 }
 
