@@ -95,7 +95,10 @@ let package = Package(
         .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
         .testTarget(
             name: "AuditServiceTests",
-            dependencies: ["AuditService", "AuditLog", "Inspection", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "AuditService", "AuditLog", "Inspection", "Datasheets", "Rules",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
