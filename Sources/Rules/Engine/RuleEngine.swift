@@ -18,13 +18,25 @@ public struct RuleEngine: Sendable {
     /// Every rule, flattened, for findings.
     let flatRules: [Rule]
 
-    /// What evaluating one rule needs.
-    struct PlannedRule {
+    /// What evaluating one rule needs: node indices in `program` (-1: none).
+    struct PlannedRule: Sendable {
         var index: Int
-        var eachTerm: Int?
-        var when: Expression?
-        var check: Expression
+        var eachTerm: Int32
+        var when: Int32
+        var check: Int32
+        var observed: Int32
+        var expected: Int32
+        var verdict: Verdict
     }
+
+    /// The compiled expressions.
+    let program: Program
+    /// Attribute path → slot, list term → index, item member name → id, looked up with bytes.
+    let slotTable: ByteTable
+    let termTable: ByteTable
+    let memberTable: ByteTable
+    let gtinSlot: Int32
+    var hasEachTerms: Bool { !eachTerms.isEmpty }
 
     /// Every rule of every set, in order.
     public var rules: [Rule] { ruleSets.flatMap(\.rules) }
@@ -46,11 +58,23 @@ public struct RuleEngine: Sendable {
         let terms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
         eachTerms = terms
         flatRules = sets.flatMap(\.rules)
-        plan = flatRules.enumerated().map { index, rule in
-            PlannedRule(
-                index: index, eachTerm: rule.each.flatMap { terms.firstIndex(of: $0) }, when: rule.when,
-                check: rule.check)
+        var builder = ProgramBuilder(definitions: compiler.definitions, readsItem: compiler.definitionReadsItem)
+        builder.compileDefinitions()
+        var plan: [PlannedRule] = []
+        for (index, rule) in flatRules.enumerated() {
+            plan.append(
+                PlannedRule(
+                    index: index, eachTerm: Int32(rule.each.flatMap { terms.firstIndex(of: $0) } ?? -1),
+                    when: rule.when.map { builder.compile($0) } ?? -1, check: builder.compile(rule.check),
+                    observed: rule.observed.map { builder.compile($0) } ?? -1,
+                    expected: rule.expected.map { builder.compile($0) } ?? -1, verdict: rule.severity.verdict))
         }
+        self.plan = plan
+        program = builder.program
+        slotTable = ByteTable(compiler.slotIndex.mapValues { Int32($0) })
+        termTable = ByteTable(Dictionary(uniqueKeysWithValues: terms.enumerated().map { ($1, Int32($0)) }))
+        memberTable = ByteTable(builder.program.memberNames)
+        gtinSlot = compiler.slotIndex["gtin"].map { Int32($0) } ?? -1
         logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
     }
 
@@ -71,10 +95,15 @@ public struct RuleEngine: Sendable {
     /// Checks one datasheet against every loaded rule.
     public func check(_ datasheet: Datasheet, options: Options = Options()) -> DatasheetReport {
         var report = DatasheetReport(
-            gtin: datasheet.gtin ?? "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
+            gtin: "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
             passedRules: 0, notApplicableRules: 0, unableRules: 0, attributeVerdicts: [:])
-        forEachOutcome(datasheet) { rule, key, outcome, context in
-            record(rule, key: key, outcome, &context, into: &report, options)
+        let machine = forEachOutcome(datasheet) { planned, key, outcome, machine in
+            record(planned, key: key, outcome, &machine, into: &report, options)
+        }
+        if machine.gtinAttribute >= 0 {
+            report.gtin = datasheet.attributes[machine.gtinAttribute].value
+        } else if gtinSlot < 0 {
+            report.gtin = datasheet.gtin ?? ""
         }
         return report
     }
@@ -83,71 +112,42 @@ public struct RuleEngine: Sendable {
     /// not applicable, passed, broken or unable. For tests and `rules show`; `check` is the fast path.
     public func outcomes(_ datasheet: Datasheet) -> [RuleResult] {
         var results: [RuleResult] = []
-        forEachOutcome(datasheet) { rule, key, outcome, _ in
-            results.append(RuleResult(rule: rule.id, key: key.map(String.init), outcome: outcome))
+        forEachOutcome(datasheet) { planned, key, outcome, machine in
+            results.append(
+                RuleResult(rule: flatRules[planned.index].id, key: key.map { machine.text($0) }, outcome: outcome))
         }
         return results
     }
 
     /// Loads the datasheet's facts and evaluates every rule, calling `body` with each outcome.
+    @discardableResult
     private func forEachOutcome(
-        _ datasheet: Datasheet,
-        _ body: (Rule, Substring?, RuleOutcome, inout EvaluationContext) -> Void
-    ) {
-        var context = EvaluationContext(
-            facts: [Substring?](repeating: nil, count: slotCount),
-            definitionCache: [Value?](repeating: nil, count: definitions.count),
-            definitions: definitions, definitionReadsItem: definitionReadsItem)
-        var items: [[(key: Substring, members: [(name: Substring, value: Substring)])]] = Array(
-            repeating: [], count: eachTerms.count)
-        for attribute in datasheet.attributes {
-            let path = attribute.path
-            if let slot = slotIndex[path] {
-                context.facts[slot] = Substring(attribute.value)
-            } else if let at = path.utf8.firstIndex(of: UInt8(ascii: "@")), let slot = slotIndex[String(path[..<at])],
-                context.facts[slot] == nil
-            {
-                context.facts[slot] = Substring(attribute.value)
-            }
-            if !eachTerms.isEmpty, let open = path.utf8.firstIndex(of: UInt8(ascii: "[")),
-                let close = path.utf8.firstIndex(of: UInt8(ascii: "]"))
-            {
-                let term = path[..<open]
-                guard let termIndex = eachTerms.firstIndex(where: { $0 == term }) else { continue }
-                let key = path[path.index(after: open)..<close]
-                let rest = path[path.index(after: close)...]
-                let member = rest.first == "." ? rest.dropFirst() : rest
-                if let itemIndex = items[termIndex].firstIndex(where: { $0.key == key }) {
-                    items[termIndex][itemIndex].members.append((member, Substring(attribute.value)))
-                } else {
-                    items[termIndex].append((key, [(member, Substring(attribute.value))]))
-                }
-            }
-        }
+        _ datasheet: Datasheet, _ body: (PlannedRule, Span?, RuleOutcome, inout Machine) -> Void
+    ) -> Machine {
+        var machine = Machine(program, slotCount: slotCount)
+        machine.load(datasheet, engine: self)
         for planned in plan {
-            if let termIndex = planned.eachTerm {
-                if items[termIndex].isEmpty {
-                    body(flatRules[planned.index], nil, .notApplicable, &context)
-                    continue
+            if planned.eachTerm >= 0 {
+                var any = false
+                for itemIndex in machine.items.indices where machine.items[itemIndex].term == planned.eachTerm {
+                    any = true
+                    machine.currentItem = Int32(itemIndex)
+                    let outcome = outcome(planned, &machine)
+                    body(planned, machine.items[itemIndex].key, outcome, &machine)
                 }
-                for item in items[termIndex] {
-                    context.itemKey = item.key
-                    context.itemMembers = item.members
-                    let outcome = outcome(when: planned.when, check: planned.check, &context)
-                    body(flatRules[planned.index], item.key, outcome, &context)
-                }
-                context.itemKey = nil
-                context.itemMembers = []
+                machine.currentItem = -1
+                if !any { body(planned, nil, .notApplicable, &machine) }
             } else {
-                let outcome = outcome(when: planned.when, check: planned.check, &context)
-                body(flatRules[planned.index], nil, outcome, &context)
+                let outcome = outcome(planned, &machine)
+                body(planned, nil, outcome, &machine)
             }
         }
+        return machine
     }
 
-    private func outcome(when: Expression?, check: Expression, _ context: inout EvaluationContext) -> RuleOutcome {
-        if let when, when.evaluate(&context).truth != true { return .notApplicable }
-        switch check.evaluate(&context).truth {
+    private func outcome(_ planned: PlannedRule, _ machine: inout Machine) -> RuleOutcome {
+        if planned.when >= 0, machine.evaluate(planned.when).truth != true { return .notApplicable }
+        switch machine.evaluate(planned.check).truth {
         case true?: return .passed
         case false?: return .broken
         case nil: return .unable
@@ -155,7 +155,7 @@ public struct RuleEngine: Sendable {
     }
 
     private func record(
-        _ rule: Rule, key: Substring?, _ outcome: RuleOutcome, _ context: inout EvaluationContext,
+        _ planned: PlannedRule, key span: Span?, _ outcome: RuleOutcome, _ machine: inout Machine,
         into report: inout DatasheetReport, _ options: Options
     ) {
         let verdict: Verdict
@@ -167,15 +167,17 @@ public struct RuleEngine: Sendable {
             report.passedRules += 1
             verdict = .passed
         case .broken:
-            verdict = rule.severity.verdict
+            verdict = planned.verdict
             if verdict > report.verdict { report.verdict = verdict }
-            report.findings.append(finding(rule, key: key, verdict: verdict, &context))
+            report.findings.append(finding(planned, key: span, verdict: verdict, &machine))
         case .unable:
             report.unableRules += 1
             verdict = .unable
-            if options.reportUnable { report.findings.append(finding(rule, key: key, verdict: verdict, &context)) }
+            if options.reportUnable { report.findings.append(finding(planned, key: span, verdict: verdict, &machine)) }
         }
         if options.attributeVerdicts {
+            let rule = flatRules[planned.index]
+            let key = span.map { machine.text($0) }
             for read in rule.reads {
                 let path = key.map { "\(rule.each ?? read)[\($0)]" + (read == rule.each ? "" : ".\(read)") } ?? read
                 if report.attributeVerdicts[path].map({ $0 < verdict }) ?? true {
@@ -186,10 +188,20 @@ public struct RuleEngine: Sendable {
     }
 
     private func finding(
-        _ rule: Rule, key: Substring?, verdict: Verdict, _ context: inout EvaluationContext
+        _ planned: PlannedRule, key span: Span?, verdict: Verdict, _ machine: inout Machine
     ) -> Finding {
-        let observed = rule.observed?.evaluate(&context).display ?? ""
-        let expected = rule.expected?.evaluate(&context).display ?? ""
+        let rule = flatRules[planned.index]
+        let key = span.map { machine.text($0) }
+        var observed = ""
+        if planned.observed >= 0 {
+            let value = machine.evaluate(planned.observed)
+            observed = machine.value(value).display
+        }
+        var expected = ""
+        if planned.expected >= 0 {
+            let value = machine.evaluate(planned.expected)
+            expected = machine.value(value).display
+        }
         var attribute = rule.attribute
         if let key { attribute = attribute.replacingFirst("$", with: String(key)) }
         var message = rule.message

@@ -74,7 +74,7 @@ extension Expression {
             case nil: return .missing
             }
         case .call(let builtin, let arguments):
-            return builtin.call(arguments, &context)
+            return builtin.apply(arguments.map { $0.evaluate(&context) })
         }
     }
 
@@ -139,8 +139,10 @@ extension Value {
 }
 
 extension Builtin {
-    func call(_ arguments: [Expression], _ context: inout EvaluationContext) -> Value {
-        let first = arguments[0].evaluate(&context)
+    /// Applies the function to evaluated arguments (evaluation is pure, so evaluating every argument first
+    /// gives the same result as evaluating them as needed).
+    func apply(_ arguments: [Value]) -> Value {
+        let first = arguments[0]
         switch self {
         case .present: return .bool(first != .missing)
         case .absent: return .bool(first == .missing)
@@ -156,7 +158,7 @@ extension Builtin {
             guard let text = first.text else { return .missing }
             return .list(Quantity.all(text).map { .text(Substring($0.unitCode)) })
         case .amount, .convert:
-            guard let text = first.text, case .text(let unit)? = arguments[1].evaluate(&context).textValue else {
+            guard let text = first.text, case .text(let unit)? = arguments[1].textValue else {
                 return .missing
             }
             // Fast path without allocating: the part written in exactly this unit.
@@ -189,7 +191,7 @@ extension Builtin {
             guard let text = first.text else { return .number(0) }
             return .number(Double(text.split(separator: "|").count))
         case .has:
-            guard let text = first.text, let wanted = arguments[1].evaluate(&context).text else { return .missing }
+            guard let text = first.text, let wanted = arguments[1].text else { return .missing }
             return .bool(text.split(separator: "|").contains { $0 == wanted })
         case .length:
             return first.text.map { .number(Double($0.count)) } ?? .missing
@@ -199,25 +201,25 @@ extension Builtin {
             guard let text = first.text else { return .missing }
             let haystack = TextSearch.folded(text)
             for argument in arguments.dropFirst() {
-                if let word = argument.evaluate(&context).text, TextSearch.contains(haystack, TextSearch.folded(word)) {
+                if let word = argument.text, TextSearch.contains(haystack, TextSearch.folded(word)) {
                     return .bool(true)
                 }
             }
             return .bool(false)
         case .mentionsAllergen:
-            guard let text = first.text, let code = arguments[1].evaluate(&context).text else { return .missing }
+            guard let text = first.text, let code = arguments[1].text else { return .missing }
             return .bool(AllergenLexicon.mentions(text, code: code))
         case .dateParts:
             guard let text = first.text else { return .missing }
             return DateText.parts(text).map { .number(Double($0)) } ?? .missing
         case .matches:
-            guard let text = first.text, let pattern = arguments[1].evaluate(&context).text else { return .missing }
+            guard let text = first.text, let pattern = arguments[1].text else { return .missing }
             return .bool(Self.matches(text, pattern))
         case .abs: return first.number.map { .number(Swift.abs($0)) } ?? .missing
         case .min, .max:
             var result = first.number
             for argument in arguments.dropFirst() {
-                guard let value = argument.evaluate(&context).number else { continue }
+                guard let value = argument.number else { continue }
                 guard let current = result else {
                     result = value
                     continue
@@ -230,7 +232,7 @@ extension Builtin {
         case .sameValueCount:
             var values: [Double] = first.number.map { [$0] } ?? []
             for argument in arguments.dropFirst() {
-                if let value = argument.evaluate(&context).number { values.append(value) }
+                if let value = argument.number { values.append(value) }
             }
             var best = 0
             for value in values where value != 0 {
@@ -238,7 +240,7 @@ extension Builtin {
             }
             return .number(Double(best))
         case .round:
-            guard let value = first.number, let places = arguments[1].evaluate(&context).number else { return .missing }
+            guard let value = first.number, let places = arguments[1].number else { return .missing }
             var scale = 1.0
             for _ in 0..<Int(places) { scale *= 10 }
             return .number((value * scale).rounded() / scale)
@@ -249,7 +251,7 @@ extension Builtin {
             return .number(Double(head.distance(from: point, to: head.endIndex) - 1))
         case .inList:
             guard first != .missing else { return .missing }
-            guard case .list(let items) = arguments[1].evaluate(&context) else { return .missing }
+            guard case .list(let items) = arguments[1] else { return .missing }
             return .bool(items.contains { Expression.compare(.equal, first, $0) == .bool(true) })
         case .gtinValid, .gtinError, .gtinPrefixKind, .gtinPackagingIndicator, .gtinLength, .gtinCountry:
             guard let text = first.text else { return .missing }
