@@ -13,6 +13,8 @@ struct WriterState {
     var segment: UInt32 = 1
     var segmentEnd: UInt64 = UInt64(Segment.headerSize)
     var bytesSinceCheckpoint = 0
+    /// The sequence number of the last index run file written.
+    var runSequence: UInt64 = 0
     /// Set when a write failed in a way that could not be undone: appends fail until reopened.
     var failure: EventLogError?
 }
@@ -90,7 +92,12 @@ extension EventLog {
             for request in group { request.continuation.resume(throwing: failure) }
             return
         }
-        var plan = stateLock.withLock { CommitPlan(group: group, index: index, now: clock.now()) }
+        // Only this thread changes the index, so it reads it without the lock; verifying an
+        // index hit reads a frame, which takes the lock briefly.
+        let current = index
+        var plan = CommitPlan(group: group, index: current, now: clock.now()) {
+            try self.records(inFrame: current.frames[Int($0)])
+        }
         for (request, error) in plan.rejected { request.continuation.resume(throwing: error) }
         guard !plan.writes.isEmpty else {
             for (request, results) in plan.accepted { request.continuation.resume(returning: results) }
@@ -220,7 +227,7 @@ struct CommitPlan {
     var recordedAt: Int64
     var estimatedBytes = 0
 
-    init(group: [PendingAppend], index: LogIndex, now: Timestamp) {
+    init(group: [PendingAppend], index: LogIndex, now: Timestamp, frameRecords: FrameRecordsReader) {
         // Recorded-at never decreases along the log, even when the clock steps back.
         recordedAt = max(now.microsecondsSinceEpoch, index.lastRecordedAt)
         var next = index.lastPosition + 1
@@ -238,11 +245,23 @@ struct CommitPlan {
                     failure = problem
                     break
                 }
-                if let entry = localCommands[append.commandID] ?? index.commands[append.commandID] {
-                    results.append(entry.result)
+                let known: CommandEntry?
+                let current: UInt64
+                do {
+                    known =
+                        try localCommands[append.commandID]
+                        ?? index.command(append.commandID, frameRecords: frameRecords)
+                    current =
+                        try localVersions[append.streamID]
+                        ?? index.version(of: append.streamID, frameRecords: frameRecords)
+                } catch {
+                    failure = error as? EventLogError ?? EventLogError(.io, "cannot read the index: \(error) (retry)")
+                    break
+                }
+                if let known {
+                    results.append(known.result)
                     continue
                 }
-                let current = localVersions[append.streamID] ?? index.version(of: append.streamID)
                 guard append.expected.accepts(currentVersion: current) else {
                     failure = .versionConflict(stream: append.streamID, expected: append.expected, actual: current)
                     break

@@ -22,6 +22,8 @@ public final class EventLog: @unchecked Sendable {
         public var checkpointInterval: Int
         /// Open without the writer lock: no appends, no repair of a torn tail.
         public var readOnly: Bool
+        /// The hash the stream and command-id index is keyed by; tests narrow it to force collisions.
+        var keyHash = KeyHash.full
 
         public init(
             segmentSize: Int = 256 << 20, frameSize: Int = 256 << 10, checkpointInterval: Int = 64 << 20,
@@ -149,7 +151,15 @@ public final class EventLog: @unchecked Sendable {
 
     /// The current version of `stream`: the number of events in it (0 when it does not exist).
     public func streamVersion(of stream: String) -> UInt64 {
-        stateLock.withLock { index.version(of: stream) }
+        let snapshot = stateLock.withLock { index }
+        do {
+            return try snapshot.version(of: stream) { try self.records(inFrame: snapshot.frames[Int($0)]) }
+        } catch {
+            logger.warning(
+                "could not read the frame the stream index points to",
+                metadata: ["stream": "\(stream)", "error": "\(error)"])
+            return 0
+        }
     }
 
     /// The recorded-at time of the last event, or nil for an empty log.
