@@ -50,7 +50,8 @@ public struct LogBenchmark: Sendable {
         let replaySeconds = try await Self.time {
             try log.forEachRecord { record in
                 replayed += 1
-                payloadBytes &+= record.payload.count
+                // The payload is a view into the frame's buffer; count it without copying.
+                payloadBytes &+= record.payloadCount
             }
         }
         guard replayed == events else {
