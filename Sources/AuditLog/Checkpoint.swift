@@ -156,6 +156,7 @@ extension EventLog {
     func writeCheckpoint() throws {
         let snapshot = stateLock.withLock { index }
         writer.bytesSinceCheckpoint = 0
+        writer.eventsSinceCheckpoint = 0
         guard snapshot.lastPosition > 0 else { return }
         let entries = snapshot.recentRunEntries()
         var streamRuns = snapshot.streamRuns
