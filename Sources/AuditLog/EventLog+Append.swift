@@ -243,8 +243,10 @@ struct CommitPlan {
         var versions: [String: UInt64] = [:]
         var commands: [String: CommandEntry] = [:]
         for (requestIndex, request) in group.enumerated() {
-            var localVersions = versions
-            var localCommands = commands
+            // This request's own changes, merged into the group's only when all of it is accepted
+            // (copying the group's maps per request would cost O(group²)).
+            var localVersions: [String: UInt64] = [:]
+            var localCommands: [String: CommandEntry] = [:]
             var localWrites: [Write] = []
             var localNext = next
             var results: [AppendResult] = []
@@ -258,10 +260,10 @@ struct CommitPlan {
                 let current: UInt64
                 do {
                     known =
-                        try localCommands[append.commandID]
+                        try localCommands[append.commandID] ?? commands[append.commandID]
                         ?? index.command(append.commandID, frameRecords: frameRecords)
                     current =
-                        try localVersions[append.streamID]
+                        try localVersions[append.streamID] ?? versions[append.streamID]
                         ?? index.version(of: append.streamID, frameRecords: frameRecords)
                 } catch {
                     failure = error as? EventLogError ?? EventLogError(.io, "cannot read the index: \(error) (retry)")
@@ -291,8 +293,8 @@ struct CommitPlan {
                 rejected.append((request, failure))
                 continue
             }
-            versions = localVersions
-            commands = localCommands
+            versions.merge(localVersions) { _, new in new }
+            commands.merge(localCommands) { _, new in new }
             next = localNext
             writes += localWrites
             for write in localWrites {
