@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "GS1", targets: ["GS1"]),
+        .library(name: "Inspection", targets: ["Inspection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,10 +34,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // GS1 identifiers: no dependencies.
+        .target(name: "GS1"),
+        // The inspection domain: events, commands, state machines, allocation. No storage imports.
+        .target(name: "Inspection", dependencies: ["GS1"]),
         .target(
             name: "Benchmarks",
             dependencies: [
                 "AuditLog",
+                "GS1",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -45,6 +52,7 @@ let package = Package(
             dependencies: [
                 "AuditLog",
                 "Benchmarks",
+                "GS1",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,6 +61,8 @@ let package = Package(
             name: "AuditLogTests",
             dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
+        .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,89 @@
+extension InspectionState {
+    /// Decides `command` against this state: the events to append, or a refusal that names the
+    /// command, the current state and why.
+    ///
+    /// Pure: the same state, command and context always give the same answer. The caller appends
+    /// the events to ``Decision/stream`` with the stream's expected version, then applies them.
+    public func decide(
+        _ envelope: CommandEnvelope, context: DecisionContext
+    ) throws(CommandRefusal) -> Decision {
+        let name = envelope.command.typeName
+        switch envelope.command {
+        case .registerLocation(let command): return try decideRegisterLocation(command, name)
+        case .registerInspector(let command): return try decideRegisterInspector(command, name)
+        case .registerProduct(let command): return try decideRegisterProduct(command, name)
+        case .importDatasheet(let command): return try decideImportDatasheet(command, name)
+        case .recordRuleCheck(let command): return try decideRecordRuleCheck(command, name)
+        case .receiveProduct(let command): return try decideReceiveProduct(command, actor: envelope.actor, name)
+        case .allocateBatch(let command): return try decideAllocateBatch(command, context: context, name)
+        case .allocateAdHocTask(let command): return try decideAllocateAdHocTask(command, name)
+        case .startCollection(let command): return try decideStartCollection(command, name)
+        case .pauseCollection(let command): return try decidePauseCollection(command, name)
+        case .finishCollection(let command): return try decideFinishCollection(command, name)
+        case .cancelCollection(let command): return try decideCancelCollection(command, name)
+        case .collectProduct(let command): return try decideCollectProduct(command, name)
+        case .skipCollection(let command): return try decideSkipCollection(command, name)
+        case .startInspection(let command): return try decideStartInspection(command, name)
+        case .pauseInspection(let command): return try decidePauseInspection(command, name)
+        case .recordVerdicts(let command): return try decideRecordVerdicts(command, name)
+        case .attachPhoto(let command): return try decideAttachPhoto(command, context: context, name)
+        case .finishInspection(let command): return try decideFinishInspection(command, name)
+        case .skipInspection(let command): return try decideSkipInspection(command, name)
+        case .submitBatch(let command): return try decideSubmitBatch(command, name)
+        case .cancelBatch(let command): return try decideCancelBatch(command, name)
+        case .expireBatch(let command): return try decideExpireBatch(command, context: context, name)
+        }
+    }
+
+    /// Decides and, when accepted, applies the events: the in-memory path tests and tools use.
+    @discardableResult
+    public mutating func execute(
+        _ envelope: CommandEnvelope, context: DecisionContext
+    ) throws(CommandRefusal) -> Decision {
+        let decision = try decide(envelope, context: context)
+        let time = envelope.occurredAt ?? context.now
+        for event in decision.events { apply(event, at: time) }
+        return decision
+    }
+
+    // MARK: - Lookups that refuse with a clear message
+
+    func batch(_ id: String, _ command: String) throws(CommandRefusal) -> Batch {
+        guard let batch = batches[id] else {
+            throw CommandRefusal(
+                .notFound, command: command, state: "no batch \(id)",
+                reason: "there is no batch with this id (allocate one with AllocateBatch)")
+        }
+        return batch
+    }
+
+    func task(_ id: String, _ command: String) throws(CommandRefusal) -> Task {
+        guard let task = tasks[id] else {
+            throw CommandRefusal(
+                .notFound, command: command, state: "no task \(id)", reason: "there is no task with this id")
+        }
+        return task
+    }
+
+    func product(_ gtin: String, _ command: String) throws(CommandRefusal) -> Product {
+        guard let product = products[gtin] else {
+            throw CommandRefusal(
+                .notFound, command: command, state: "no product \(gtin)",
+                reason: "the product is not registered (send RegisterProduct first)")
+        }
+        return product
+    }
+
+    /// The task's state plus its batch's, for refusals.
+    func describe(_ task: Task) -> String {
+        guard let batchID = task.batchID, let batch = batches[batchID] else {
+            return task.stateDescription + " (ad-hoc)"
+        }
+        return task.stateDescription + " in " + batch.stateDescription
+    }
+
+    /// The stream a task's events go to.
+    func stream(of task: Task) -> String {
+        task.batchID.map(InspectionStreams.batch) ?? InspectionStreams.adHocTask(task.id)
+    }
+}

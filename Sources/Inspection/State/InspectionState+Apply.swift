@@ -1,0 +1,186 @@
+extension InspectionState {
+    /// Folds one event into the state. `time` is the event's occurred-at time.
+    ///
+    /// Events come from decisions made against this same fold, so apply trusts them; an event
+    /// that refers to something unknown (a damaged or hand-edited log) is ignored rather than
+    /// trapping, and ``problems()`` reports any inconsistency.
+    public mutating func apply(_ event: InspectionEvent, at time: EventTime) {
+        switch event {
+        case .attributeVerdictRecorded(let event):
+            tasks[event.taskID]?.verdicts[event.path] = event.verdict
+        case .locationRegistered(let event):
+            locations[event.locationID] = Location(id: event.locationID, name: event.name, kind: event.kind)
+        case .inspectorRegistered(let event):
+            inspectors[event.inspectorID] = Inspector(id: event.inspectorID, name: event.name, role: event.role)
+        case .productRegistered(let event):
+            applyProductRegistered(event)
+        case .datasheetImported(let event):
+            guard products[event.gtin] != nil else { return }
+            products[event.gtin]?.datasheetID = event.datasheetID
+            products[event.gtin]?.attributePaths = event.attributes.map(\.path)
+            products[event.gtin]?.attributeSet = Set(event.attributes.map(\.path))
+        case .ruleCheckRecorded:
+            break  // Rule findings feed projections; decisions do not depend on them.
+        case .productReceived(let event):
+            guard products[event.gtin] != nil else { return }
+            products[event.gtin]?.pendingReception = Reception(
+                receptionID: event.receptionID, locationID: event.locationID, priority: event.priority,
+                inspectBefore: event.inspectBefore, receivedAt: time)
+            productsByLocation[event.locationID, default: []].insert(event.gtin)
+        case .batchAllocated(let event):
+            applyBatchAllocated(event, at: time)
+        case .adHocTaskAllocated(let event):
+            adHocCount += 1
+            tasks[event.taskID] = Task(
+                id: event.taskID, batchID: nil, inspectorID: event.inspectorID, locationID: event.locationID,
+                gtin: event.gtin, mode: .adHoc, collectionStatus: .collected, inspectionStatus: .ready)
+            holds[event.gtin] = event.taskID
+        case .collectionStarted(let event):
+            batches[event.batchID]?.status = .collectionStarted
+            batches[event.batchID]?.collectionPaused = false
+        case .collectionPaused(let event):
+            batches[event.batchID]?.collectionPaused = true
+        case .collectionFinished(let event):
+            batches[event.batchID]?.status = .collectionCompleted
+            batches[event.batchID]?.collectionPaused = false
+            settle(batchID: event.batchID)
+        case .collectionCancelled(let event):
+            close(batchID: event.batchID, expired: false)
+        case .productCollected(let event):
+            tasks[event.taskID]?.collectionStatus = .collected
+            tasks[event.taskID]?.scanned = event.scanned
+            tasks[event.taskID]?.inspectionStatus = .ready
+        case .collectionSkipped(let event):
+            tasks[event.taskID]?.collectionStatus = .skipped
+            tasks[event.taskID]?.skipReason = event.reason
+            release(taskID: event.taskID)
+        case .inspectionStarted(let event):
+            tasks[event.taskID]?.phase = .inProgress
+            settle(taskID: event.taskID)
+        case .inspectionPaused(let event):
+            tasks[event.taskID]?.phase = .paused
+        case .photoAttached(let event):
+            tasks[event.taskID]?.photos.append(event.sha256)
+            settle(taskID: event.taskID)
+        case .inspectionFinished(let event):
+            applyInspectionFinished(event, at: time)
+        case .inspectionSkipped(let event):
+            tasks[event.taskID]?.inspectionStatus = .skipped
+            tasks[event.taskID]?.phase = .notStarted
+            tasks[event.taskID]?.verdicts = [:]
+            release(taskID: event.taskID)
+            settle(taskID: event.taskID)
+        case .batchSubmitted(let event):
+            batches[event.batchID]?.status = .submitted
+        case .batchCancelled(let event):
+            close(batchID: event.batchID, expired: false)
+        case .batchExpired(let event):
+            close(batchID: event.batchID, expired: true)
+        }
+    }
+
+    private mutating func applyProductRegistered(_ event: ProductRegistered) {
+        if var product = products[event.gtin] {
+            for listing in product.registration.listings { productsByLocation[listing.locationID]?.remove(event.gtin) }
+            product.registration = event
+            products[event.gtin] = product
+        } else {
+            products[event.gtin] = Product(registration: event)
+        }
+        for listing in event.listings { productsByLocation[listing.locationID, default: []].insert(event.gtin) }
+        if let reception = products[event.gtin]?.pendingReception {
+            productsByLocation[reception.locationID, default: []].insert(event.gtin)
+        }
+    }
+
+    private mutating func applyBatchAllocated(_ event: BatchAllocated, at time: EventTime) {
+        batchCount += 1
+        batches[event.batchID] = Batch(
+            id: event.batchID, inspectorID: event.inspectorID, locationID: event.locationID, mode: event.mode,
+            status: .assigned, collectionPaused: false, allocatedAt: time, expiresAt: event.expiresAt, expired: false,
+            taskIDs: event.tasks.map(\.taskID))
+        for task in event.tasks {
+            tasks[task.taskID] = Task(
+                id: task.taskID, batchID: event.batchID, inspectorID: event.inspectorID, locationID: event.locationID,
+                gtin: task.gtin, mode: event.mode, collectionStatus: .pendingCollection)
+            holds[task.gtin] = task.taskID
+        }
+    }
+
+    private mutating func applyInspectionFinished(_ event: InspectionFinished, at time: EventTime) {
+        guard var task = tasks[event.taskID] else { return }
+        task.inspectionStatus = event.result
+        task.phase = .notStarted
+        task.verdicts = [:]
+        task.passedCount = event.passedCount
+        task.warningCount = event.warningCount
+        task.failureCount = event.failureCount
+        task.unableCount = event.unableCount
+        tasks[event.taskID] = task
+        if var product = products[task.gtin] {
+            product.lastInspectedAt = time
+            product.lastResult = event.result
+            product.inspectionCount += 1
+            if task.mode == .newProduct { product.pendingReception = nil }
+            products[task.gtin] = product
+        }
+        release(taskID: event.taskID)
+        settle(taskID: event.taskID)
+    }
+
+    /// Ends a task's hold on its product.
+    private mutating func release(taskID: String) {
+        guard let task = tasks[taskID], holds[task.gtin] == taskID else { return }
+        holds[task.gtin] = nil
+    }
+
+    /// Status 7: every open task goes back to "not allocated" and its product is released.
+    private mutating func close(batchID: String, expired: Bool) {
+        guard var batch = batches[batchID] else { return }
+        batch.status = .cancelled
+        batch.collectionPaused = false
+        batch.expired = expired
+        batches[batchID] = batch
+        for taskID in batch.taskIDs {
+            guard var task = tasks[taskID], !task.isResolved else { continue }
+            release(taskID: taskID)
+            task.collectionStatus = .notAllocated
+            task.inspectionStatus = nil
+            task.phase = .notStarted
+            task.verdicts = [:]
+            tasks[taskID] = task
+        }
+    }
+
+    private mutating func settle(taskID: String) {
+        if let batchID = tasks[taskID]?.batchID { settle(batchID: batchID) }
+    }
+
+    /// Derives statuses 2–5 from the tasks: 3 once any inspection began, 4 when every task is
+    /// resolved, 5 when in addition every inspected task has a photo.
+    mutating func settle(batchID: String) {
+        guard let batch = batches[batchID] else { return }
+        let derived = derivedStatus(of: batch)
+        if derived != batch.status { batches[batchID]?.status = derived }
+    }
+
+    /// The status statuses 2–5 imply for `batch`'s tasks; other statuses are returned unchanged.
+    func derivedStatus(of batch: Batch) -> BatchStatus {
+        guard (2...5).contains(batch.status.rawValue) else { return batch.status }
+        var allResolved = true
+        var begun = false
+        var photosMissing = false
+        for taskID in batch.taskIDs {
+            guard let task = tasks[taskID] else { continue }
+            if task.isResolved {
+                if task.inspectionStatus != nil { begun = true }
+                if task.isInspected && task.photos.isEmpty { photosMissing = true }
+            } else {
+                allResolved = false
+                if task.phase != .notStarted { begun = true }
+            }
+        }
+        if allResolved { return photosMissing ? .inspectionCompleted : .readyForSubmission }
+        return begun ? .inspectionStarted : .collectionCompleted
+    }
+}

@@ -1,0 +1,150 @@
+/// Everything the domain needs to decide a command: the fold of every event in the log.
+///
+/// Build it with ``apply(_:at:)`` in log order; two states built from the same events are equal.
+public struct InspectionState: Sendable, Hashable {
+    /// Locations by id.
+    public internal(set) var locations: [String: Location] = [:]
+    /// People by id.
+    public internal(set) var inspectors: [String: Inspector] = [:]
+    /// Products by GTIN-14.
+    public internal(set) var products: [String: Product] = [:]
+    /// Batches by id.
+    public internal(set) var batches: [String: Batch] = [:]
+    /// Tasks (batch and ad-hoc) by id.
+    public internal(set) var tasks: [String: Task] = [:]
+    /// Which open task holds each product (GTIN-14 → task id); a held product is never allocated.
+    public internal(set) var holds: [String: String] = [:]
+    /// GTINs stocked or received at each location.
+    public internal(set) var productsByLocation: [String: Set<String>] = [:]
+    /// How many batches were ever allocated (numbers the next batch id).
+    public internal(set) var batchCount = 0
+    /// How many ad-hoc tasks were ever allocated (numbers the next ad-hoc task id).
+    public internal(set) var adHocCount = 0
+
+    /// An empty state (an empty log).
+    public init() {}
+
+    /// A place.
+    public struct Location: Sendable, Hashable {
+        public var id: String
+        public var name: String
+        public var kind: LocationKind
+    }
+
+    /// A person.
+    public struct Inspector: Sendable, Hashable {
+        public var id: String
+        public var name: String
+        public var role: InspectorRole
+    }
+
+    /// A pending new-product reception.
+    public struct Reception: Sendable, Hashable {
+        public var receptionID: String
+        public var locationID: String
+        public var priority: ReceptionPriority
+        public var inspectBefore: EventTime?
+        public var receivedAt: EventTime
+    }
+
+    /// A product with what allocation and inspection need to know about it.
+    public struct Product: Sendable, Hashable {
+        public var registration: ProductRegistered
+        /// The GTIN-14.
+        public var gtin: String { registration.gtin }
+        /// The latest datasheet's id, if any was imported.
+        public var datasheetID: String?
+        /// The latest datasheet's attribute paths, in datasheet order.
+        public var attributePaths: [String] = []
+        /// The same paths as a set, for membership checks.
+        public var attributeSet: Set<String> = []
+        /// The reception waiting for a new-product inspection, if any.
+        public var pendingReception: Reception?
+        /// When an inspection of it last finished.
+        public var lastInspectedAt: EventTime?
+        /// That inspection's result (2 passed or 3 failed).
+        public var lastResult: InspectionStatus?
+        /// How many inspections finished.
+        public var inspectionCount = 0
+    }
+
+    /// A batch of tasks held by one inspector.
+    public struct Batch: Sendable, Hashable {
+        public var id: String
+        public var inspectorID: String
+        public var locationID: String
+        public var mode: InspectionMode
+        /// The seed's `batchStatus`, 0–7.
+        public var status: BatchStatus
+        /// Whether collection is paused (status stays 1).
+        public var collectionPaused: Bool
+        public var allocatedAt: EventTime
+        public var expiresAt: EventTime
+        /// Whether status 7 came from expiry rather than a cancellation.
+        public var expired: Bool
+        /// The tasks in suggested order.
+        public var taskIDs: [String]
+    }
+
+    /// Where a task's inspection is within inspection status 1 (ready).
+    public enum InspectionPhase: Int, Sendable, Hashable {
+        case notStarted = 0
+        case inProgress = 1
+        case paused = 2
+    }
+
+    /// One unit of inspection work: one product.
+    public struct Task: Sendable, Hashable {
+        public var id: String
+        /// The batch, or nil for an ad-hoc task.
+        public var batchID: String?
+        public var inspectorID: String
+        public var locationID: String
+        public var gtin: String
+        public var mode: InspectionMode
+        /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
+        public var collectionStatus: CollectionStatus
+        public var skipReason: SkipReason?
+        /// What was scanned at collection.
+        public var scanned: String?
+        /// The seed's `inspectionStatus`, 1–4; nil until collected.
+        public var inspectionStatus: InspectionStatus?
+        public var phase: InspectionPhase = .notStarted
+        /// Verdicts so far (cleared when the inspection finishes; the counts remain).
+        public var verdicts: [String: Verdict] = [:]
+        public var passedCount = 0
+        public var warningCount = 0
+        public var failureCount = 0
+        public var unableCount = 0
+        /// SHA-256 of attached photos, in order.
+        public var photos: [String] = []
+
+        /// Whether the task needs no more work: collection skipped, or inspection passed, failed or skipped.
+        public var isResolved: Bool {
+            collectionStatus == .skipped || (inspectionStatus.map { $0 != .ready } ?? false)
+        }
+
+        /// Whether the task was inspected to a result (passed or failed), so it needs a photo.
+        public var isInspected: Bool { inspectionStatus == .passed || inspectionStatus == .failed }
+
+        /// A short description for refusals, e.g. `task B3-2 (collection 2 collected, inspection 1 ready)`.
+        public var stateDescription: String {
+            var text = "task \(id) (collection \(collectionStatus.label)"
+            if let inspectionStatus {
+                text += ", inspection \(inspectionStatus.label)"
+                if inspectionStatus == .ready {
+                    text += phase == .inProgress ? " in progress" : phase == .paused ? " paused" : " not started"
+                }
+            }
+            return text + ")"
+        }
+    }
+}
+
+extension InspectionState.Batch {
+    /// A short description for refusals, e.g. `batch B3 (status 1 collection started, paused)`.
+    public var stateDescription: String {
+        "batch \(id) (status \(status.label)\(status == .collectionStarted && collectionPaused ? ", paused" : "")"
+            + "\(expired ? ", expired" : ""))"
+    }
+}
