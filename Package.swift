@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Inspection", targets: ["Inspection"]),
+        .library(name: "Projections", targets: ["Projections"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,11 +39,23 @@ let package = Package(
         .target(name: "GS1"),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
         .target(name: "Inspection", dependencies: ["GS1"]),
+        // Read models in SQLite, folded from the log with checkpoints (the top-level Projections/ folder).
+        .target(
+            name: "Projections",
+            dependencies: [
+                "AuditLog", "Inspection",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Projections"
+        ),
         .target(
             name: "Benchmarks",
             dependencies: [
                 "AuditLog",
                 "GS1",
+                "Inspection",
+                "Projections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,6 +66,8 @@ let package = Package(
                 "AuditLog",
                 "Benchmarks",
                 "GS1",
+                "Inspection",
+                "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -63,6 +78,14 @@ let package = Package(
         ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
+        .testTarget(
+            name: "ProjectionsTests",
+            dependencies: [
+                "Projections", "Benchmarks", "AuditLog", "Inspection",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,160 @@
+import GRDB
+import Inspection
+
+/// Product quality history: per GTIN every finished inspection and every rule check, with
+/// verdict counts and the attributes that failed or warned.
+///
+/// Tables `quality_inspection` and `quality_rule_check` (one row per event, keyed by log
+/// position) and `quality_open_task` (verdicts of inspections still in progress).
+public struct QualityProjection: Projection {
+    public init() {}
+    public var name: String { "quality" }
+    public var version: Int { 1 }
+    public var dependencies: [String] { ["directory"] }
+    public var tables: [String] { ["quality_inspection", "quality_rule_check", "quality_open_task"] }
+    public var migrations: [String] {
+        [
+            """
+            CREATE TABLE quality_inspection (
+              position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, task TEXT NOT NULL, batch TEXT NOT NULL,
+              inspector TEXT NOT NULL, mode INTEGER NOT NULL, occurred_at INTEGER NOT NULL,
+              recorded_at INTEGER NOT NULL, result INTEGER NOT NULL, passed INTEGER NOT NULL,
+              warning INTEGER NOT NULL, failure INTEGER NOT NULL, unable INTEGER NOT NULL, failing TEXT NOT NULL)
+            """,
+            "CREATE INDEX quality_inspection_gtin ON quality_inspection (gtin)",
+            """
+            CREATE TABLE quality_rule_check (
+              position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, datasheet TEXT NOT NULL, rule_sets TEXT NOT NULL,
+              occurred_at INTEGER NOT NULL, passed INTEGER NOT NULL, warning INTEGER NOT NULL,
+              failure INTEGER NOT NULL, unable INTEGER NOT NULL, failing TEXT NOT NULL)
+            """,
+            "CREATE INDEX quality_rule_check_gtin ON quality_rule_check (gtin)",
+            "CREATE TABLE quality_open_task (task TEXT PRIMARY KEY, verdicts TEXT NOT NULL) WITHOUT ROWID",
+        ]
+    }
+
+    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
+        QualityFold(directory: context.directory)
+    }
+}
+
+/// The latest verdict per attribute path of an inspection in progress.
+struct OpenVerdicts: Sendable, Hashable {
+    var paths: [String] = []
+    var verdicts: [Int] = []
+    var closed = false
+    /// Whether a row for it is in `quality_open_task`.
+    var stored = false
+
+    mutating func record(_ path: String, _ verdict: Int) {
+        if let index = paths.firstIndex(of: path) {
+            verdicts[index] = verdict
+        } else {
+            paths.append(path)
+            verdicts.append(verdict)
+        }
+    }
+
+    /// `path=3|path=2`: the attributes that failed (3) or warned (2), in the order first recorded.
+    var failing: String {
+        var parts: [String] = []
+        for (path, verdict) in zip(paths, verdicts) where verdict >= 2 { parts.append("\(path)=\(verdict)") }
+        return parts.joined(separator: "|")
+    }
+
+    var encoded: String { zip(paths, verdicts).map { "\($0)=\($1)" }.joined(separator: "|") }
+
+    init() {}
+
+    init(encoded: String) {
+        for part in encoded.split(separator: "|") {
+            guard let equals = part.lastIndex(of: "="), let verdict = Int(part[part.index(after: equals)...])
+            else { continue }
+            record(String(part[..<equals]), verdict)
+        }
+    }
+}
+
+final class QualityFold: ProjectionFold {
+    private let open = RowCache<String, OpenVerdicts>(capacity: 50_000)
+    private let directory: TaskDirectory?
+
+    init(directory: TaskDirectory?) { self.directory = directory }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+        switch event {
+        case .attributeVerdictRecorded(let event):
+            let load = { (task: String) in try Self.loadOpen(task, db) }
+            if try open.value(event.taskID, load: load) == nil { open.insert(event.taskID, OpenVerdicts()) }
+            open.modify(event.taskID, load: { _ in nil }) { $0.record(event.path, event.verdict.rawValue) }
+        case .inspectionFinished(let event):
+            guard let facts = try directory?.facts(event.taskID, db) else { return }
+            let verdicts = try open.value(event.taskID, load: { try Self.loadOpen($0, db) })
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
+                      recorded_at, result, passed, warning, failure, unable, failing)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            try statement.execute(arguments: [
+                Int64(envelope.position), facts.gtin, facts.taskID, facts.batchID, facts.inspectorID, facts.mode,
+                envelope.occurredAt, envelope.recordedAt, event.result.rawValue, event.passedCount,
+                event.warningCount, event.failureCount, event.unableCount, verdicts?.failing ?? "",
+            ])
+            if let verdicts { close(event.taskID, stored: verdicts.stored) }
+        case .inspectionSkipped(let event):
+            if let verdicts = try open.value(event.taskID, load: { try Self.loadOpen($0, db) }) {
+                close(event.taskID, stored: verdicts.stored)
+            }
+        case .ruleCheckRecorded(let event):
+            let failing = event.findings.filter { $0.verdict.rawValue >= 2 }
+                .map { "\($0.path)=\($0.verdict.rawValue)" }.joined(separator: "|")
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO quality_rule_check (position, gtin, datasheet, rule_sets, occurred_at, passed, warning,
+                      failure, unable, failing)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            try statement.execute(arguments: [
+                Int64(envelope.position), event.gtin, event.datasheetID, event.ruleSets.joined(separator: ","),
+                envelope.occurredAt, event.passedCount, event.warningCount, event.failureCount, event.unableCount,
+                failing,
+            ])
+        default:
+            break
+        }
+    }
+
+    /// A finished task's verdicts: deleted at the next flush if stored, else simply forgotten.
+    private func close(_ task: String, stored: Bool) {
+        if stored {
+            open.modify(task, load: { _ in nil }) { $0.closed = true }
+        } else {
+            open.remove(task)
+        }
+    }
+
+    func flush(_ db: Database) throws {
+        let upsert = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
+        let delete = try db.cachedStatement(sql: "DELETE FROM quality_open_task WHERE task = ?")
+        try open.flush { task, verdicts in
+            if verdicts.closed {
+                try delete.execute(arguments: [task])
+                verdicts.stored = false
+            } else {
+                try upsert.execute(arguments: [task, verdicts.encoded])
+                verdicts.stored = true
+            }
+        }
+    }
+
+    private static func loadOpen(_ task: String, _ db: Database) throws -> OpenVerdicts? {
+        let statement = try db.cachedStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
+        return try String.fetchOne(statement, arguments: [task]).map {
+            var verdicts = OpenVerdicts(encoded: $0)
+            verdicts.stored = true
+            return verdicts
+        }
+    }
+}
