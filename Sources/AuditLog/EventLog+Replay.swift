@@ -10,12 +10,43 @@ extension EventLog {
     public func forEachRecord(
         from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecord) throws -> Void
     ) throws {
+        var decoder = FrameDecoder()
+        try forEachFrame(from: start, upTo: end) { bytes, header, range in
+            if range.contains(header.firstPosition) && range.contains(header.lastPosition) {
+                try decoder.decode(frame: bytes, header: header, body)
+            } else {
+                try decoder.decode(frame: bytes, header: header) { record in
+                    if range.contains(record.position) { try body(record) }
+                }
+            }
+        }
+    }
+
+    /// Like ``forEachRecord(from:upTo:_:)`` but hands out in-place views: no String or payload
+    /// copies unless `body` asks for them. The fastest way to fold the log.
+    public func forEachRecordView(
+        from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecordView) throws -> Void
+    ) throws {
+        var decoder = FrameDecoder()
+        try forEachFrame(from: start, upTo: end) { bytes, header, range in
+            try decoder.decodeViews(frame: bytes, header: header) { view in
+                if range.contains(view.position) { try body(view) }
+            }
+        }
+    }
+
+    /// Reads the CRC-checked frames that hold positions `start...end`, in order, segment by
+    /// segment in large chunks.
+    private func forEachFrame(
+        from start: UInt64, upTo end: UInt64?,
+        _ body: (UnsafeRawBufferPointer, FrameHeader, ClosedRange<UInt64>) throws -> Void
+    ) throws {
         let (frames, files, last) = stateLock.withLock { (index.frames, self.files, index.lastPosition) }
         let end = min(end ?? last, last)
-        guard start <= end, start >= 1 || end >= 1 else { return }
         let start = max(start, 1)
+        guard start <= end else { return }
+        let range = start...end
         var first = LogIndex.ordinal(in: frames, containing: start)
-        var decoder = FrameDecoder()
         while first < frames.count, frames[first].firstPosition <= end {
             // One scan per run of frames in the same segment.
             let segment = frames[first].segment
@@ -37,13 +68,7 @@ extension EventLog {
                         frame.header.firstPosition == frames[ordinal].firstPosition
                     else { throw Self.corrupt(frames[ordinal], reason: "CRC32C mismatch") }
                     do {
-                        if frame.header.firstPosition >= start && frame.header.lastPosition <= end {
-                            try decoder.decode(frame: bytes, header: frame.header, body)
-                        } else {
-                            try decoder.decode(frame: bytes, header: frame.header) { record in
-                                if record.position >= start && record.position <= end { try body(record) }
-                            }
-                        }
+                        try body(bytes, frame.header, range)
                     } catch let error as FrameDecodingError {
                         throw Self.corrupt(frames[ordinal], reason: error.reason)
                     }

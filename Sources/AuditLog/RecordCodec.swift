@@ -70,10 +70,11 @@ struct FrameBuilder {
 /// strings (stream ids, event types, actors, command ids) instead of allocating each again.
 struct FrameDecoder {
     private var raw: [UInt8] = []
-    private var streams = StringCache()
-    private var types = StringCache()
-    private var actors = StringCache()
-    private var commands = StringCache()
+    // Stream and command ids repeat in runs; event types and actors come from small sets.
+    private var streams = StringCache(capacity: 1)
+    private var types = StringCache(capacity: 8)
+    private var actors = StringCache(capacity: 8)
+    private var commands = StringCache(capacity: 1)
 
     init() {}
 
@@ -81,6 +82,31 @@ struct FrameDecoder {
     /// - Throws: ``FrameDecodingError`` when the body does not decompress or decode exactly.
     mutating func decode(
         frame: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    ) throws {
+        var streams = self.streams
+        var types = self.types
+        var actors = self.actors
+        var commands = self.commands
+        defer {
+            self.streams = streams
+            self.types = types
+            self.actors = actors
+            self.commands = commands
+        }
+        try decodeViews(frame: frame, header: header) { view in
+            try body(
+                EventRecord(
+                    position: view.position, streamID: streams.string(view.streamBytes),
+                    streamVersion: view.streamVersion, eventType: types.string(view.typeBytes),
+                    schemaVersion: view.schemaVersion, recordedAt: view.recordedAt, occurredAt: view.occurredAt,
+                    actor: actors.string(view.actorBytes), commandID: commands.string(view.commandBytes),
+                    payload: [UInt8](view.payloadBytes)))
+        }
+    }
+
+    /// Calls `body` with an in-place view of each record of a CRC-checked frame, in order.
+    mutating func decodeViews(
+        frame: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecordView) throws -> Void
     ) throws {
         let rawCount = Int(header.rawLength)
         if raw.count < rawCount { raw = [UInt8](repeating: 0, count: rawCount) }
@@ -95,38 +121,36 @@ struct FrameDecoder {
             throw FrameDecodingError(reason: "the LZ4 body does not decompress to \(rawCount) bytes")
         }
         try raw.withUnsafeBytes { buffer in
-            try decodeRecords(UnsafeRawBufferPointer(rebasing: buffer[0..<rawCount]), header: header, body)
+            try Self.decodeRecords(UnsafeRawBufferPointer(rebasing: buffer[0..<rawCount]), header: header, body)
         }
     }
 
-    private mutating func decodeRecords(
-        _ buffer: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    private static func decodeRecords(
+        _ buffer: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecordView) throws -> Void
     ) throws {
         var reader = ByteReader(buffer)
         let recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
         var position = header.firstPosition
         for _ in 0..<header.recordCount {
-            let record: EventRecord
+            let view: EventRecordView
             do {
-                let stream = streams.string(try reader.slice())
+                let stream = try reader.slice()
                 let version = try reader.varint()
-                let type = types.string(try reader.slice())
+                let type = try reader.slice()
                 let schema = try reader.varint()
                 let occurred = try reader.zigzag()
-                let actor = actors.string(try reader.slice())
-                let command = commands.string(try reader.slice())
+                let actor = try reader.slice()
+                let command = try reader.slice()
                 let payload = try reader.slice()
                 guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
-                record = EventRecord(
-                    position: position, streamID: stream, streamVersion: version, eventType: type,
-                    schemaVersion: UInt16(schema), recordedAt: recordedAt,
-                    occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt &+ occurred),
-                    actor: actor, commandID: command, payload: [UInt8](payload)
-                )
+                view = EventRecordView(
+                    position: position, streamVersion: version, schemaVersion: UInt16(schema), recordedAt: recordedAt,
+                    occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt &+ occurred), streamBytes: stream,
+                    typeBytes: type, actorBytes: actor, commandBytes: command, payloadBytes: payload)
             } catch {
                 throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")
             }
-            try body(record)
+            try body(view)
             position += 1
         }
         guard reader.remaining == 0 else {
@@ -145,7 +169,9 @@ private struct StringCache {
     private var keys: [[UInt8]] = []
     private var values: [String] = []
     private var next = 0
-    private static let capacity = 8
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
 
     mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
         for index in keys.indices where keys[index].count == bytes.count {
@@ -155,13 +181,13 @@ private struct StringCache {
             if same { return values[index] }
         }
         let value = String(decoding: bytes, as: UTF8.self)
-        if keys.count < Self.capacity {
+        if keys.count < capacity {
             keys.append([UInt8](bytes))
             values.append(value)
         } else {
             keys[next] = [UInt8](bytes)
             values[next] = value
-            next = (next + 1) % Self.capacity
+            next = (next + 1) % capacity
         }
         return value
     }

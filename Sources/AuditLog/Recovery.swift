@@ -36,19 +36,37 @@ struct Recovery {
             numbers = [1]
         }
 
+        // Start after the checkpoint when it matches the segments; else verify and index everything.
+        var resume: (segment: UInt32, offset: UInt64)?
+        if let checkpoint = try usableCheckpoint(numbers: numbers) {
+            index = checkpoint.index
+            resume = (checkpoint.segment, checkpoint.endOffset)
+            report.rebuiltIndex = false
+        }
+
         var damage: (number: UInt32, offset: UInt64, reason: String)?
         segments: for number in numbers {
             let url = directory.appendingPathComponent(Segment.fileName(number))
+            if let resume, number < resume.segment {
+                files[number] = try LogFile.open(url, writable: writable)
+                continue
+            }
             let file = try LogFile.open(url, writable: writable)
-            guard let header = try Segment.readHeader(file), header.firstPosition == index.lastPosition + 1,
-                header.previousHash == index.headHash
-            else {
-                damage = (number, 0, "the segment header is missing, torn or does not continue the chain")
-                break segments
+            var start = UInt64(Segment.headerSize)
+            if let resume, number == resume.segment {
+                start = resume.offset
+            } else {
+                guard let header = try Segment.readHeader(file), header.firstPosition == index.lastPosition + 1,
+                    header.previousHash == index.headHash
+                else {
+                    damage = (number, 0, "the segment header is missing, torn or does not continue the chain")
+                    break segments
+                }
             }
             files[number] = file
             writer.segment = number
-            var scanner = try FrameScanner(file: file, from: UInt64(Segment.headerSize))
+            writer.segmentEnd = start
+            var scanner = try FrameScanner(file: file, from: start)
             while true {
                 switch try scanner.next() {
                 case .end(let offset):
@@ -98,6 +116,27 @@ struct Recovery {
             try cut(at: damage, numbers: numbers, files: &files, writer: &writer, index: index, report: &report)
         }
         return OpenedLog(index: index, files: files, writer: writer, recovery: report)
+    }
+
+    /// The checkpoint, when its segment is present, long enough, and its last frame is the one
+    /// it names (same position and hash): otherwise the index is rebuilt.
+    private func usableCheckpoint(numbers: [UInt32]) throws -> Checkpoint? {
+        guard let checkpoint = Checkpoint.load(from: directory), numbers.contains(checkpoint.segment),
+            let last = checkpoint.index.frames.last, last.segment == checkpoint.segment,
+            last.offset + UInt64(last.length) == checkpoint.endOffset
+        else { return nil }
+        let file = try LogFile.open(directory.appendingPathComponent(Segment.fileName(last.segment)), writable: false)
+        var bytes = [UInt8](repeating: 0, count: Int(last.length))
+        let read = try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: last.offset) }
+        let matches = bytes.withUnsafeBytes { raw -> Bool in
+            guard read == bytes.count, let (header, crc) = FrameHeader.parse(raw) else { return false }
+            return FrameHeader.checksum(frame: raw) == crc && header.hash == checkpoint.index.headHash
+                && header.firstPosition == last.firstPosition
+        }
+        if !matches {
+            logger.warning("the checkpoint does not match the segments; rebuilding the index from the log")
+        }
+        return matches ? checkpoint : nil
     }
 
     /// Cuts the log at the first damage: truncates that segment and removes the later ones.
@@ -180,13 +219,5 @@ enum FrameCheck {
             return "hash chain broken (the frame was altered and its CRC recomputed)"
         }
         return nil
-    }
-}
-
-extension EventLog {
-    /// Records how far the log is verified so the next open checks only what follows.
-    func writeCheckpoint() throws {
-        // Interim: no checkpoint file yet; every open verifies the whole log.
-        writer.bytesSinceCheckpoint = 0
     }
 }

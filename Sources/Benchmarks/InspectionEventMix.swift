@@ -38,9 +38,11 @@ public struct InspectionEventMix: Sendable {
             payload +=
                 ",\"attribute\":\"\(attribute)\",\"verdict\":\(random.next() % 4),\"observed\":\"\(random.next() % 1000) g\",\"expected\":\"\(random.next() % 1000) g\""
         case "PhotoAttached":
-            payload += ",\"sha256\":\"\(hex(random.next()))\(hex(random.next()))\(hex(random.next()))\(hex(random.next()))\""
+            payload +=
+                ",\"sha256\":\"\(hex(random.next()))\(hex(random.next()))\(hex(random.next()))\(hex(random.next()))\""
         case "ProductCollected":
-            payload += ",\"scanned\":\"0\(gtin)\",\"location\":\"shelf-\(random.next() % 400)\",\"mode\":\"existingProduct\""
+            payload +=
+                ",\"scanned\":\"0\(gtin)\",\"location\":\"shelf-\(random.next() % 400)\",\"mode\":\"existingProduct\""
         default:
             payload += ",\"mode\":\"existingProduct\",\"priority\":\(random.next() % 3),\"note\":\"routine\""
         }

@@ -56,6 +56,17 @@ public struct LogBenchmark: Sendable {
         guard replayed == events else {
             throw BenchmarkFailure(message: "replay read \(replayed) events, expected \(events)")
         }
+        progress("replay: event log, in-place views")
+        var viewed = 0
+        let viewSeconds = try await Self.time {
+            try log.forEachRecordView { view in
+                viewed += 1
+                payloadBytes &+= view.payloadCount
+            }
+        }
+        guard viewed == events else {
+            throw BenchmarkFailure(message: "view replay read \(viewed) events, expected \(events)")
+        }
         progress("replay: SQLite")
         var baselineReplayed = 0
         let baselineReplaySeconds = try await Self.time {
@@ -92,6 +103,9 @@ public struct LogBenchmark: Sendable {
                 baseline: Double(baselineConcurrentEvents) / baselineConcurrentSeconds),
             BenchmarkResult(
                 name: "replay", value: Double(events) / replaySeconds, unit: "events/s",
+                baseline: Double(events) / baselineReplaySeconds),
+            BenchmarkResult(
+                name: "replay-view", value: Double(events) / viewSeconds, unit: "events/s",
                 baseline: Double(events) / baselineReplaySeconds),
             BenchmarkResult(
                 name: "bytes-per-event", value: Double(logBytes) / Double(events), unit: "bytes",
@@ -131,7 +145,8 @@ public struct LogBenchmark: Sendable {
             .filter { $0.hasPrefix("segment-") }
             .reduce(0) { total, name in
                 let path = directory.appendingPathComponent(name).path
-                return total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0)
+                return total
+                    + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0)
             }
     }
 }

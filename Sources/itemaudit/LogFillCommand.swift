@@ -55,7 +55,8 @@ struct LogFillCommand: AsyncParsableCommand {
                 counter += 1
                 let payload = Array("{\"n\":\(counter),\"pad\":\"\(String(repeating: "x", count: 120))\"}".utf8)
                 return StreamAppend(
-                    streamID: "fill-\(counter % 1_000)", expected: .any, commandID: "fill-\(ProcessInfo.processInfo.processIdentifier)-\(counter)",
+                    streamID: "fill-\(counter % 1_000)", expected: .any,
+                    commandID: "fill-\(ProcessInfo.processInfo.processIdentifier)-\(counter)",
                     actor: "log-fill",
                     events: [
                         ProposedEvent(

@@ -39,6 +39,12 @@ struct EventLogAppendTests {
         #expect(log.streamVersion(of: "nope") == 0)
         #expect(log.lastPosition == 3)
         #expect(log.headHash.count == 64)
+        var viewed: [EventRecord] = []
+        try log.forEachRecordView { view in
+            #expect(view.hasEventType(view.eventType) && !view.hasEventType("Nope"))
+            viewed.append(view.record)
+        }
+        #expect(viewed == records)
         var streamed: [EventRecord] = []
         for try await record in log.records(from: 1) { streamed.append(record) }
         #expect(streamed == records)

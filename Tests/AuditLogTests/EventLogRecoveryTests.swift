@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import AuditLog
+
+@Suite("EventLog recovery and verification")
+struct EventLogRecoveryTests {
+    /// Writes `frames` single-event appends (one frame each) and returns the segment file and its frames.
+    private func fill(_ directory: URL, frames: Int) async throws -> (URL, [FrameLocation]) {
+        let log = try openLog(directory, EventLog.Configuration(segmentSize: 1 << 20, checkpointInterval: 1 << 30))
+        for step in 0..<frames {
+            _ = try await log.append(
+                to: "s\(step % 3)", expected: .any, commandID: "c\(step)", actor: "a",
+                events: [event("E", "payload number \(step) with some text")])
+        }
+        let locations = log.stateLock.withLock { log.index.frames }
+        // No close: a crash leaves no checkpoint, so the open must scan the tail.
+        log.lockFile?.unlock()
+        return (directory.appendingPathComponent(Segment.fileName(1)), locations)
+    }
+
+    @Test("truncating the last segment at every byte offset of its final frame: opens, reports, earlier events intact")
+    func truncationAtEveryOffset() async throws {
+        let directory = try TemporaryDirectory()
+        let (segment, frames) = try await fill(directory.url, frames: 4)
+        let original = try Data(contentsOf: segment)
+        let last = try #require(frames.last)
+        for cut in Int(last.offset)..<(Int(last.offset) + Int(last.length)) {
+            let copy = try TemporaryDirectory()
+            try original.prefix(cut).write(to: copy.url.appendingPathComponent(Segment.fileName(1)))
+            let log = try openLog(copy.url)
+            #expect(log.lastPosition == 3, "cut at \(cut)")
+            if cut > Int(last.offset) {
+                #expect(log.recovery.truncatedAtOffset == last.offset, "cut at \(cut)")
+                #expect(log.recovery.bytesCut == UInt64(cut) - last.offset)
+            }
+            #expect(try log.allRecords().map(\.commandID) == ["c0", "c1", "c2"])
+            // The log accepts appends again right after the cut.
+            let next = try await log.append(
+                to: "s9", expected: .any, commandID: "new", actor: "a", events: [event("E", "x")])
+            #expect(next.positions == 4...4)
+            try log.close()
+            #expect(try EventLog.verify(directory: copy.url).isIntact)
+        }
+    }
+
+    @Test("a flipped bit: verify names the segment, offset and positions of the frame; open cuts from there")
+    func bitFlip() async throws {
+        let directory = try TemporaryDirectory()
+        let (segment, frames) = try await fill(directory.url, frames: 5)
+        var bytes = try [UInt8](Data(contentsOf: segment))
+        bytes[Int(frames[2].offset) + FrameHeader.size + 3] ^= 0x01
+        try Data(bytes).write(to: segment)
+        let report = try EventLog.verify(directory: directory.url)
+        let problem = try #require(report.problem)
+        #expect(problem.segment == "segment-00000001.log")
+        #expect(problem.offset == frames[2].offset)
+        #expect(problem.firstPosition == 3 && problem.lastPosition == 3)
+        #expect(problem.reason.contains("CRC32C"))
+        #expect(report.eventCount == 2 && report.lastPosition == 2)
+        let log = try openLog(directory.url)
+        #expect(log.lastPosition == 2)
+        #expect(log.recovery.truncatedAtOffset == frames[2].offset)
+        try log.close()
+    }
+
+    @Test("a record rewritten with a recomputed CRC: the hash chain catches it")
+    func rewrittenRecord() async throws {
+        let directory = try TemporaryDirectory()
+        let (segment, frames) = try await fill(directory.url, frames: 4)
+        var bytes = try [UInt8](Data(contentsOf: segment))
+        let frame = frames[1]
+        let start = Int(frame.offset)
+        let range = start..<(start + Int(frame.length))
+        let header = try #require(bytes[range].withUnsafeBytes { FrameHeader.parse($0) }).0
+        // Decompress, change the payload's text, recompress, fix lengths and CRC; keep the old hash.
+        let raw = try LZ4.decompress(
+            Array(bytes[(start + FrameHeader.size)..<range.upperBound]), originalCount: Int(header.rawLength))
+        let altered = Array(
+            String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "number 1", with: "number 7").utf8)
+        #expect(altered != raw)
+        let body = LZ4.compress(altered)
+        var newFrame = Array(bytes[start..<(start + FrameHeader.size)]) + body
+        newFrame.withUnsafeMutableBytes { frame in
+            frame.storeBytes(of: UInt32(body.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+            frame.storeBytes(of: UInt32(altered.count).littleEndian, toByteOffset: 12, as: UInt32.self)
+            let crc = FrameHeader.checksum(frame: UnsafeRawBufferPointer(frame))
+            frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)
+        }
+        bytes.replaceSubrange(range, with: newFrame)
+        try Data(bytes).write(to: segment)
+        let report = try EventLog.verify(directory: directory.url)
+        let problem = try #require(report.problem)
+        #expect(problem.offset == frame.offset)
+        #expect(problem.reason.contains("hash chain"))
+    }
+
+    @Test("reopening after a clean close verifies only the frames after the checkpoint")
+    func checkpointBoundsTheTail() async throws {
+        let directory = try TemporaryDirectory()
+        var log = try openLog(directory.url)
+        for step in 0..<50 {
+            _ = try await log.append(
+                to: "s", expected: .any, commandID: "c\(step)", actor: "a", events: [event("E", "\(step)")])
+        }
+        try log.close()
+        log = try openLog(directory.url)
+        #expect(log.recovery.framesVerified == 0)
+        #expect(!log.recovery.rebuiltIndex)
+        #expect(log.streamVersion(of: "s") == 50)
+        let duplicate = try await log.append(
+            to: "s", expected: .any, commandID: "c7", actor: "a", events: [event("E", "7")])
+        #expect(duplicate.wasDuplicate && duplicate.positions == 8...8)
+        try log.close()
+        // A damaged checkpoint is ignored: the index is rebuilt from the log.
+        try Data("garbage".utf8).write(to: directory.url.appendingPathComponent("checkpoint"))
+        log = try openLog(directory.url)
+        #expect(log.recovery.rebuiltIndex)
+        #expect(log.streamVersion(of: "s") == 50 && log.lastPosition == 50)
+        try log.close()
+    }
+
+    @Test("as-of reads return what the log held at a time; stream reads use the index")
+    func asOfAndStreamReads() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock(Timestamp(iso8601: "2024-05-01T08:00:00Z")!)
+        let log = try openLog(directory.url, clock: clock)
+        defer { try? log.close() }
+        for step in 0..<30 {
+            _ = try await log.append(
+                to: "stream-\(step % 4)", expected: .any, commandID: "c\(step)", actor: "a",
+                events: [event("E", "\(step)")])
+            clock.advance(microseconds: 60_000_000)
+        }
+        let asOf = try #require(Timestamp(iso8601: "2024-05-01T08:10:30Z"))
+        var seen: [EventRecord] = []
+        for try await record in log.records(asOfRecordedAt: asOf) { seen.append(record) }
+        #expect(seen.count == 11)
+        #expect(seen.allSatisfy { $0.recordedAt <= asOf })
+        #expect(log.lastPosition(asOfRecordedAt: Timestamp(iso8601: "2024-05-01T07:00:00Z")!) == 0)
+        var upTo: [UInt64] = []
+        for try await record in log.records(upTo: 5) { upTo.append(record.position) }
+        #expect(upTo == [1, 2, 3, 4, 5])
+        var stream: [UInt64] = []
+        for try await record in log.records(stream: "stream-2", fromVersion: 3) { stream.append(record.streamVersion) }
+        #expect(stream == [3, 4, 5, 6, 7])
+        var fromPosition: [UInt64] = []
+        for try await record in log.records(from: 28) { fromPosition.append(record.position) }
+        #expect(fromPosition == [28, 29, 30])
+    }
+
+    @Test(
+        "ISO 8601 timestamps format and parse exactly",
+        arguments: [
+            ("2024-05-01T08:00:00Z", Int64(1_714_550_400_000_000)), ("1970-01-01T00:00:00.000001Z", 1),
+            ("1969-12-31T23:59:59.5Z", -500_000), ("2024-02-29T12:00:00Z", 1_709_208_000_000_000),
+        ])
+    func iso8601(text: String, micros: Int64) {
+        #expect(Timestamp(iso8601: text)?.microsecondsSinceEpoch == micros)
+        #expect(
+            Timestamp(microsecondsSinceEpoch: micros).iso8601 == text.replacingOccurrences(of: ".5Z", with: ".500000Z"))
+        #expect(Timestamp(iso8601: "2024-05-01T10:00:00+02:00") == Timestamp(iso8601: "2024-05-01T08:00:00Z"))
+        #expect(Timestamp(iso8601: "2024-02-30T00:00:00Z") == nil)
+    }
+}
