@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Inspection", targets: ["Inspection"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "AuditService", targets: ["AuditService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +50,17 @@ let package = Package(
             ],
             path: "Projections"
         ),
+        // The application: owns a data directory, runs commands through one path. CLI and server call only this.
+        .target(
+            name: "AuditService",
+            dependencies: [
+                "AuditLog",
+                "GS1",
+                "Inspection",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Benchmarks",
             dependencies: [
@@ -64,6 +76,7 @@ let package = Package(
             name: "itemaudit",
             dependencies: [
                 "AuditLog",
+                "AuditService",
                 "Benchmarks",
                 "GS1",
                 "Inspection",
@@ -85,6 +98,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "AuditServiceTests",
+            dependencies: ["AuditService", "AuditLog", "Inspection", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],

@@ -83,12 +83,15 @@ public struct PayloadDecodingError: Error, Sendable, Hashable, CustomStringConve
     public var eventType: String
     /// The byte offset in the payload where decoding stopped.
     public var offset: Int
+    /// True when the event type is not one this build knows (another module's or a newer build's).
+    public var isUnknownType: Bool
 
     /// An error at `offset`.
-    public init(_ message: String, eventType: String = "", offset: Int = 0) {
+    public init(_ message: String, eventType: String = "", offset: Int = 0, isUnknownType: Bool = false) {
         self.message = message
         self.eventType = eventType
         self.offset = offset
+        self.isUnknownType = isUnknownType
     }
 
     public var description: String {

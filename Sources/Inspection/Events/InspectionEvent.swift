@@ -275,7 +275,7 @@ public enum InspectionEvent: Sendable, Hashable {
                 event = .batchExpired(try BatchExpired(from: &reader))
             default:
                 throw PayloadDecodingError(
-                    "unknown event type '\(eventType)'", eventType: eventType, offset: 0)
+                    "unknown event type '\(eventType)'", eventType: eventType, offset: 0, isUnknownType: true)
             }
         } catch {
             var error = error

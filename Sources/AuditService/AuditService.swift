@@ -1,0 +1,153 @@
+import AuditLog
+import Foundation
+import Inspection
+import Logging
+
+/// The application: owns a data directory and runs every command through one path.
+///
+/// `<data>/log/` holds the event log, `<data>/blobs/` the photo store. A command is decided
+/// against the state folded from the log, appended with the stream's expected version and its
+/// command id, then folded in. A conflict (another append won) catches up and decides again;
+/// a repeated command id is answered with the original result. The CLI and the HTTP server call
+/// only this type; a projections layer subscribes with ``addObserver(_:)``.
+public actor AuditService {
+    /// How the service decides and stores.
+    public struct Configuration: Sendable {
+        /// Batch sizing, priorities and expiry.
+        public var allocation: AllocationPolicy
+        /// Photo size and type limits.
+        public var photos: PhotoPolicy
+        /// The log's file layout.
+        public var log: EventLog.Configuration
+        /// How often a conflicting command is decided again before giving up.
+        public var maxAttempts: Int
+
+        public init(
+            allocation: AllocationPolicy = AllocationPolicy(), photos: PhotoPolicy = PhotoPolicy(),
+            log: EventLog.Configuration = .init(), maxAttempts: Int = 5
+        ) {
+            self.allocation = allocation
+            self.photos = photos
+            self.log = log
+            self.maxAttempts = maxAttempts
+        }
+    }
+
+    /// The data directory.
+    public nonisolated let dataDirectory: URL
+    /// The event log (read it for projections, history and verification; append only through the service).
+    public nonisolated let log: EventLog
+    /// The photo store.
+    public nonisolated let photos: PhotoStore
+    /// The configuration in use.
+    public nonisolated let configuration: Configuration
+    let clock: any LogClock
+    let logger: Logger
+
+    /// The fold of every record up to ``appliedPosition``.
+    public internal(set) var state = InspectionState()
+    /// The last log position folded into ``state``.
+    public internal(set) var appliedPosition: UInt64 = 0
+    /// Every stream's version as of ``appliedPosition``.
+    var streamVersions: [String: UInt64] = [:]
+    /// Every command id in the log, with where it landed.
+    var commands: [String: CommandRecord] = [:]
+    /// Records of event types this build does not fold (written by other modules or newer builds).
+    public internal(set) var unknownRecords = 0
+    var observers: [any LogObserver] = []
+    /// How many appends lost a race on their stream and were decided again (for diagnostics).
+    public internal(set) var conflictRetries = 0
+
+    /// Opens (creating when needed) the data directory and folds the log into memory.
+    ///
+    /// - Parameters:
+    ///   - clock: the server clock (recorded-at times, expiry, allocation); inject a
+    ///     `ManualClock` for deterministic runs.
+    /// - Throws: ``AuditServiceError`` when the directory or the log cannot be opened or read.
+    public static func open(
+        dataDirectory: URL, configuration: Configuration = Configuration(), clock: any LogClock = SystemClock(),
+        logger: Logger
+    ) async throws -> AuditService {
+        do {
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw AuditServiceError(
+                .dataDirectory, "cannot create the data directory (check the --data path and its permissions)",
+                context: ["directory": dataDirectory.path])
+        }
+        let log: EventLog
+        do {
+            log = try EventLog.open(
+                directory: dataDirectory.appendingPathComponent("log", isDirectory: true),
+                configuration: configuration.log, clock: clock, logger: logger)
+        } catch {
+            throw AuditServiceError(
+                .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])
+        }
+        let photos = try PhotoStore(
+            directory: dataDirectory.appendingPathComponent("blobs", isDirectory: true), policy: configuration.photos)
+        let service = AuditService(
+            dataDirectory: dataDirectory, log: log, photos: photos, configuration: configuration, clock: clock,
+            logger: logger)
+        try await service.start()
+        return service
+    }
+
+    private init(
+        dataDirectory: URL, log: EventLog, photos: PhotoStore, configuration: Configuration, clock: any LogClock,
+        logger: Logger
+    ) {
+        self.dataDirectory = dataDirectory
+        self.log = log
+        self.photos = photos
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Folds whatever the log holds beyond ``appliedPosition``.
+    func start() throws {
+        try catchUp()
+        logger.info(
+            "audit service ready", metadata: ["position": "\(appliedPosition)", "batches": "\(state.batches.count)"])
+    }
+
+    /// Waits for pending appends and closes the log.
+    public func close() throws {
+        do {
+            try log.close()
+        } catch {
+            throw AuditServiceError(.log, "cannot close the event log: \(error)")
+        }
+    }
+
+    /// The current server time as a domain time.
+    var now: EventTime { EventTime(microseconds: clock.now().microsecondsSinceEpoch) }
+
+    /// The decision context at the current server time.
+    var context: DecisionContext {
+        DecisionContext(now: now, allocation: configuration.allocation, photos: configuration.photos)
+    }
+
+    /// The stream version the service knows for `stream` (0 when it has no events).
+    public func version(of stream: String) -> UInt64 { streamVersions[stream] ?? 0 }
+
+    /// Registers an observer told of every position the log reaches (projections catch up from it).
+    public func addObserver(_ observer: any LogObserver) { observers.append(observer) }
+
+    /// Photos attached in the log whose image has not been uploaded yet, as (task, SHA-256).
+    public func pendingPhotos() -> [(taskID: String, sha256: String)] {
+        var pending: [(String, String)] = []
+        for task in state.tasks.values.sorted(by: { $0.id < $1.id }) {
+            for hash in task.photos where !photos.contains(sha256: hash) { pending.append((task.id, hash)) }
+        }
+        return pending
+    }
+}
+
+/// Something that follows the log, such as a projection: told after each append what the last
+/// position is, so it can read and fold the new records itself.
+public protocol LogObserver: Sendable {
+    /// The log now holds records up to `position` (inclusive).
+    func logAdvanced(to position: UInt64) async
+}

@@ -1,0 +1,35 @@
+/// Why the service could not do what was asked (storage, not domain refusals).
+public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Kinds of failure.
+    public enum Code: String, Sendable, Hashable {
+        /// The data directory cannot be created or read.
+        case dataDirectory
+        /// The log refused or failed an append or a read.
+        case log
+        /// A log record could not be decoded.
+        case corruptEvent
+        /// A photo is too large, of an unaccepted type, or does not match its hash.
+        case photoRejected
+        /// Conflicting appends kept winning; the command was not applied.
+        case tooManyConflicts
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong and what to do.
+    public var message: String
+    /// Where: file, position, stream, command.
+    public var context: [String: String]
+
+    public init(_ code: Code, _ message: String, context: [String: String] = [:]) {
+        self.code = code
+        self.message = message
+        self.context = context
+    }
+
+    public var description: String {
+        guard !context.isEmpty else { return message }
+        return message + " ["
+            + context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + "]"
+    }
+}

@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import Inspection
+
+/// A content-addressed store of inspection photos: `<blobs>/<first two hex>/<sha256>`.
+///
+/// Uploads are independent of the log: an image may arrive before or after its `PhotoAttached`
+/// event (seed 6.2); an attached hash without a file is *pending*. Files are written to a temporary
+/// name and renamed, so a crash never leaves a partial blob under a valid name.
+public struct PhotoStore: Sendable {
+    /// The directory holding the blobs.
+    public let directory: URL
+    /// Size and type limits.
+    public let policy: PhotoPolicy
+
+    /// A store in `directory` (created when missing).
+    public init(directory: URL, policy: PhotoPolicy) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AuditServiceError(
+                .dataDirectory, "cannot create the photo store (check permissions)",
+                context: ["directory": directory.path])
+        }
+        self.directory = directory
+        self.policy = policy
+    }
+
+    /// What the store knows about a hash.
+    public enum Status: String, Sendable, Hashable {
+        /// The image is stored.
+        case stored
+        /// Not uploaded (yet).
+        case pending
+    }
+
+    /// A stored upload.
+    public struct Receipt: Sendable, Hashable {
+        /// Lower-case hex SHA-256 of the bytes.
+        public var sha256: String
+        /// Size in bytes.
+        public var byteCount: Int
+        /// The content type detected from the bytes.
+        public var contentType: String
+        /// False when the same image was already stored.
+        public var isNew: Bool
+    }
+
+    /// Stores `bytes`; `contentType` must match what the bytes are and `sha256`, when given, their hash.
+    ///
+    /// - Throws: ``AuditServiceError`` `.photoRejected` for an empty or oversized image, an
+    ///   unaccepted or mismatched type, or a hash mismatch; `.dataDirectory` when writing fails.
+    public func store(_ bytes: [UInt8], contentType: String, sha256 expected: String? = nil) throws -> Receipt {
+        guard !bytes.isEmpty else {
+            throw AuditServiceError(.photoRejected, "the photo is empty (upload the image bytes)")
+        }
+        guard bytes.count <= policy.maxBytes else {
+            throw AuditServiceError(
+                .photoRejected, "the photo is \(bytes.count) bytes; the limit is \(policy.maxBytes) (resize it)",
+                context: ["bytes": "\(bytes.count)"])
+        }
+        guard policy.contentTypes.contains(contentType) else {
+            throw AuditServiceError(
+                .photoRejected,
+                "content type '\(contentType)' is not accepted (use \(policy.contentTypes.sorted().joined(separator: ", ")))"
+            )
+        }
+        let detected = Self.detectType(bytes)
+        guard detected == contentType else {
+            throw AuditServiceError(
+                .photoRejected,
+                "the bytes are \(detected ?? "not a JPEG, PNG or HEIC image"), not \(contentType) (send the right type)"
+            )
+        }
+        let hash = Self.sha256(bytes)
+        if let expected, expected != hash {
+            throw AuditServiceError(
+                .photoRejected, "the bytes hash to \(hash), not \(expected) (the upload was damaged; send it again)")
+        }
+        let target = url(for: hash)
+        if FileManager.default.fileExists(atPath: target.path) {
+            return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: false)
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let temporary = target.deletingLastPathComponent().appendingPathComponent(
+                ".\(hash).\(UUID().uuidString).tmp")
+            try Data(bytes).write(to: temporary)
+            if rename(temporary.path, target.path) != 0 {
+                try? FileManager.default.removeItem(at: temporary)
+                throw CocoaError(.fileWriteUnknown)
+            }
+        } catch {
+            throw AuditServiceError(
+                .dataDirectory, "cannot write the photo (check disk space)", context: ["file": target.path])
+        }
+        return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: true)
+    }
+
+    /// Whether the image with this hash is stored.
+    public func contains(sha256: String) -> Bool { FileManager.default.fileExists(atPath: url(for: sha256).path) }
+
+    /// Stored or pending.
+    public func status(sha256: String) -> Status { contains(sha256: sha256) ? .stored : .pending }
+
+    /// The stored bytes, or nil when pending.
+    public func read(sha256: String) -> [UInt8]? {
+        guard Self.isHash(sha256), let data = FileManager.default.contents(atPath: url(for: sha256).path) else {
+            return nil
+        }
+        return [UInt8](data)
+    }
+
+    func url(for sha256: String) -> URL {
+        let safe = Self.isHash(sha256) ? sha256 : "invalid"
+        return directory.appendingPathComponent(String(safe.prefix(2)), isDirectory: true).appendingPathComponent(safe)
+    }
+
+    static func isHash(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// Lower-case hex SHA-256.
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The image type the bytes start with, if JPEG, PNG or HEIC.
+    static func detectType(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["heic", "heix", "mif1", "msf1", "heim", "heis"].contains(brand) { return "image/heic" }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import AuditLog
+import AuditService
+import Foundation
+import Inspection
+import Logging
+
+/// A fresh data directory per test, removed afterwards, and a manual clock.
+final class ServiceFixture: Sendable {
+    let directory: URL
+    let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_772_438_400_000_000))  // 2026-03-02T08:00Z
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auditservice-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func open() async throws -> AuditService {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        return try await AuditService.open(dataDirectory: directory, clock: clock, logger: logger)
+    }
+}
+
+private let gtinBodies = ["641234500100", "641234500101", "641234500102", "641234500103"]
+
+/// A valid GTIN-14 for index `i` (base units of a test catalogue).
+func testGTIN(_ i: Int) -> String {
+    let body = "0" + gtinBodies[i]
+    let digits = body.compactMap { $0.wholeNumberValue }
+    var sum = 0
+    for (offset, digit) in digits.reversed().enumerated() { sum += digit * (offset.isMultiple(of: 2) ? 3 : 1) }
+    return body + String((10 - sum % 10) % 10)
+}
+
+let attributePaths = ["name/fi", "net/content", "allergens"]
+
+/// Registration commands for a store, two inspectors and four products with datasheets.
+func catalogueCommands() -> [CommandEnvelope] {
+    var commands: [InspectionCommand] = [
+        .registerLocation(RegisterLocation(locationID: "S1", name: "Store", kind: .store)),
+        .registerInspector(RegisterInspector(inspectorID: "i1", name: "Ann", role: .inspector)),
+        .registerInspector(RegisterInspector(inspectorID: "i2", name: "Ben", role: .inspector)),
+    ]
+    for index in 0..<4 {
+        commands.append(
+            .registerProduct(
+                RegisterProduct(
+                    gtin: testGTIN(index), name: "P\(index)", brand: "B", manufacturer: "M", productType: .base,
+                    category: "C", listings: [ProductListing(locationID: "S1", aisle: "A")])))
+        commands.append(
+            .importDatasheet(
+                ImportDatasheet(
+                    gtin: testGTIN(index), datasheetID: "ds\(index)", source: "t",
+                    attributes: attributePaths.map { DatasheetAttribute(path: $0, value: "v") })))
+    }
+    return commands.enumerated().map {
+        CommandEnvelope(commandID: "setup-\($0.offset)", actor: "admin", command: $0.element)
+    }
+}
