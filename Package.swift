@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "AuditLog", "Inspection",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Projections"

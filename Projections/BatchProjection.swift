@@ -34,7 +34,7 @@ public struct BatchProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        BatchFold(directory: context.directory)
+        try BatchFold(db, directory: context.directory)
     }
 }
 
@@ -93,8 +93,31 @@ final class BatchFold: ProjectionFold {
     private let batches = RowCache<String, BatchRow>(capacity: 20_000)
     private let tasks = RowCache<String, TaskStateRow>(capacity: 100_000)
     private let directory: TaskDirectory?
+    private let writeBatch: WriteStatement
+    private let writeTask: WriteStatement
+    private let selectBatch: Statement
+    private let selectTask: Statement
 
-    init(directory: TaskDirectory?) { self.directory = directory }
+    init(_ db: Database, directory: TaskDirectory?) throws {
+        self.directory = directory
+        writeBatch = try WriteStatement(
+            db,
+            """
+            INSERT OR REPLACE INTO batch (id, inspector, location, mode, status, paused, expired, allocated_at,
+              expires_at, updated_at, task_ids, task_count, resolved, begun, inspected_without_photo, collected,
+              skipped, passed, failed, inspection_skipped, photos)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        writeTask = try WriteStatement(
+            db,
+            """
+            INSERT OR REPLACE INTO task_state (task, collection, skip_reason, inspection, phase, verdicts, passed,
+              warning, failure, unable, photos, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
+        selectTask = try db.makeStatement(sql: "SELECT * FROM task_state WHERE task = ?")
+    }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         let time = envelope.occurredAt
@@ -150,9 +173,9 @@ final class BatchFold: ProjectionFold {
                 row.settle()
             }
         case .inspectionPaused(let event):
-            try task(event.taskID, time, db) { $0.phase = 2 } batch: { _, _ in }
+            try task(event.taskID, time, db) { $0.phase = 2 }
         case .attributeVerdictRecorded(let event):
-            try task(event.taskID, time, db) { $0.verdicts += 1 } batch: { _, _ in }
+            try task(event.taskID, time, db) { $0.verdicts += 1 }
         case .photoAttached(let event):
             try task(event.taskID, time, db) { $0.photos += 1 } batch: { row, task in
                 row.photos += 1
@@ -190,42 +213,27 @@ final class BatchFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database) throws {
-        let batchStatement = try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO batch (id, inspector, location, mode, status, paused, expired, allocated_at,
-                  expires_at, updated_at, task_ids, task_count, resolved, begun, inspected_without_photo, collected,
-                  skipped, passed, failed, inspection_skipped, photos)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        try batches.flush { _, row in
-            let row = row
-            try batchStatement.execute(arguments: [
-                row.id, row.inspector, row.location, row.mode, row.status, row.paused, row.expired, row.allocatedAt,
-                row.expiresAt, row.updatedAt, row.taskIDs, row.taskCount, row.resolved, row.begun,
-                row.inspectedWithoutPhoto, row.collected, row.skipped, row.passed, row.failed, row.inspectionSkipped,
-                row.photos,
-            ])
+    func flush(_ db: Database, at position: UInt64) throws {
+        try batches.flush(at: position) { _, row in
+            try writeBatch.execute(
+                .text(row.id), .text(row.inspector), .text(row.location), .int(row.mode), .int(row.status),
+                .bool(row.paused), .bool(row.expired), .integer(row.allocatedAt), .integer(row.expiresAt),
+                .integer(row.updatedAt), .text(row.taskIDs), .int(row.taskCount), .int(row.resolved),
+                .bool(row.begun), .int(row.inspectedWithoutPhoto), .int(row.collected), .int(row.skipped),
+                .int(row.passed), .int(row.failed), .int(row.inspectionSkipped), .int(row.photos))
         }
-        let taskStatement = try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO task_state (task, collection, skip_reason, inspection, phase, verdicts, passed,
-                  warning, failure, unable, photos, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        try tasks.flush { id, row in
-            let row = row
-            try taskStatement.execute(arguments: [
-                id, row.collection, row.skipReason, row.inspection, row.phase, row.verdicts, row.passed, row.warning,
-                row.failure, row.unable, row.photos, row.updatedAt,
-            ])
+        try tasks.flush(at: position) { id, row in
+            try writeTask.execute(
+                .text(id), .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
+                .int(row.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
+                .int(row.unable), .int(row.photos), .integer(row.updatedAt))
         }
     }
 
     // MARK: - Rows
 
     private func batch(_ id: String, _ time: Int64, _ db: Database, _ body: (inout BatchRow) -> Void) throws {
-        try batches.modify(id, load: { try Self.loadBatch($0, db) }) {
+        try batches.modify(id, load: loadBatch) {
             body(&$0)
             $0.updatedAt = time
         }
@@ -234,15 +242,15 @@ final class BatchFold: ProjectionFold {
     /// Changes a task, then its batch (if it has one) with the task as it is now.
     private func task(
         _ id: String, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
-        batch update: (inout BatchRow, TaskStateRow) -> Void
+        batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
     ) throws {
         var changed: TaskStateRow?
-        try tasks.modify(id, load: { try Self.loadTask($0, db) }) {
+        try tasks.modify(id, load: loadTask) {
             body(&$0)
             $0.updatedAt = time
             changed = $0
         }
-        guard let changed, let facts = try directory?.facts(id, db), !facts.batchID.isEmpty else { return }
+        guard let update, let changed, let facts = try directory?.facts(id, db), !facts.batchID.isEmpty else { return }
         try batch(facts.batchID, time, db) { update(&$0, changed) }
     }
 
@@ -256,7 +264,7 @@ final class BatchFold: ProjectionFold {
             taskIDs = $0.taskIDs.split(separator: ",")
         }
         for taskID in taskIDs {
-            try tasks.modify(String(taskID), load: { try Self.loadTask($0, db) }) { task in
+            try tasks.modify(String(taskID), load: loadTask) { task in
                 guard !task.isResolved else { return }
                 task.collection = 0
                 task.inspection = nil
@@ -266,9 +274,8 @@ final class BatchFold: ProjectionFold {
         }
     }
 
-    private static func loadBatch(_ id: String, _ db: Database) throws -> BatchRow? {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM batch WHERE id = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+    private func loadBatch(_ id: String) throws -> BatchRow? {
+        guard let row = try Row.fetchOne(selectBatch, arguments: [id]) else { return nil }
         return BatchRow(
             id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],
             status: row["status"], paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
@@ -279,9 +286,8 @@ final class BatchFold: ProjectionFold {
             inspectionSkipped: row["inspection_skipped"], photos: row["photos"])
     }
 
-    private static func loadTask(_ id: String, _ db: Database) throws -> TaskStateRow? {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM task_state WHERE task = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+    private func loadTask(_ id: String) throws -> TaskStateRow? {
+        guard let row = try Row.fetchOne(selectTask, arguments: [id]) else { return nil }
         return TaskStateRow(
             collection: row["collection"], skipReason: row["skip_reason"], inspection: row["inspection"],
             phase: row["phase"], verdicts: row["verdicts"], passed: row["passed"], warning: row["warning"],

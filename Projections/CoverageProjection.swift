@@ -10,6 +10,7 @@ public struct CoverageProjection: Projection {
     public init() {}
     public var name: String { "coverage" }
     public var version: Int { 1 }
+    public var eventTypes: Set<String>? { ["ProductRegistered", "ProductReceived", "InspectionFinished"] }
     public var dependencies: [String] { ["directory"] }
     public var tables: [String] { ["coverage_product", "coverage_listing", "coverage_inspection"] }
     public var migrations: [String] {
@@ -32,7 +33,7 @@ public struct CoverageProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        CoverageFold(directory: context.directory)
+        try CoverageFold(db, directory: context.directory)
     }
 }
 
@@ -40,8 +41,19 @@ final class CoverageFold: ProjectionFold {
     /// GTIN → product type (-1 when the product is not registered).
     private let productTypes = RowCache<String, Int>(capacity: 200_000)
     private let directory: TaskDirectory?
+    private let insertInspection: WriteStatement
+    private let selectType: Statement
 
-    init(directory: TaskDirectory?) { self.directory = directory }
+    init(_ db: Database, directory: TaskDirectory?) throws {
+        self.directory = directory
+        insertInspection = try WriteStatement(
+            db,
+            """
+            INSERT INTO coverage_inspection (position, gtin, product_type, mode, location, inspector, finished_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        selectType = try db.makeStatement(sql: "SELECT product_type FROM coverage_product WHERE gtin = ?")
+    }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
@@ -65,25 +77,16 @@ final class CoverageFold: ProjectionFold {
                 .execute(arguments: [event.gtin, event.locationID])
         case .inspectionFinished(let event):
             guard let facts = try directory?.facts(event.taskID, db) else { return }
-            let type = try productTypes.value(facts.gtin) { gtin in
-                let statement = try db.cachedStatement(sql: "SELECT product_type FROM coverage_product WHERE gtin = ?")
-                return try Int.fetchOne(statement, arguments: [gtin]) ?? -1
-            }
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO coverage_inspection (position, gtin, product_type, mode, location, inspector, finished_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                Int64(envelope.position), facts.gtin, type ?? -1, facts.mode, facts.locationID, facts.inspectorID,
-                envelope.occurredAt,
-            ])
+            let type = try productTypes.value(facts.gtin) { try Int.fetchOne(selectType, arguments: [$0]) ?? -1 }
+            try insertInspection.execute(
+                .integer(Int64(envelope.position)), .text(facts.gtin), .int(type ?? -1), .int(facts.mode),
+                .text(facts.locationID), .text(facts.inspectorID), .integer(envelope.occurredAt))
         default:
             break
         }
     }
 
-    func flush(_ db: Database) throws {
-        productTypes.flush { _, _ in }
+    func flush(_ db: Database, at position: UInt64) throws {
+        productTypes.flush(at: position) { _, _ in }
     }
 }

@@ -8,6 +8,7 @@ public struct InspectorProjection: Projection {
     public init() {}
     public var name: String { "inspectors" }
     public var version: Int { 1 }
+    public var eventTypes: Set<String>? { ["InspectorRegistered", "BatchAllocated", "AdHocTaskAllocated", "ProductCollected", "CollectionSkipped", "AttributeVerdictRecorded", "PhotoAttached", "InspectionStarted", "InspectionPaused", "InspectionFinished", "InspectionSkipped"] }
     public var dependencies: [String] { ["directory"] }
     public var tables: [String] { ["inspector", "inspector_day", "inspector_open_timer"] }
     public var migrations: [String] {
@@ -30,7 +31,7 @@ public struct InspectorProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        InspectorFold(directory: context.directory)
+        try InspectorFold(db, directory: context.directory, checkpoint: context.checkpoint)
     }
 }
 
@@ -65,10 +66,34 @@ struct InspectionTimer: Sendable, Hashable {
 
 final class InspectorFold: ProjectionFold {
     private let days = RowCache<InspectorDayKey, InspectorDayRow>(capacity: 20_000)
-    private let timers = RowCache<String, InspectionTimer>(capacity: 50_000)
+    private let timers: RowCache<String, InspectionTimer>
     private let directory: TaskDirectory?
+    private let upsertInspector: WriteStatement
+    private let upsertDay: WriteStatement
+    private let upsertTimer: WriteStatement
+    private let deleteTimer: WriteStatement
+    private let selectDay: Statement
+    private let selectTimer: Statement
 
-    init(directory: TaskDirectory?) { self.directory = directory }
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64) throws {
+        self.directory = directory
+        timers = RowCache(capacity: 50_000, completeAfter: checkpoint)
+        upsertInspector = try WriteStatement(db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
+        upsertDay = try WriteStatement(
+            db,
+            """
+            INSERT OR REPLACE INTO inspector_day (inspector, day, allocated, collected, skipped_unable,
+              skipped_out_of_stock, skipped_unavailable, inspected, passed, failed, inspection_skipped, verdicts,
+              photos, worked_us, timed_tasks)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        upsertTimer = try WriteStatement(
+            db, "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
+        deleteTimer = try WriteStatement(db, "DELETE FROM inspector_open_timer WHERE task = ?")
+        selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
+        selectTimer = try db.makeStatement(
+            sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
+    }
 
     static func day(_ micros: Int64) -> Int64 {
         micros >= 0 ? micros / 86_400_000_000 : (micros + 1) / 86_400_000_000 - 1
@@ -78,8 +103,7 @@ final class InspectorFold: ProjectionFold {
         let time = envelope.occurredAt
         switch event {
         case .inspectorRegistered(let event):
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
-                .execute(arguments: [event.inspectorID, event.name, event.role.rawValue])
+            try upsertInspector.execute(.text(event.inspectorID), .text(event.name), .int(event.role.rawValue))
         case .batchAllocated(let event):
             try day(event.inspectorID, time, db) { $0.allocated += event.tasks.count }
         case .adHocTaskAllocated(let event):
@@ -99,17 +123,19 @@ final class InspectorFold: ProjectionFold {
         case .photoAttached(let event):
             try taskDay(event.taskID, time, db) { $0.photos += 1 }
         case .inspectionStarted(let event):
-            let timer = try timers.value(event.taskID, load: { try Self.loadTimer($0, db) })
-            if timer == nil { timers.insert(event.taskID, InspectionTimer()) }
-            timers.modify(event.taskID, load: { _ in nil }) { $0.runningSince = $0.runningSince ?? time }
+            let isNew = try (directory?.facts(event.taskID, db)?.position ?? 0) > timers.completeAfter
+            let known = try timers.modify(event.taskID, load: isNew ? { _ in nil } : loadTimer) {
+                $0.runningSince = $0.runningSince ?? time
+            }
+            if !known { timers.insert(event.taskID, InspectionTimer(runningSince: time)) }
         case .inspectionPaused(let event):
-            try timers.modify(event.taskID, load: { try Self.loadTimer($0, db) }) { timer in
+            try timers.modify(event.taskID, load: loadTimer) { timer in
                 if let since = timer.runningSince { timer.worked += max(0, time - since) }
                 timer.runningSince = nil
             }
         case .inspectionFinished(let event):
             var worked: Int64?
-            if let timer = try timers.value(event.taskID, load: { try Self.loadTimer($0, db) }) {
+            if let timer = try timers.value(event.taskID, load: loadTimer) {
                 worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
                 close(event.taskID, stored: timer.stored)
             }
@@ -122,7 +148,7 @@ final class InspectorFold: ProjectionFold {
                 }
             }
         case .inspectionSkipped(let event):
-            if let timer = try timers.value(event.taskID, load: { try Self.loadTimer($0, db) }) {
+            if let timer = try timers.value(event.taskID, load: loadTimer) {
                 close(event.taskID, stored: timer.stored)
             }
             try taskDay(event.taskID, time, db) { $0.inspectionSkipped += 1 }
@@ -131,31 +157,20 @@ final class InspectorFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database) throws {
-        let upsertDay = try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO inspector_day (inspector, day, allocated, collected, skipped_unable,
-                  skipped_out_of_stock, skipped_unavailable, inspected, passed, failed, inspection_skipped, verdicts,
-                  photos, worked_us, timed_tasks)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        try days.flush { key, row in
-            let row = row
-            try upsertDay.execute(arguments: [
-                key.inspector, key.day, row.allocated, row.collected, row.skippedUnable, row.skippedOutOfStock,
-                row.skippedUnavailable, row.inspected, row.passed, row.failed, row.inspectionSkipped, row.verdicts,
-                row.photos, row.workedMicros, row.timedTasks,
-            ])
+    func flush(_ db: Database, at position: UInt64) throws {
+        try days.flush(at: position) { key, row in
+            try upsertDay.execute(
+                .text(key.inspector), .integer(key.day), .int(row.allocated), .int(row.collected),
+                .int(row.skippedUnable), .int(row.skippedOutOfStock), .int(row.skippedUnavailable),
+                .int(row.inspected), .int(row.passed), .int(row.failed), .int(row.inspectionSkipped),
+                .int(row.verdicts), .int(row.photos), .integer(row.workedMicros), .int(row.timedTasks))
         }
-        let upsertTimer = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
-        let deleteTimer = try db.cachedStatement(sql: "DELETE FROM inspector_open_timer WHERE task = ?")
-        try timers.flush { task, timer in
+        try timers.flush(at: position) { task, timer in
             if timer.closed {
-                try deleteTimer.execute(arguments: [task])
+                try deleteTimer.execute(.text(task))
                 timer.stored = false
             } else {
-                try upsertTimer.execute(arguments: [task, timer.runningSince, timer.worked])
+                try upsertTimer.execute(.text(task), .optional(timer.runningSince), .integer(timer.worked))
                 timer.stored = true
             }
         }
@@ -180,13 +195,11 @@ final class InspectorFold: ProjectionFold {
         throws
     {
         let key = InspectorDayKey(inspector: inspector, day: Self.day(time))
-        let load = { (key: InspectorDayKey) in try Self.loadDay(key, db) ?? InspectorDayRow() }
-        try days.modify(key, load: load, body)
+        try days.modify(key, load: { try self.loadDay($0) ?? InspectorDayRow() }, body)
     }
 
-    private static func loadDay(_ key: InspectorDayKey, _ db: Database) throws -> InspectorDayRow? {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [key.inspector, key.day]) else { return nil }
+    private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
+        guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
             skippedOutOfStock: row["skipped_out_of_stock"], skippedUnavailable: row["skipped_unavailable"],
@@ -195,10 +208,8 @@ final class InspectorFold: ProjectionFold {
             workedMicros: row["worked_us"], timedTasks: row["timed_tasks"])
     }
 
-    private static func loadTimer(_ task: String, _ db: Database) throws -> InspectionTimer? {
-        let statement = try db.cachedStatement(
-            sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [task]) else { return nil }
+    private func loadTimer(_ task: String) throws -> InspectionTimer? {
+        guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
         return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }
 }

@@ -9,6 +9,7 @@ public struct ProductProjection: Projection {
     public init() {}
     public var name: String { "products" }
     public var version: Int { 1 }
+    public var eventTypes: Set<String>? { ["ProductRegistered", "DatasheetImported"] }
     public var dependencies: [String] { [] }
     public var tables: [String] { ["product_fts", "product"] }
     public var migrations: [String] {
@@ -73,5 +74,5 @@ final class ProductFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database) throws {}
+    func flush(_ db: Database, at position: UInt64) throws {}
 }

@@ -1,4 +1,5 @@
 import GRDB
+import Inspection
 
 /// A read model folded from the log into SQLite tables it owns.
 ///
@@ -17,8 +18,15 @@ public protocol Projection: Sendable {
     var tables: [String] { get }
     /// The SQL statements that create the schema, in order.
     var migrations: [String] { get }
+    /// The event types the fold reads; nil for all. Others are not passed to it.
+    var eventTypes: Set<String>? { get }
     /// A fold that continues from what the tables hold now.
     func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold
+}
+
+extension Projection {
+    /// Every event type by default.
+    public var eventTypes: Set<String>? { nil }
 }
 
 /// The stateful part of a projection during one run: events in, rows out.
@@ -29,29 +37,24 @@ public protocol Projection: Sendable {
 public protocol ProjectionFold: AnyObject {
     /// Folds one decoded event.
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws
-    /// Writes everything held in memory; called inside the chunk's transaction.
-    func flush(_ db: Database) throws
+    /// Writes everything held in memory; called inside the chunk's transaction, whose
+    /// checkpoint will be `position`.
+    func flush(_ db: Database, at position: UInt64) throws
 }
 
 /// What a fold is told about an event besides its payload: the log's envelope.
 public struct EventEnvelope: Sendable, Hashable {
     /// Global position in the log.
     public var position: UInt64
-    /// The stream it belongs to.
-    public var streamID: String
     /// Server time, microseconds since the epoch.
     public var recordedAt: Int64
     /// Device time, microseconds since the epoch.
     public var occurredAt: Int64
-    /// Who caused it.
-    public var actor: String
 
-    public init(position: UInt64, streamID: String, recordedAt: Int64, occurredAt: Int64, actor: String) {
+    public init(position: UInt64, recordedAt: Int64, occurredAt: Int64) {
         self.position = position
-        self.streamID = streamID
         self.recordedAt = recordedAt
         self.occurredAt = occurredAt
-        self.actor = actor
     }
 }
 
@@ -59,8 +62,8 @@ public struct EventEnvelope: Sendable, Hashable {
 public final class FoldContext {
     /// Tasks by id: batch, inspector, location, GTIN, mode. Fed by ``TaskDirectoryProjection``.
     public internal(set) var directory: TaskDirectory?
+    /// The checkpoint of the fold being made: it continues after this position.
+    public internal(set) var checkpoint: UInt64 = 0
 
     init() {}
 }
-
-import Inspection

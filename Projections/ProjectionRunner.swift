@@ -55,23 +55,29 @@ public struct ProjectionRunner: Sendable {
             var report = Report(events: 0, positions: nil, rebuilt: rebuilt, seconds: 0)
             guard let low = checkpoints.min(), low < end else { return report }
             let context = FoldContext()
-            let folds = try selected.map { try $0.makeFold(db, context: context) }
+            let folds = try selected.indices.map { index in
+                context.checkpoint = checkpoints[index]
+                return try selected[index].makeFold(db, context: context)
+            }
             var folded = checkpoints
             var inChunk = 0
             var last = low
-            let known = ProjectionRunner.knownEventTypes
             try db.beginTransaction()
             do {
-                try log.forEachRecord(from: low + 1, upTo: end) { record in
+                var types = EventTypeInterner()
+                // For each event type, the folds that read it.
+                let readers: [[Int]] = types.names.map { name in
+                    selected.indices.filter { selected[$0].eventTypes?.contains(name) ?? true }
+                }
+                try log.forEachRecordView(from: low + 1, upTo: end) { record in
                     last = record.position
                     inChunk += 1
-                    if known.contains(record.eventType) {
-                        let event = try Self.decode(record)
+                    if let type = types.index(of: record), !readers[type].isEmpty {
+                        let event = try Self.decode(record, types.names[type])
                         let envelope = EventEnvelope(
-                            position: record.position, streamID: record.streamID,
-                            recordedAt: record.recordedAt.microsecondsSinceEpoch,
-                            occurredAt: record.occurredAt.microsecondsSinceEpoch, actor: record.actor)
-                        for index in folds.indices where folded[index] < record.position {
+                            position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
+                            occurredAt: record.occurredAt.microsecondsSinceEpoch)
+                        for index in readers[type] where folded[index] < record.position {
                             try folds[index].apply(event, envelope, db)
                         }
                     }
@@ -99,6 +105,19 @@ public struct ProjectionRunner: Sendable {
         }
     }
 
+    /// Forgets the checkpoints of the projections named in `only` (all when nil), so the next
+    /// ``catchUp(_:log:upTo:only:progress:)`` drops and rebuilds them from the log.
+    public func reset(_ store: ProjectionStore, only: Set<String>? = nil) throws {
+        let names = try only.map { _ in try select(only).map(\.name).filter { only?.contains($0) ?? true } }
+            ?? projections.map(\.name)
+        try store.database.write { db in
+            guard try db.tableExists("projection_checkpoint") else { return }
+            for name in names {
+                try db.execute(sql: "DELETE FROM projection_checkpoint WHERE name = ?", arguments: [name])
+            }
+        }
+    }
+
     /// The checkpoints of every projection: name → (version, position).
     public func checkpoints(_ store: ProjectionStore) throws -> [String: (version: Int, position: UInt64)] {
         try store.database.read { db in
@@ -118,7 +137,7 @@ public struct ProjectionRunner: Sendable {
         let statement = try db.cachedStatement(
             sql: "UPDATE projection_checkpoint SET position = ? WHERE name = ?")
         for index in folds.indices where folded[index] < position {
-            try folds[index].flush(db)
+            try folds[index].flush(db, at: position)
             try statement.execute(arguments: [Int64(position), selected[index].name])
             folded[index] = position
         }
@@ -178,20 +197,37 @@ public struct ProjectionRunner: Sendable {
         return projections.filter { wanted.contains($0.name) }
     }
 
-    static let knownEventTypes: Set<String> = Set(
-        (InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })
-
-    static func decode(_ record: EventRecord) throws -> InspectionEvent {
+    static func decode(_ record: EventRecordView, _ eventType: String) throws -> InspectionEvent {
         do {
-            return try record.payload.withUnsafeBytes { bytes throws(PayloadDecodingError) in
+            return try record.withPayload { bytes throws(PayloadDecodingError) in
                 try InspectionEvent.decode(
-                    eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: bytes)
+                    eventType: eventType, schemaVersion: Int(record.schemaVersion), payload: bytes)
             }
         } catch {
             throw ProjectionError(
                 .undecodable,
-                "the payload at position \(record.position) (\(record.eventType) v\(record.schemaVersion)) cannot be decoded: \(error) (run itemaudit verify, or upgrade itemaudit)",
-                context: ["position": String(record.position), "eventType": record.eventType])
+                "the payload at position \(record.position) (\(eventType) v\(record.schemaVersion)) cannot be decoded: \(error) (run itemaudit verify, or upgrade itemaudit)",
+                context: ["position": String(record.position), "eventType": eventType])
         }
+    }
+}
+
+/// Maps a record's event type bytes to one shared String without allocating one per record;
+/// nil for types the inspection domain does not know (written by other modules).
+struct EventTypeInterner {
+    /// Every event type name the inspection domain knows.
+    let names: [String] = Array(
+        Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })
+    ).sorted()
+    private var last = 0
+
+    /// The index in ``names`` of the record's event type.
+    mutating func index(of record: EventRecordView) -> Int? {
+        if record.hasEventType(names[last]) { return last }
+        for index in names.indices where record.hasEventType(names[index]) {
+            last = index
+            return index
+        }
+        return nil
     }
 }

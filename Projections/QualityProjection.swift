@@ -10,6 +10,7 @@ public struct QualityProjection: Projection {
     public init() {}
     public var name: String { "quality" }
     public var version: Int { 1 }
+    public var eventTypes: Set<String>? { ["AttributeVerdictRecorded", "InspectionFinished", "InspectionSkipped", "RuleCheckRecorded"] }
     public var dependencies: [String] { ["directory"] }
     public var tables: [String] { ["quality_inspection", "quality_rule_check", "quality_open_task"] }
     public var migrations: [String] {
@@ -34,7 +35,7 @@ public struct QualityProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        QualityFold(directory: context.directory)
+        try QualityFold(db, directory: context.directory, checkpoint: context.checkpoint)
     }
 }
 
@@ -76,53 +77,76 @@ struct OpenVerdicts: Sendable, Hashable {
 }
 
 final class QualityFold: ProjectionFold {
-    private let open = RowCache<String, OpenVerdicts>(capacity: 50_000)
+    private let open: RowCache<String, OpenVerdicts>
     private let directory: TaskDirectory?
+    private let insertInspection: WriteStatement
+    private let insertRuleCheck: WriteStatement
+    private let upsertOpen: WriteStatement
+    private let deleteOpen: WriteStatement
+    private let selectOpen: Statement
 
-    init(directory: TaskDirectory?) { self.directory = directory }
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64) throws {
+        self.directory = directory
+        open = RowCache(capacity: 50_000, completeAfter: checkpoint)
+        insertInspection = try WriteStatement(
+            db,
+            """
+            INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
+              recorded_at, result, passed, warning, failure, unable, failing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertRuleCheck = try WriteStatement(
+            db,
+            """
+            INSERT INTO quality_rule_check (position, gtin, datasheet, rule_sets, occurred_at, passed, warning,
+              failure, unable, failing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        upsertOpen = try WriteStatement(db, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
+        deleteOpen = try WriteStatement(db, "DELETE FROM quality_open_task WHERE task = ?")
+        selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
+    }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
         case .attributeVerdictRecorded(let event):
-            let load = { (task: String) in try Self.loadOpen(task, db) }
-            if try open.value(event.taskID, load: load) == nil { open.insert(event.taskID, OpenVerdicts()) }
-            open.modify(event.taskID, load: { _ in nil }) { $0.record(event.path, event.verdict.rawValue) }
+            let load = try isNew(event.taskID, db) ? { _ in nil } : loadOpen
+            let known = try open.modify(event.taskID, load: load) { $0.record(event.path, event.verdict.rawValue) }
+            if !known {
+                var verdicts = OpenVerdicts()
+                verdicts.record(event.path, event.verdict.rawValue)
+                open.insert(event.taskID, verdicts)
+            }
         case .inspectionFinished(let event):
             guard let facts = try directory?.facts(event.taskID, db) else { return }
-            let verdicts = try open.value(event.taskID, load: { try Self.loadOpen($0, db) })
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
-                      recorded_at, result, passed, warning, failure, unable, failing)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            try statement.execute(arguments: [
-                Int64(envelope.position), facts.gtin, facts.taskID, facts.batchID, facts.inspectorID, facts.mode,
-                envelope.occurredAt, envelope.recordedAt, event.result.rawValue, event.passedCount,
-                event.warningCount, event.failureCount, event.unableCount, verdicts?.failing ?? "",
-            ])
+            let verdicts = try open.value(event.taskID, load: loadOpen)
+            try insertInspection.execute(
+                .integer(Int64(envelope.position)), .text(facts.gtin), .text(facts.taskID), .text(facts.batchID),
+                .text(facts.inspectorID), .int(facts.mode), .integer(envelope.occurredAt),
+                .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
+                .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
+                .text(verdicts?.failing ?? ""))
             if let verdicts { close(event.taskID, stored: verdicts.stored) }
         case .inspectionSkipped(let event):
-            if let verdicts = try open.value(event.taskID, load: { try Self.loadOpen($0, db) }) {
+            if let verdicts = try open.value(event.taskID, load: loadOpen) {
                 close(event.taskID, stored: verdicts.stored)
             }
         case .ruleCheckRecorded(let event):
             let failing = event.findings.filter { $0.verdict.rawValue >= 2 }
                 .map { "\($0.path)=\($0.verdict.rawValue)" }.joined(separator: "|")
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO quality_rule_check (position, gtin, datasheet, rule_sets, occurred_at, passed, warning,
-                      failure, unable, failing)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            try statement.execute(arguments: [
-                Int64(envelope.position), event.gtin, event.datasheetID, event.ruleSets.joined(separator: ","),
-                envelope.occurredAt, event.passedCount, event.warningCount, event.failureCount, event.unableCount,
-                failing,
-            ])
+            try insertRuleCheck.execute(
+                .integer(Int64(envelope.position)), .text(event.gtin), .text(event.datasheetID),
+                .text(event.ruleSets.joined(separator: ",")), .integer(envelope.occurredAt), .int(event.passedCount),
+                .int(event.warningCount), .int(event.failureCount), .int(event.unableCount), .text(failing))
         default:
             break
         }
+    }
+
+    /// Whether the task was allocated after every evicted row: then a miss means no row.
+    private func isNew(_ taskID: String, _ db: Database) throws -> Bool {
+        guard let facts = try directory?.facts(taskID, db) else { return false }
+        return facts.position > open.completeAfter
     }
 
     /// A finished task's verdicts: deleted at the next flush if stored, else simply forgotten.
@@ -134,24 +158,20 @@ final class QualityFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database) throws {
-        let upsert = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
-        let delete = try db.cachedStatement(sql: "DELETE FROM quality_open_task WHERE task = ?")
-        try open.flush { task, verdicts in
+    func flush(_ db: Database, at position: UInt64) throws {
+        try open.flush(at: position) { task, verdicts in
             if verdicts.closed {
-                try delete.execute(arguments: [task])
+                try deleteOpen.execute(.text(task))
                 verdicts.stored = false
             } else {
-                try upsert.execute(arguments: [task, verdicts.encoded])
+                try upsertOpen.execute(.text(task), .text(verdicts.encoded))
                 verdicts.stored = true
             }
         }
     }
 
-    private static func loadOpen(_ task: String, _ db: Database) throws -> OpenVerdicts? {
-        let statement = try db.cachedStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
-        return try String.fetchOne(statement, arguments: [task]).map {
+    private func loadOpen(_ task: String) throws -> OpenVerdicts? {
+        try String.fetchOne(selectOpen, arguments: [task]).map {
             var verdicts = OpenVerdicts(encoded: $0)
             verdicts.stored = true
             return verdicts

@@ -17,6 +17,10 @@ struct ItemAuditCommand: AsyncParsableCommand {
               itemaudit --version
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
-        subcommands: [VerifyCommand.self, BenchCommand.self, LogFillCommand.self, LogOpenCommand.self]
+        subcommands: [
+            VerifyCommand.self, ReplayCommand.self,
+            BenchCommand.self, LogFillCommand.self,
+            LogOpenCommand.self, SampleHistoryCommand.self,
+        ]
     )
 }
