@@ -18,7 +18,8 @@ struct ItemAuditCommand: AsyncParsableCommand {
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
         subcommands: [
-            VerifyCommand.self, ReplayCommand.self,
+            VerifyCommand.self, ReplayCommand.self, CoverageCommand.self, InspectorsCommand.self, ProductCommand.self,
+            BatchCommand.self, SearchCommand.self, HistoryCommand.self,
             BenchCommand.self, LogFillCommand.self,
             LogOpenCommand.self, SampleHistoryCommand.self,
         ]

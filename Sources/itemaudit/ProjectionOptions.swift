@@ -64,3 +64,38 @@ enum ProjectionAccess {
         micros.map { Timestamp(microsecondsSinceEpoch: $0).iso8601 } ?? "-"
     }
 }
+
+extension OutputFormat {
+    /// Prints `value` as JSON, or `table` as aligned text or CSV.
+    func emit<Value: Encodable>(_ value: Value, table: () -> TextTable) {
+        if self == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            // Plain numbers and strings always encode.
+            let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(table().render(self), terminator: "")
+        }
+    }
+}
+
+/// Optional `--from` / `--to` bounds of a report period.
+struct PeriodOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Start of the period (ISO 8601 date or date-time, inclusive).", valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("End of the period (ISO 8601 date or date-time, exclusive).", valueName: "time"))
+    var to: String?
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, Timestamp(iso8601: value) == nil {
+                throw ValidationError("\(name) '\(value)' is not an ISO 8601 date or date-time (use 2026-03-01 or 2026-03-01T08:00:00Z)")
+            }
+        }
+    }
+
+    var fromMicros: Int64? { from.flatMap { Timestamp(iso8601: $0)?.microsecondsSinceEpoch } }
+    var toMicros: Int64? { to.flatMap { Timestamp(iso8601: $0)?.microsecondsSinceEpoch } }
+}
