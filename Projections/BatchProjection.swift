@@ -34,7 +34,7 @@ public struct BatchProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try BatchFold(db, directory: context.directory)
+        try BatchFold(db, directory: context.directory, limit: context.workingSetLimit)
     }
 }
 
@@ -90,16 +90,18 @@ struct TaskStateRow: Sendable, Hashable {
 }
 
 final class BatchFold: ProjectionFold {
-    private let batches = RowCache<String, BatchRow>(capacity: 20_000)
-    private let tasks = RowCache<String, TaskStateRow>(capacity: 100_000)
+    private let batches: RowCache<String, BatchRow>
+    private let tasks: RowCache<String, TaskStateRow>
     private let directory: TaskDirectory?
     private let writeBatch: WriteStatement
     private let writeTask: WriteStatement
     private let selectBatch: Statement
     private let selectTask: Statement
 
-    init(_ db: Database, directory: TaskDirectory?) throws {
+    init(_ db: Database, directory: TaskDirectory?, limit: Int) throws {
         self.directory = directory
+        batches = RowCache(capacity: limit / 5 + 1)
+        tasks = RowCache(capacity: limit)
         writeBatch = try WriteStatement(
             db,
             """

@@ -33,19 +33,20 @@ public struct CoverageProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try CoverageFold(db, directory: context.directory)
+        try CoverageFold(db, directory: context.directory, limit: context.workingSetLimit)
     }
 }
 
 final class CoverageFold: ProjectionFold {
     /// GTIN → product type (-1 when the product is not registered).
-    private let productTypes = RowCache<String, Int>(capacity: 200_000)
+    private let productTypes: RowCache<String, Int>
     private let directory: TaskDirectory?
     private let insertInspection: WriteStatement
     private let selectType: Statement
 
-    init(_ db: Database, directory: TaskDirectory?) throws {
+    init(_ db: Database, directory: TaskDirectory?, limit: Int) throws {
         self.directory = directory
+        productTypes = RowCache(capacity: limit)
         insertInspection = try WriteStatement(
             db,
             """

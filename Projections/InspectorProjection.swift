@@ -31,7 +31,7 @@ public struct InspectorProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try InspectorFold(db, directory: context.directory, checkpoint: context.checkpoint)
+        try InspectorFold(db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -65,7 +65,7 @@ struct InspectionTimer: Sendable, Hashable {
 }
 
 final class InspectorFold: ProjectionFold {
-    private let days = RowCache<InspectorDayKey, InspectorDayRow>(capacity: 20_000)
+    private let days: RowCache<InspectorDayKey, InspectorDayRow>
     private let timers: RowCache<String, InspectionTimer>
     private let directory: TaskDirectory?
     private let upsertInspector: WriteStatement
@@ -75,9 +75,10 @@ final class InspectorFold: ProjectionFold {
     private let selectDay: Statement
     private let selectTimer: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64) throws {
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
-        timers = RowCache(capacity: 50_000, completeAfter: checkpoint)
+        timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
+        days = RowCache(capacity: limit / 5 + 1)
         upsertInspector = try WriteStatement(db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
         upsertDay = try WriteStatement(
             db,

@@ -64,6 +64,9 @@ public final class FoldContext {
     public internal(set) var directory: TaskDirectory?
     /// The checkpoint of the fold being made: it continues after this position.
     public internal(set) var checkpoint: UInt64 = 0
+    /// How many rows a fold keeps in memory per working set before it forgets them after a flush.
+    public let workingSetLimit: Int
 
-    init() {}
+    init(workingSetLimit: Int) { self.workingSetLimit = max(1, workingSetLimit) }
+
 }

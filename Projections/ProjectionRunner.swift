@@ -15,12 +15,18 @@ public struct ProjectionRunner: Sendable {
     public let projections: [any Projection]
     /// Events folded per transaction.
     public var chunkSize: Int
+    /// Rows each fold keeps in memory per working set (memory stays bounded by it, whatever the log).
+    public var workingSetLimit: Int
     let logger: Logger
 
     /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
-    public init(projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536, logger: Logger) {
+    public init(
+        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536,
+        workingSetLimit: Int = 100_000, logger: Logger
+    ) {
         self.projections = projections
         self.chunkSize = max(1, chunkSize)
+        self.workingSetLimit = workingSetLimit
         self.logger = logger
     }
 
@@ -54,7 +60,7 @@ public struct ProjectionRunner: Sendable {
             let (checkpoints, rebuilt) = try prepare(selected, db)
             var report = Report(events: 0, positions: nil, rebuilt: rebuilt, seconds: 0)
             guard let low = checkpoints.min(), low < end else { return report }
-            let context = FoldContext()
+            let context = FoldContext(workingSetLimit: workingSetLimit)
             let folds = try selected.indices.map { index in
                 context.checkpoint = checkpoints[index]
                 return try selected[index].makeFold(db, context: context)

@@ -35,7 +35,7 @@ public struct QualityProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try QualityFold(db, directory: context.directory, checkpoint: context.checkpoint)
+        try QualityFold(db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -85,9 +85,9 @@ final class QualityFold: ProjectionFold {
     private let deleteOpen: WriteStatement
     private let selectOpen: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64) throws {
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
-        open = RowCache(capacity: 50_000, completeAfter: checkpoint)
+        open = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
         insertInspection = try WriteStatement(
             db,
             """

@@ -96,7 +96,7 @@ public struct TaskDirectoryProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        let directory = try TaskDirectory(db)
+        let directory = try TaskDirectory(db, capacity: context.workingSetLimit)
         context.directory = directory
         return Fold(directory: directory)
     }
