@@ -30,6 +30,19 @@ public struct CoverageRow: Sendable, Hashable, Codable {
     /// Received products past their inspect-before date and not inspected since reception by the
     /// end of the period (type and location groupings).
     public var overdue: Int?
+
+    public init(
+        group: String, catalogue: Int, inspected: Int, percent: Double, inspections: Int, neverInspected: Int?,
+        overdue: Int?
+    ) {
+        self.group = group
+        self.catalogue = catalogue
+        self.inspected = inspected
+        self.percent = percent
+        self.inspections = inspections
+        self.neverInspected = neverInspected
+        self.overdue = overdue
+    }
 }
 
 extension ProjectionStore {
