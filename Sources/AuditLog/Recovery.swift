@@ -91,14 +91,14 @@ struct Recovery {
                         segment: number, offset: frame.offset, length: UInt32(frame.header.totalLength),
                         firstPosition: frame.header.firstPosition, count: frame.header.recordCount,
                         recordedAt: frame.header.recordedAt)
-                    var staged = index
-                    let ordinal = staged.add(frame: location, hash: frame.header.hash)
+                    // Decode first, then index: a frame whose records do not decode adds nothing.
+                    var decoded: [(stream: String, version: UInt64, command: String, position: UInt64)] = []
+                    decoded.reserveCapacity(Int(frame.header.recordCount))
                     do {
                         try scanner.withBytes(of: frame) { bytes in
                             try decoder.decode(frame: bytes, header: frame.header) { record in
-                                staged.add(
-                                    stream: record.streamID, version: record.streamVersion,
-                                    commandID: record.commandID, position: record.position, frame: ordinal)
+                                decoded.append(
+                                    (record.streamID, record.streamVersion, record.commandID, record.position))
                             }
                         }
                     } catch {
@@ -106,7 +106,12 @@ struct Recovery {
                         writer.segmentEnd = frame.offset
                         break segments
                     }
-                    index = staged
+                    let ordinal = index.add(frame: location, hash: frame.header.hash)
+                    for record in decoded {
+                        index.add(
+                            stream: record.stream, version: record.version, commandID: record.command,
+                            position: record.position, frame: ordinal)
+                    }
                     report.framesVerified += 1
                 }
             }

@@ -98,9 +98,11 @@ struct LogOpenCommand: ParsableCommand {
         let log = try EventLog.open(directory: data.url.appendingPathComponent("log"), logger: logger)
         let elapsed = ContinuousClock.now - start
         let recovery = log.recovery
-        print(
-            "opened in \(elapsed): lastPosition=\(log.lastPosition) framesVerified=\(recovery.framesVerified) rebuiltIndex=\(recovery.rebuiltIndex) bytesCut=\(recovery.bytesCut) reason=\(recovery.reason ?? "-")"
-        )
+        let line =
+            "opened in \(elapsed): lastPosition=\(log.lastPosition) framesVerified=\(recovery.framesVerified) rebuiltIndex=\(recovery.rebuiltIndex) bytesCut=\(recovery.bytesCut) reason=\(recovery.reason ?? "-")\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+        let closing = ContinuousClock.now
         try log.close()
+        FileHandle.standardOutput.write(Data("closed (checkpoint written) in \(ContinuousClock.now - closing)\n".utf8))
     }
 }
