@@ -48,9 +48,13 @@ public struct PhotoStore: Sendable {
 
     /// Stores `bytes`; `contentType` must match what the bytes are and `sha256`, when given, their hash.
     ///
+    /// With `durable` (the default) the file is synced before this returns, so an acknowledged
+    /// upload survives a crash; bulk loaders may pass false and accept re-uploading after a crash.
     /// - Throws: ``AuditServiceError`` `.photoRejected` for an empty or oversized image, an
     ///   unaccepted or mismatched type, or a hash mismatch; `.dataDirectory` when writing fails.
-    public func store(_ bytes: [UInt8], contentType: String, sha256 expected: String? = nil) throws -> Receipt {
+    public func store(
+        _ bytes: [UInt8], contentType: String, sha256 expected: String? = nil, durable: Bool = true
+    ) throws -> Receipt {
         guard !bytes.isEmpty else {
             throw AuditServiceError(.photoRejected, "the photo is empty (upload the image bytes)")
         }
@@ -86,7 +90,7 @@ public struct PhotoStore: Sendable {
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             let temporary = target.deletingLastPathComponent().appendingPathComponent(
                 ".\(hash).\(UUID().uuidString).tmp")
-            try Data(bytes).write(to: temporary)
+            try Self.writeFile(bytes, to: temporary.path, durable: durable)
             if rename(temporary.path, target.path) != 0 {
                 try? FileManager.default.removeItem(at: temporary)
                 throw CocoaError(.fileWriteUnknown)
@@ -96,6 +100,22 @@ public struct PhotoStore: Sendable {
                 .dataDirectory, "cannot write the photo (check disk space)", context: ["file": target.path])
         }
         return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: true)
+    }
+
+    private static func writeFile(_ bytes: [UInt8], to path: String, durable: Bool) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return write(descriptor, base + written, bytes.count - written)
+            }
+            guard result > 0 else { throw CocoaError(.fileWriteOutOfSpace) }
+            written += result
+        }
+        if durable, fsync(descriptor) != 0 { throw CocoaError(.fileWriteUnknown) }
     }
 
     /// Whether the image with this hash is stored.

@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
             Example:
               itemaudit bench log --format json
             """,
-        subcommands: [BenchLogCommand.self, BenchReplayCommand.self]
+        subcommands: [BenchLogCommand.self, BenchEventsCommand.self, BenchGS1Command.self, BenchReplayCommand.self]
     )
 }
 

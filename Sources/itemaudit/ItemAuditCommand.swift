@@ -18,10 +18,9 @@ struct ItemAuditCommand: AsyncParsableCommand {
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
         subcommands: [
-            VerifyCommand.self, ReplayCommand.self, CoverageCommand.self, InspectorsCommand.self, ProductCommand.self,
-            BatchCommand.self, SearchCommand.self, HistoryCommand.self,
-            BenchCommand.self, LogFillCommand.self,
-            LogOpenCommand.self, SampleHistoryCommand.self,
+            RecordCommand.self, GenerateCommand.self, VerifyCommand.self, GS1Command.self, ReplayCommand.self,
+            CoverageCommand.self, InspectorsCommand.self, ProductCommand.self, BatchCommand.self, SearchCommand.self,
+            HistoryCommand.self, BenchCommand.self, LogFillCommand.self, LogOpenCommand.self, SampleHistoryCommand.self,
         ]
     )
 }

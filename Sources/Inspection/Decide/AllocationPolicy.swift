@@ -34,52 +34,56 @@ public struct AllocationPolicy: Sendable, Hashable {
 }
 
 extension InspectionState {
-    /// The products a batch for `mode` at `locationID` could take, best first; held ones excluded.
+    /// The GTINs a batch for `mode` at `locationID` could take, best first; held ones excluded.
     ///
     /// Order: an inspect-before date (earliest first, dated before undated), then reception
     /// priority (urgent first), then never inspected, then longest since inspected, then GTIN.
-    public func allocationQueue(locationID: String, mode: InspectionMode) -> [Product] {
+    public func allocationQueue(locationID: String, mode: InspectionMode) -> [String] {
         guard let gtins = productsByLocation[locationID] else { return [] }
-        var candidates: [Product] = []
+        var candidates: [QueueEntry] = []
         candidates.reserveCapacity(gtins.count)
         for gtin in gtins where holds[gtin] == nil {
             guard let product = products[gtin], product.datasheetID != nil else { continue }
             let type = product.registration.productType
-            let listedHere = product.registration.listings.contains { $0.locationID == locationID }
             switch mode {
             case .wholesale:
-                guard type != .base, listedHere else { continue }
+                guard type != .base, product.isListed(at: locationID) else { continue }
             case .newProduct:
                 guard product.pendingReception?.locationID == locationID else { continue }
             case .existingProduct:
-                guard type != .pallet, listedHere else { continue }
+                guard type != .pallet, product.isListed(at: locationID) else { continue }
             case .reinspection:
                 guard product.lastResult == .failed else { continue }
             case .adHoc:
                 continue
             }
-            candidates.append(product)
+            candidates.append(
+                QueueEntry(
+                    inspectBefore: product.pendingReception?.inspectBefore?.microseconds ?? .max,
+                    priority: product.pendingReception?.priority.rawValue ?? -1,
+                    lastInspected: product.lastInspectedAt?.microseconds ?? .min, gtin: gtin))
         }
-        candidates.sort(by: Self.allocationOrder)
-        return candidates
+        candidates.sort()
+        return candidates.map(\.gtin)
     }
+}
 
-    static func allocationOrder(_ a: Product, _ b: Product) -> Bool {
-        let dateA = a.pendingReception?.inspectBefore
-        let dateB = b.pendingReception?.inspectBefore
-        if dateA != dateB {
-            guard let dateA else { return false }
-            guard let dateB else { return true }
-            return dateA < dateB
-        }
-        let priorityA = a.pendingReception?.priority.rawValue ?? -1
-        let priorityB = b.pendingReception?.priority.rawValue ?? -1
-        if priorityA != priorityB { return priorityA > priorityB }
-        if a.lastInspectedAt != b.lastInspectedAt {
-            guard let lastA = a.lastInspectedAt else { return true }
-            guard let lastB = b.lastInspectedAt else { return false }
-            return lastA < lastB
-        }
+/// The sort key of the work queue (a small value, so sorting thousands of products is cheap).
+private struct QueueEntry: Comparable {
+    var inspectBefore: Int64
+    var priority: Int
+    var lastInspected: Int64
+    var gtin: String
+
+    static func < (a: QueueEntry, b: QueueEntry) -> Bool {
+        if a.inspectBefore != b.inspectBefore { return a.inspectBefore < b.inspectBefore }
+        if a.priority != b.priority { return a.priority > b.priority }
+        if a.lastInspected != b.lastInspected { return a.lastInspected < b.lastInspected }
         return a.gtin < b.gtin
     }
+}
+
+extension InspectionState.Product {
+    /// Whether the product is stocked at `locationID`.
+    func isListed(at locationID: String) -> Bool { registration.listings.contains { $0.locationID == locationID } }
 }

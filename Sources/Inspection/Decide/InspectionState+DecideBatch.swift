@@ -43,15 +43,15 @@ extension InspectionState {
                 .invalidInput, command: name, state: state, reason: "give exactly one of quantity or minutes")
         }
         let queue = allocationQueue(locationID: location.id, mode: command.mode)
-        var chosen: [Product] = []
+        var chosen: [String] = []
         if let quantity = command.quantity {
             chosen = Array(queue.prefix(quantity))
         } else if let minutes = command.minutes {
             var budget = minutes * 10
-            for product in queue where chosen.count < policy.maxBatchSize {
-                let cost = policy.deciminutes(for: product.registration.productType)
+            for gtin in queue where chosen.count < policy.maxBatchSize {
+                let cost = policy.deciminutes(for: products[gtin]?.registration.productType ?? .base)
                 if cost <= budget {
-                    chosen.append(product)
+                    chosen.append(gtin)
                     budget -= cost
                 }
                 if budget < policy.deciminutes(for: .case) { break }
@@ -65,7 +65,7 @@ extension InspectionState {
         }
         let batchID = "B\(batchCount + 1)"
         let tasks = chosen.enumerated().map {
-            AllocatedTask(taskID: "\(batchID)-\($0.offset + 1)", gtin: $0.element.gtin)
+            AllocatedTask(taskID: "\(batchID)-\($0.offset + 1)", gtin: $0.element)
         }
         let event = BatchAllocated(
             batchID: batchID, inspectorID: inspector.id, locationID: location.id, mode: command.mode,

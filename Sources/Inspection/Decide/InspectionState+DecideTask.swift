@@ -18,9 +18,9 @@ extension InspectionState {
                 .invalidState, command: name, state: batch.stateDescription,
                 reason: "products are collected only while collection runs (status 1, not paused)")
         }
-        let code: ScannedCode
+        let code: ScanReading
         do {
-            code = try ScannedCode(command.scanned)
+            code = try ScanReading(command.scanned)
         } catch {
             throw CommandRefusal(.invalidInput, command: name, state: batch.stateDescription, reason: error.message)
         }

@@ -5,6 +5,7 @@ public struct AllocatedTask: Sendable, Hashable, Codable {
     /// The product's GTIN-14.
     public var gtin: String
 
+    /// Creates the event.
     public init(taskID: String, gtin: String) {
         self.taskID = taskID
         self.gtin = gtin
@@ -32,6 +33,7 @@ public struct BatchAllocated: EventPayload {
     /// The tasks, in the suggested order.
     public var tasks: [AllocatedTask]
 
+    /// Creates the event.
     public init(
         batchID: String, inspectorID: String, locationID: String, mode: InspectionMode, requestedQuantity: Int?,
         requestedMinutes: Int?, expiresAt: EventTime, tasks: [AllocatedTask]
@@ -60,6 +62,7 @@ public struct AdHocTaskAllocated: EventPayload {
     /// The product's GTIN-14.
     public var gtin: String
 
+    /// Creates the event.
     public init(taskID: String, inspectorID: String, locationID: String, gtin: String) {
         self.taskID = taskID
         self.inspectorID = inspectorID
@@ -77,6 +80,7 @@ public protocol BatchTransition: EventPayload {
 
 extension BatchTransition {
     public func encode(into writer: inout PayloadWriter) { writer.string(batchID) }
+    /// Creates the event.
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
         self.init(batchID: try reader.string())
     }
@@ -86,7 +90,9 @@ extension BatchTransition {
 public struct CollectionStarted: BatchTransition {
     public static let eventType = "CollectionStarted"
     public static let schemaVersion = 1
+    /// The batch.
     public var batchID: String
+    /// Creates the event.
     public init(batchID: String) { self.batchID = batchID }
 }
 
@@ -94,7 +100,9 @@ public struct CollectionStarted: BatchTransition {
 public struct CollectionPaused: BatchTransition {
     public static let eventType = "CollectionPaused"
     public static let schemaVersion = 1
+    /// The batch.
     public var batchID: String
+    /// Creates the event.
     public init(batchID: String) { self.batchID = batchID }
 }
 
@@ -102,7 +110,9 @@ public struct CollectionPaused: BatchTransition {
 public struct CollectionFinished: BatchTransition {
     public static let eventType = "CollectionFinished"
     public static let schemaVersion = 1
+    /// The batch.
     public var batchID: String
+    /// Creates the event.
     public init(batchID: String) { self.batchID = batchID }
 }
 
@@ -110,7 +120,9 @@ public struct CollectionFinished: BatchTransition {
 public struct CollectionCancelled: BatchTransition {
     public static let eventType = "CollectionCancelled"
     public static let schemaVersion = 1
+    /// The batch.
     public var batchID: String
+    /// Creates the event.
     public init(batchID: String) { self.batchID = batchID }
 }
 
@@ -118,7 +130,9 @@ public struct CollectionCancelled: BatchTransition {
 public struct BatchSubmitted: BatchTransition {
     public static let eventType = "BatchSubmitted"
     public static let schemaVersion = 1
+    /// The batch.
     public var batchID: String
+    /// Creates the event.
     public init(batchID: String) { self.batchID = batchID }
 }
 
@@ -131,6 +145,7 @@ public struct BatchCancelled: EventPayload {
     /// Why, as the inspector or manager gave it.
     public var reason: String
 
+    /// Creates the event.
     public init(batchID: String, reason: String) {
         self.batchID = batchID
         self.reason = reason
@@ -141,6 +156,7 @@ public struct BatchCancelled: EventPayload {
         writer.string(reason)
     }
 
+    /// Creates the event.
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
         self.init(batchID: try reader.string(), reason: try reader.string())
     }
@@ -155,6 +171,7 @@ public struct BatchExpired: EventPayload {
     /// The tasks that were still open and are now released.
     public var releasedTaskIDs: [String]
 
+    /// Creates the event.
     public init(batchID: String, releasedTaskIDs: [String]) {
         self.batchID = batchID
         self.releasedTaskIDs = releasedTaskIDs
@@ -165,6 +182,7 @@ public struct BatchExpired: EventPayload {
         writer.strings(releasedTaskIDs)
     }
 
+    /// Creates the event.
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
         self.init(batchID: try reader.string(), releasedTaskIDs: try reader.strings())
     }

@@ -9,6 +9,7 @@ public struct LocationRegistered: EventPayload {
     /// Store, warehouse or inspection centre.
     public var kind: LocationKind
 
+    /// Creates the event.
     public init(locationID: String, name: String, kind: LocationKind) {
         self.locationID = locationID
         self.name = name
@@ -27,6 +28,7 @@ public struct InspectorRegistered: EventPayload {
     /// What the person may do.
     public var role: InspectorRole
 
+    /// Creates the event.
     public init(inspectorID: String, name: String, role: InspectorRole) {
         self.inspectorID = inspectorID
         self.name = name
@@ -41,6 +43,7 @@ public struct ProductListing: Sendable, Hashable, Codable {
     /// The aisle or shelf text shown to a collecting inspector.
     public var aisle: String
 
+    /// Creates the event.
     public init(locationID: String, aisle: String) {
         self.locationID = locationID
         self.aisle = aisle
@@ -70,6 +73,7 @@ public struct ProductRegistered: EventPayload {
     /// Where the product is stocked.
     public var listings: [ProductListing]
 
+    /// Creates the event.
     public init(
         gtin: String, name: String, brand: String, manufacturer: String, productType: ProductType, category: String,
         childGTIN: String? = nil, childQuantity: Int = 0, listings: [ProductListing] = []
@@ -93,6 +97,7 @@ public struct DatasheetAttribute: Sendable, Hashable, Codable {
     /// The value the supplier gave, as text.
     public var value: String
 
+    /// Creates the event.
     public init(path: String, value: String) {
         self.path = path
         self.value = value
@@ -112,6 +117,7 @@ public struct DatasheetImported: EventPayload {
     /// The attributes, flattened to paths.
     public var attributes: [DatasheetAttribute]
 
+    /// Creates the event.
     public init(gtin: String, datasheetID: String, source: String, attributes: [DatasheetAttribute]) {
         self.gtin = gtin
         self.datasheetID = datasheetID
@@ -131,6 +137,7 @@ public struct RuleFinding: Sendable, Hashable, Codable {
     /// The rendered message.
     public var message: String
 
+    /// Creates the event.
     public init(ruleID: String, path: String, verdict: Verdict, message: String) {
         self.ruleID = ruleID
         self.path = path
@@ -160,6 +167,7 @@ public struct RuleCheckRecorded: EventPayload {
     /// How many could not be evaluated.
     public var unableCount: Int
 
+    /// Creates the event.
     public init(
         gtin: String, datasheetID: String, ruleSets: [String], findings: [RuleFinding], passedCount: Int,
         warningCount: Int, failureCount: Int, unableCount: Int
@@ -198,6 +206,7 @@ public struct ProductReceived: EventPayload {
     /// The scanned shelf barcode where the sample was stored.
     public var storageLocation: String
 
+    /// Creates the event.
     public init(
         receptionID: String, gtin: String, locationID: String, receivedBy: String, condition: ProductCondition,
         priority: ReceptionPriority, inspectBefore: EventTime?, decommission: DecommissionType, storageLocation: String

@@ -9,6 +9,7 @@ public struct ProductCollected: EventPayload {
     /// The GTIN-14 the scan resolved to (the task's product or its case/base relative).
     public var matchedGTIN: String
 
+    /// Creates the event.
     public init(taskID: String, scanned: String, matchedGTIN: String) {
         self.taskID = taskID
         self.scanned = scanned
@@ -25,6 +26,7 @@ public struct CollectionSkipped: EventPayload {
     /// Reason code 0–2.
     public var reason: SkipReason
 
+    /// Creates the event.
     public init(taskID: String, reason: SkipReason) {
         self.taskID = taskID
         self.reason = reason
@@ -40,6 +42,7 @@ public protocol TaskTransition: EventPayload {
 
 extension TaskTransition {
     public func encode(into writer: inout PayloadWriter) { writer.string(taskID) }
+    /// Creates the event.
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
         self.init(taskID: try reader.string())
     }
@@ -49,7 +52,9 @@ extension TaskTransition {
 public struct InspectionStarted: TaskTransition {
     public static let eventType = "InspectionStarted"
     public static let schemaVersion = 1
+    /// The task.
     public var taskID: String
+    /// Creates the event.
     public init(taskID: String) { self.taskID = taskID }
 }
 
@@ -57,7 +62,9 @@ public struct InspectionStarted: TaskTransition {
 public struct InspectionPaused: TaskTransition {
     public static let eventType = "InspectionPaused"
     public static let schemaVersion = 1
+    /// The task.
     public var taskID: String
+    /// Creates the event.
     public init(taskID: String) { self.taskID = taskID }
 }
 
@@ -76,6 +83,7 @@ public struct AttributeVerdictRecorded: EventPayload {
     /// What the inspector measured or read on the package (added in v2).
     public var measuredValue: String?
 
+    /// Creates the event.
     public init(taskID: String, path: String, verdict: Verdict, note: String? = nil, measuredValue: String? = nil) {
         self.taskID = taskID
         self.path = path
@@ -96,6 +104,7 @@ public struct AttributeVerdictRecordedV1: EventPayload {
     /// Verdict code 0–3.
     public var verdict: Verdict
 
+    /// Creates the event.
     public init(taskID: String, path: String, verdict: Verdict) {
         self.taskID = taskID
         self.path = path
@@ -121,6 +130,7 @@ public struct PhotoAttached: EventPayload {
     /// `image/jpeg`, `image/png` or `image/heic`.
     public var contentType: String
 
+    /// Creates the event.
     public init(taskID: String, sha256: String, byteCount: Int, contentType: String) {
         self.taskID = taskID
         self.sha256 = sha256
@@ -146,6 +156,7 @@ public struct InspectionFinished: EventPayload {
     /// Attributes that could not be validated.
     public var unableCount: Int
 
+    /// Creates the event.
     public init(
         taskID: String, result: InspectionStatus, passedCount: Int, warningCount: Int, failureCount: Int,
         unableCount: Int
@@ -168,6 +179,7 @@ public struct InspectionSkipped: EventPayload {
     /// Why.
     public var reason: String
 
+    /// Creates the event.
     public init(taskID: String, reason: String) {
         self.taskID = taskID
         self.reason = reason

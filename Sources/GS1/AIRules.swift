@@ -1,0 +1,110 @@
+/// An AI or an AI pattern ("31nn") packed in an integer: length in bits 16-19, one digit
+/// per nibble (first digit highest); `mask` clears the nibbles of `n` wildcards.
+struct AIPattern: Hashable, Sendable {
+    var value: UInt32
+    var mask: UInt32
+
+    init(_ text: String) {
+        var value: UInt32 = UInt32(text.utf8.count) << 16
+        var mask: UInt32 = 0xF_0000
+        for (index, byte) in text.utf8.enumerated() where index < 4 {
+            let shift = UInt32(12 - 4 * index)
+            if byte != UInt8(ascii: "n") {
+                value |= UInt32(byte &- 0x30) << shift
+                mask |= 0xF << shift
+            }
+        }
+        self.value = value
+        self.mask = mask
+    }
+
+    func matches(_ code: UInt32) -> Bool { code & mask == value }
+}
+
+extension HotTables {
+    /// Whether any record's AI matches `pattern`.
+    @inline(__always)
+    private func anyMatches(_ pattern: AIPattern, _ records: ElementRecords) -> Bool {
+        for index in 0..<records.count where pattern.matches(definitions[Int(records[index].definition)].code) {
+            return true
+        }
+        return false
+    }
+
+    /// Checks the AIs of one item together: a repeated AI must repeat its value, every
+    /// `req=` rule must be met and no `ex=` pair may occur. Removes exact duplicates.
+    func validateAssociations(
+        _ records: inout ElementRecords, input: UnsafeBufferPointer<UInt8>, decoded: UnsafeBufferPointer<UInt8>,
+        errors: inout [GS1Error]
+    ) {
+        var index = 1
+        while index < records.count {
+            let record = records[index]
+            var duplicate = false
+            for earlier in 0..<index where records[earlier].definition == record.definition {
+                if ElementRecord.sameValue(records[earlier], record, input: input, decoded: decoded) {
+                    duplicate = true
+                } else {
+                    let first = records[earlier].value(input: input, decoded: decoded)
+                    let second = record.value(input: input, decoded: decoded)
+                    errors.append(
+                        GS1Error(
+                            .repeatedAI,
+                            "the AI appears twice with different values (\"\(first)\" and \"\(second)\"); "
+                                + "a repeated AI must repeat its value",
+                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
+                }
+                break
+            }
+            if duplicate {
+                records.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        for index in 0..<records.count {
+            let record = records[index]
+            let definition = definitions[Int(record.definition)]
+            for ruleNumber in 0..<Int(definition.ruleCount) {
+                let rule = rules[Int(definition.ruleStart) + ruleNumber]
+                var met = false
+                for alternativeNumber in 0..<Int(rule.count) where !met {
+                    let alternative = alternatives[Int(rule.start) + alternativeNumber]
+                    met = true
+                    for patternNumber in 0..<Int(alternative.count)
+                    where !anyMatches(patterns[Int(alternative.start) + patternNumber], records) {
+                        met = false
+                        break
+                    }
+                }
+                if !met {
+                    let requirement = SyntaxDictionary.shared.definitions[Int(record.definition)].requires[ruleNumber]
+                    errors.append(
+                        GS1Error(
+                            .missingAssociation,
+                            "requires " + SyntaxDictionary.describeRequirement(requirement) + " in the same item",
+                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
+                }
+            }
+            for excludeNumber in 0..<Int(definition.excludeCount) {
+                let pattern = patterns[Int(definition.excludeStart) + excludeNumber]
+                for other in 0..<records.count {
+                    let code = definitions[Int(records[other].definition)].code
+                    guard code != definition.code && pattern.matches(code) else { continue }
+                    errors.append(
+                        GS1Error(
+                            .exclusiveAssociation,
+                            "must not appear together with AI (\(Self.ai(Int(records[other].definition))))",
+                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
+                }
+            }
+        }
+    }
+}
+
+extension SyntaxDictionary {
+    static func describeRequirement(_ alternatives: [[String]]) -> String {
+        let text = alternatives.map { $0.map { "(\($0))" }.joined(separator: " with ") }
+        return text.count <= 1 ? (text.first ?? "another AI") : "one of " + text.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite("record and generate, end to end")
+struct RecordGenerateTests {
+    static func scratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("itemaudit-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static let lines = [
+        #"{"commandID":"c1","actor":"admin","type":"RegisterLocation","locationID":"S1","name":"Store","kind":0}"#,
+        #"{"commandID":"c2","actor":"admin","type":"RegisterInspector","inspectorID":"i1","name":"Ann","role":0}"#,
+        #"{"commandID":"c3","actor":"i1","type":"SubmitBatch","batchID":"B1"}"#,
+        #"{"commandID":"c4","actor":"admin","type":"RegisterLocation","locationID":"S2"}"#,
+        #"{"commandID":"c1","actor":"admin","type":"RegisterLocation","locationID":"S1","name":"Store","kind":0}"#,
+    ]
+
+    @Test("record prints one outcome per line, keeps going after a refusal, exits 1")
+    func record() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = Data((Self.lines.joined(separator: "\n") + "\n").utf8)
+        let result = try ItemAuditBinary.run(["record", "-", "--data", directory.path], stdin: input)
+        #expect(result.status == 1, "\(result.stderr)")
+        let output = result.stdout.split(separator: "\n").map(String.init)
+        #expect(output.count == 5, "\(output)")
+        #expect(output[0].hasPrefix("line 1: accepted RegisterLocation c1 -> location-S1 v1"))
+        #expect(output[2].contains("refused c3: SubmitBatch refused: no batch B1"))
+        #expect(output[3].contains("invalid: missing field 'name'"))
+        #expect(output[4].hasPrefix("line 5: duplicate RegisterLocation c1 -> location-S1 v1"))
+        #expect(result.stderr.contains("2 of 5 lines were refused or invalid"))
+        // JSON output, against the same log: every line is now a repeat or still refused.
+        let again = try ItemAuditBinary.run(
+            ["record", "-", "--data", directory.path, "--format", "json"], stdin: input)
+        let objects = again.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(
+            objects.map { $0["status"] as? String } == ["duplicate", "duplicate", "refused", "invalid", "duplicate"])
+    }
+
+    @Test("record exits 2 on an unreadable file, 0 when all lines are accepted")
+    func exitCodes() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try ItemAuditBinary.run([
+            "record", directory.appendingPathComponent("nope.jsonl").path, "--data", directory.path,
+        ])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("error: cannot read"))
+        let file = directory.appendingPathComponent("ok.jsonl")
+        try Data((Self.lines.prefix(2).joined(separator: "\n")).utf8).write(to: file)
+        let ok = try ItemAuditBinary.run(["record", file.path, "--data", directory.appendingPathComponent("data").path])
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    @Test("generate writes a log that verify accepts, and refuses a directory that has one")
+    func generate() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = [
+            "generate", "--data", directory.path, "--products", "120", "--days", "3", "--inspectors", "2", "--format",
+            "json",
+        ]
+        let result = try ItemAuditBinary.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((report?["events"] as? Double ?? 0) > 1000)
+        #expect(report?["refused"] as? Double == 0)
+        let verify = try ItemAuditBinary.run(["verify", "--data", directory.path])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        let again = try ItemAuditBinary.run(arguments)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("already holds a log"))
+    }
+}
