@@ -58,6 +58,7 @@ let package = Package(
                 "AuditLog",
                 "GS1",
                 "Inspection",
+                "Projections",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -54,6 +54,8 @@ public struct ProjectionRunner: Sendable {
         progress: (UInt64, UInt64) throws -> Void = { _, _ in }
     ) throws -> Report {
         let selected = try select(only)
+        let lock = try store.lockForWriting()
+        defer { lock?.unlock() }
         let end = min(end ?? log.lastPosition, log.lastPosition)
         let started = DispatchTime.now().uptimeNanoseconds
         return try store.database.writeWithoutTransaction { db in
