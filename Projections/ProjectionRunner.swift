@@ -70,31 +70,33 @@ public struct ProjectionRunner: Sendable {
             var folded = checkpoints
             var inChunk = 0
             var last = low
+            let names = EventTypeInterner().names
+            // For each event type, the folds that read it.
+            let readers: [[Int]] = names.map { name in
+                selected.indices.filter { selected[$0].eventTypes?.contains(name) ?? true }
+            }
+            let pipeline = DecodingPipeline(
+                log: log, from: low + 1, upTo: end, wanted: readers.map { !$0.isEmpty })
+            defer { pipeline.stop() }
             try db.beginTransaction()
             do {
-                var types = EventTypeInterner()
-                // For each event type, the folds that read it.
-                let readers: [[Int]] = types.names.map { name in
-                    selected.indices.filter { selected[$0].eventTypes?.contains(name) ?? true }
-                }
-                try log.forEachRecordView(from: low + 1, upTo: end) { record in
-                    last = record.position
-                    inChunk += 1
-                    if let type = types.index(of: record), !readers[type].isEmpty {
-                        let event = try Self.decode(record, types.names[type])
-                        let envelope = EventEnvelope(
-                            position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
-                            occurredAt: record.occurredAt.microsecondsSinceEpoch)
-                        for index in readers[type] where folded[index] < record.position {
-                            try folds[index].apply(event, envelope, db)
+                while let batch = try pipeline.next() {
+                    for item in batch {
+                        let position = item.envelope.position
+                        last = position
+                        inChunk += 1
+                        if let event = item.event {
+                            for index in readers[item.type] where folded[index] < position {
+                                try folds[index].apply(event, item.envelope, db)
+                            }
                         }
-                    }
-                    if inChunk >= chunkSize {
-                        try commit(folds, selected, &folded, at: last, db)
-                        report.events += inChunk
-                        inChunk = 0
-                        try progress(last, end)
-                        try db.beginTransaction()
+                        if inChunk >= chunkSize {
+                            try commit(folds, selected, &folded, at: last, db)
+                            report.events += inChunk
+                            inChunk = 0
+                            try progress(last, end)
+                            try db.beginTransaction()
+                        }
                     }
                 }
                 try commit(folds, selected, &folded, at: last, db)

@@ -39,7 +39,8 @@ public struct QualityProjection: Projection {
     }
 }
 
-/// The latest verdict per attribute path of an inspection in progress.
+/// The verdicts of an inspection in progress, in the order recorded (a later verdict on the same
+/// path replaces the earlier one when they are read).
 struct OpenVerdicts: Sendable, Hashable {
     var paths: [String] = []
     var verdicts: [Int] = []
@@ -48,22 +49,31 @@ struct OpenVerdicts: Sendable, Hashable {
     var stored = false
 
     mutating func record(_ path: String, _ verdict: Int) {
-        if let index = paths.firstIndex(of: path) {
-            verdicts[index] = verdict
-        } else {
-            paths.append(path)
-            verdicts.append(verdict)
+        paths.append(path)
+        verdicts.append(verdict)
+    }
+
+    /// The latest verdict per path, in the order each path was first recorded.
+    var latest: [(String, Int)] {
+        var index: [String: Int] = [:]
+        var result: [(String, Int)] = []
+        for (path, verdict) in zip(paths, verdicts) {
+            if let at = index[path] {
+                result[at].1 = verdict
+            } else {
+                index[path] = result.count
+                result.append((path, verdict))
+            }
         }
+        return result
     }
 
-    /// `path=3|path=2`: the attributes that failed (3) or warned (2), in the order first recorded.
+    /// `path=3|path=2`: the attributes that failed (3) or warned (2).
     var failing: String {
-        var parts: [String] = []
-        for (path, verdict) in zip(paths, verdicts) where verdict >= 2 { parts.append("\(path)=\(verdict)") }
-        return parts.joined(separator: "|")
+        latest.filter { $0.1 >= 2 }.map { "\($0.0)=\($0.1)" }.joined(separator: "|")
     }
 
-    var encoded: String { zip(paths, verdicts).map { "\($0)=\($1)" }.joined(separator: "|") }
+    var encoded: String { latest.map { "\($0.0)=\($0.1)" }.joined(separator: "|") }
 
     init() {}
 
