@@ -70,7 +70,16 @@ struct OpenVerdicts: Sendable, Hashable {
 
     /// `path=3|path=2`: the attributes that failed (3) or warned (2).
     var failing: String {
-        latest.filter { $0.1 >= 2 }.map { "\($0.0)=\($0.1)" }.joined(separator: "|")
+        // Fast path: no failing path was recorded twice, so no dictionary is needed.
+        var parts: [String] = []
+        for index in verdicts.indices where verdicts[index] >= 2 {
+            let path = paths[index]
+            if paths.indices.contains(where: { $0 != index && paths[$0] == path }) {
+                return latest.filter { $0.1 >= 2 }.map { "\($0.0)=\($0.1)" }.joined(separator: "|")
+            }
+            parts.append("\(path)=\(verdicts[index])")
+        }
+        return parts.joined(separator: "|")
     }
 
     var encoded: String { latest.map { "\($0.0)=\($0.1)" }.joined(separator: "|") }

@@ -24,19 +24,37 @@ struct BenchReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var output: FormatOption
 
+    @Option(help: ArgumentHelp("Measure on the log in this directory instead of generating one (used for the child process).", visibility: .hidden))
+    var existing: String?
+
     func validate() throws {
         guard events >= 1_000 else { throw ValidationError("--events must be at least 1000") }
     }
 
     func run() async throws {
+        let logger = Logger(label: "itemaudit.bench") { _ in SwiftLogNoOpLogHandler() }
+        let say: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        if let existing {
+            let benchmark = ReplayBenchmark(events: events, directory: URL(fileURLWithPath: existing), logger: logger)
+            try benchmark.measure(progress: say).print(output.format)
+            return
+        }
         let scratch = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent(".itemaudit-bench-replay-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let logger = Logger(label: "itemaudit.bench") { _ in SwiftLogNoOpLogHandler() }
-        let report = try await ReplayBenchmark(events: events, directory: scratch, logger: logger).run { step in
-            FileHandle.standardError.write(Data("bench: \(step)\n".utf8))
-        }
+        try await ReplayBenchmark(events: events, directory: scratch, logger: logger).generate(progress: say)
+        // Measured in a fresh process: its peak memory (VmHWM) is the replay's and rebuild's alone.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        child.arguments = ["bench", "replay", "--existing", scratch.path, "--format", "json"]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        guard child.terminationStatus == 0, let report = try? JSONDecoder().decode(BenchmarkReport.self, from: data)
+        else { throw CLIFailure.badInput("the measuring process failed (exit \(child.terminationStatus))") }
         report.print(output.format)
     }
 }
