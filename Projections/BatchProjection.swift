@@ -160,7 +160,9 @@ final class BatchFold: ProjectionFold {
             try task(event.taskID, time, db) {
                 $0.collection = 2
                 $0.inspection = 1
-            } batch: { row, _ in row.collected += 1 }
+            } batch: { row, _ in
+                row.collected += 1
+            }
         case .collectionSkipped(let event):
             try task(event.taskID, time, db) {
                 $0.collection = 3
@@ -170,7 +172,9 @@ final class BatchFold: ProjectionFold {
                 row.resolved += 1
             }
         case .inspectionStarted(let event):
-            try task(event.taskID, time, db) { $0.phase = 1 } batch: { row, _ in
+            try task(event.taskID, time, db) {
+                $0.phase = 1
+            } batch: { row, _ in
                 row.begun = true
                 row.settle()
             }
@@ -179,7 +183,9 @@ final class BatchFold: ProjectionFold {
         case .attributeVerdictRecorded(let event):
             try task(event.taskID, time, db) { $0.verdicts += 1 }
         case .photoAttached(let event):
-            try task(event.taskID, time, db) { $0.photos += 1 } batch: { row, task in
+            try task(event.taskID, time, db) {
+                $0.photos += 1
+            } batch: { row, task in
                 row.photos += 1
                 if task.isInspected && task.photos == 1 { row.inspectedWithoutPhoto -= 1 }
                 row.settle()

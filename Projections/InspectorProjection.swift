@@ -8,7 +8,13 @@ public struct InspectorProjection: Projection {
     public init() {}
     public var name: String { "inspectors" }
     public var version: Int { 1 }
-    public var eventTypes: Set<String>? { ["InspectorRegistered", "BatchAllocated", "AdHocTaskAllocated", "ProductCollected", "CollectionSkipped", "AttributeVerdictRecorded", "PhotoAttached", "InspectionStarted", "InspectionPaused", "InspectionFinished", "InspectionSkipped"] }
+    public var eventTypes: Set<String>? {
+        [
+            "InspectorRegistered", "BatchAllocated", "AdHocTaskAllocated", "ProductCollected", "CollectionSkipped",
+            "AttributeVerdictRecorded", "PhotoAttached", "InspectionStarted", "InspectionPaused", "InspectionFinished",
+            "InspectionSkipped",
+        ]
+    }
     public var dependencies: [String] { ["directory"] }
     public var tables: [String] { ["inspector", "inspector_day", "inspector_open_timer"] }
     public var migrations: [String] {
@@ -31,7 +37,8 @@ public struct InspectorProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try InspectorFold(db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+        try InspectorFold(
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 

@@ -64,7 +64,8 @@ final class ProductFold: ProjectionFold {
                 id = db.lastInsertedRowID
             }
             try db.cachedStatement(
-                sql: "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)"
+                sql:
+                    "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)"
             ).execute(arguments: [id, event.gtin, event.name, event.brand, event.manufacturer, event.category])
         case .datasheetImported(let event):
             try db.cachedStatement(sql: "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")

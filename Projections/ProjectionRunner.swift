@@ -118,7 +118,8 @@ public struct ProjectionRunner: Sendable {
     /// Forgets the checkpoints of the projections named in `only` (all when nil), so the next
     /// ``catchUp(_:log:upTo:only:progress:)`` drops and rebuilds them from the log.
     public func reset(_ store: ProjectionStore, only: Set<String>? = nil) throws {
-        let names = try only.map { _ in try select(only).map(\.name).filter { only?.contains($0) ?? true } }
+        let names =
+            try only.map { _ in try select(only).map(\.name).filter { only?.contains($0) ?? true } }
             ?? projections.map(\.name)
         try store.database.write { db in
             guard try db.tableExists("projection_checkpoint") else { return }

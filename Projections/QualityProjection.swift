@@ -10,7 +10,9 @@ public struct QualityProjection: Projection {
     public init() {}
     public var name: String { "quality" }
     public var version: Int { 1 }
-    public var eventTypes: Set<String>? { ["AttributeVerdictRecorded", "InspectionFinished", "InspectionSkipped", "RuleCheckRecorded"] }
+    public var eventTypes: Set<String>? {
+        ["AttributeVerdictRecorded", "InspectionFinished", "InspectionSkipped", "RuleCheckRecorded"]
+    }
     public var dependencies: [String] { ["directory"] }
     public var tables: [String] { ["quality_inspection", "quality_rule_check", "quality_open_task"] }
     public var migrations: [String] {
@@ -35,7 +37,8 @@ public struct QualityProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try QualityFold(db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+        try QualityFold(
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 

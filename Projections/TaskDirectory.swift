@@ -36,7 +36,9 @@ public final class TaskDirectory {
     init(_ db: Database, capacity: Int = 100_000) throws {
         self.capacity = capacity
         select = try db.makeStatement(
-            sql: "SELECT batch, inspector, location, gtin, mode, allocated_at, position FROM task_directory WHERE task = ?")
+            sql:
+                "SELECT batch, inspector, location, gtin, mode, allocated_at, position FROM task_directory WHERE task = ?"
+        )
         insertStatement = try WriteStatement(
             db,
             """
@@ -119,7 +121,8 @@ public struct TaskDirectoryProjection: Projection {
                 try directory.insert(
                     TaskFacts(
                         taskID: task.taskID, batchID: "", inspectorID: task.inspectorID, locationID: task.locationID,
-                        gtin: task.gtin, mode: InspectionMode.adHoc.rawValue, allocatedAt: envelope.occurredAt, position: envelope.position))
+                        gtin: task.gtin, mode: InspectionMode.adHoc.rawValue, allocatedAt: envelope.occurredAt,
+                        position: envelope.position))
             default:
                 break
             }

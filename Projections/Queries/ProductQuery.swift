@@ -56,7 +56,9 @@ extension ProjectionStore {
     /// Products matching `filter`, best match first (then by GTIN), `limit` from `offset`.
     public func search(_ filter: ProductFilter, limit: Int = 20, offset: Int = 0) throws -> SearchPage {
         try database.read { db in
-            guard try db.tableExists("product") else { return SearchPage(total: 0, offset: offset, limit: limit, items: []) }
+            guard try db.tableExists("product") else {
+                return SearchPage(total: 0, offset: offset, limit: limit, items: [])
+            }
             var conditions: [String] = []
             var arguments: [any DatabaseValueConvertible] = []
             var join = ""
@@ -80,9 +82,10 @@ extension ProjectionStore {
                 arguments.append(manufacturer)
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let total = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM product p \(join) \(whereClause)",
-                arguments: StatementArguments(arguments)) ?? 0
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM product p \(join) \(whereClause)",
+                    arguments: StatementArguments(arguments)) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: "SELECT p.* FROM product p \(join) \(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?",
                 arguments: StatementArguments(arguments + [limit, offset]))

@@ -52,7 +52,9 @@ public struct ReplayBenchmark: Sendable {
                 touched &+= record.payload.count
             }
         }
-        guard replayed == total else { throw BenchmarkFailure(message: "raw replay read \(replayed) of \(total) events") }
+        guard replayed == total else {
+            throw BenchmarkFailure(message: "raw replay read \(replayed) of \(total) events")
+        }
 
         progress("raw replay: in-place views")
         var viewed = 0

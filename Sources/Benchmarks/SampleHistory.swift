@@ -100,13 +100,21 @@ public struct SampleHistory: Sendable {
                     .locationRegistered(
                         LocationRegistered(
                             locationID: location, name: "Location \(index + 1)",
-                            kind: location.hasPrefix("store") ? .store : location.hasPrefix("warehouse") ? .warehouse
-                                : .inspectionCentre))
+                            kind: location.hasPrefix("store")
+                                ? .store
+                                : location.hasPrefix("warehouse")
+                                    ? .warehouse
+                                    : .inspectionCentre))
                 ])
         }
         for number in 0..<inspectors {
             let id = "insp-\(number + 1)"
-            emit("inspector-\(id)", "admin", [.inspectorRegistered(InspectorRegistered(inspectorID: id, name: "Inspector \(number + 1)", role: .inspector))])
+            emit(
+                "inspector-\(id)", "admin",
+                [
+                    .inspectorRegistered(
+                        InspectorRegistered(inspectorID: id, name: "Inspector \(number + 1)", role: .inspector))
+                ])
         }
         for number in 0..<products {
             let gtin = Self.gtin(number)
@@ -142,7 +150,10 @@ public struct SampleHistory: Sendable {
                             RuleCheckRecorded(
                                 gtin: gtin, datasheetID: "ds-\(number)", ruleSets: ["gs1-core@1"],
                                 findings: failing
-                                    ? [RuleFinding(ruleID: "R-7", path: "netContent", verdict: .failure, message: "missing")]
+                                    ? [
+                                        RuleFinding(
+                                            ruleID: "R-7", path: "netContent", verdict: .failure, message: "missing")
+                                    ]
                                     : [],
                                 passedCount: 10, warningCount: 0, failureCount: failing ? 1 : 0, unableCount: 0))
                     ])
@@ -179,7 +190,10 @@ public struct SampleHistory: Sendable {
         let gtin = pick(gtins)
         emit(
             "allocations", inspector,
-            [.adHocTaskAllocated(AdHocTaskAllocated(taskID: id, inspectorID: inspector, locationID: "store-1", gtin: gtin))])
+            [
+                .adHocTaskAllocated(
+                    AdHocTaskAllocated(taskID: id, inspectorID: inspector, locationID: "store-1", gtin: gtin))
+            ])
         inspect(id, gtin, stream: "adhoc-\(id)", inspector: inspector, newProduct: false)
     }
 
@@ -211,9 +225,16 @@ public struct SampleHistory: Sendable {
                 emit(stream, inspector, [.collectionStarted(CollectionStarted(batchID: id))])
             }
             if chance(8) {
-                emit(stream, inspector, [.collectionSkipped(CollectionSkipped(taskID: task.taskID, reason: pick(SkipReason.allCases)))])
+                emit(
+                    stream, inspector,
+                    [.collectionSkipped(CollectionSkipped(taskID: task.taskID, reason: pick(SkipReason.allCases)))])
             } else {
-                emit(stream, inspector, [.productCollected(ProductCollected(taskID: task.taskID, scanned: task.gtin, matchedGTIN: task.gtin))])
+                emit(
+                    stream, inspector,
+                    [
+                        .productCollected(
+                            ProductCollected(taskID: task.taskID, scanned: task.gtin, matchedGTIN: task.gtin))
+                    ])
                 collected.append(task)
             }
         }
@@ -249,11 +270,18 @@ public struct SampleHistory: Sendable {
             let roll = random.next() % 100
             let verdict: Verdict = roll < 85 ? .passed : roll < 92 ? .warning : roll < 97 ? .failure : .unableToValidate
             counts[verdict.rawValue] += 1
-            emit(stream, inspector, [.attributeVerdictRecorded(AttributeVerdictRecorded(taskID: task, path: path, verdict: verdict))])
+            emit(
+                stream, inspector,
+                [.attributeVerdictRecorded(AttributeVerdictRecorded(taskID: task, path: path, verdict: verdict))])
         }
         emit(
             stream, inspector,
-            [.photoAttached(PhotoAttached(taskID: task, sha256: String(repeating: "ab", count: 32), byteCount: 200_000, contentType: "image/jpeg"))])
+            [
+                .photoAttached(
+                    PhotoAttached(
+                        taskID: task, sha256: String(repeating: "ab", count: 32), byteCount: 200_000,
+                        contentType: "image/jpeg"))
+            ])
         let failed = counts[3] > 0 || (newProduct && counts[2] > 0)
         emit(
             stream, inspector,

@@ -25,7 +25,8 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         let (_, store) = try ProjectionAccess.caughtUp(data.url)
         guard let batch = try store.batch(id) else {
-            throw CLIFailure.badInput("no batch \(id) in the log (check the id, e.g. with itemaudit history --inspector)")
+            throw CLIFailure.badInput(
+                "no batch \(id) in the log (check the id, e.g. with itemaudit history --inspector)")
         }
         output.format.emit(batch) {
             if output.format == .table {
@@ -37,7 +38,10 @@ struct BatchCommand: ParsableCommand {
                         + "\(batch.passed) passed, \(batch.failed) failed, \(batch.photos) photos")
             }
             var table = TextTable(
-                columns: ["task", "gtin", "collection", "skip_reason", "inspection", "verdicts", "pass", "warn", "fail", "unable", "photos"],
+                columns: [
+                    "task", "gtin", "collection", "skip_reason", "inspection", "verdicts", "pass", "warn", "fail",
+                    "unable", "photos",
+                ],
                 rightAligned: [2, 3, 4, 5, 6, 7, 8, 9, 10])
             for task in batch.tasks {
                 table.append([

@@ -24,7 +24,10 @@ struct BenchReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var output: FormatOption
 
-    @Option(help: ArgumentHelp("Measure on the log in this directory instead of generating one (used for the child process).", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Measure on the log in this directory instead of generating one (used for the child process).",
+            visibility: .hidden))
     var existing: String?
 
     func validate() throws {

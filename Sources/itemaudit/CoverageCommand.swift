@@ -7,7 +7,8 @@ import Projections
 struct CoverageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coverage",
-        abstract: "Coverage per product type, mode, inspector or location: catalogue, inspected, %, never inspected, overdue.",
+        abstract:
+            "Coverage per product type, mode, inspector or location: catalogue, inspected, %, never inspected, overdue.",
         discussion: """
             Products count as inspected when an inspection of them finished in the period. Overdue:
             received products past their inspect-before date by the end of the period (or now)
@@ -31,7 +32,9 @@ struct CoverageCommand: ParsableCommand {
         let rows = try store.coverage(from: period.fromMicros, to: to, by: by)
         output.format.emit(rows) {
             var table = TextTable(
-                columns: [by.rawValue, "catalogue", "inspected", "percent", "inspections", "never_inspected", "overdue"],
+                columns: [
+                    by.rawValue, "catalogue", "inspected", "percent", "inspections", "never_inspected", "overdue",
+                ],
                 rightAligned: [1, 2, 3, 4, 5, 6])
             for row in rows {
                 table.append([

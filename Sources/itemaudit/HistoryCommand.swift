@@ -31,18 +31,24 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "An inspector id.")
     var inspector: String?
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp("Only what the log held at this ISO 8601 time or position.", valueName: "time|position"))
+    @Option(
+        name: .customLong("as-of"),
+        help: ArgumentHelp("Only what the log held at this ISO 8601 time or position.", valueName: "time|position"))
     var asOf: LogPoint?
 
     func validate() throws {
         let given = [gtin, batch, task, inspector].compactMap { $0 }
-        guard given.count == 1 else { throw ValidationError("give exactly one of --gtin, --batch, --task, --inspector") }
+        guard given.count == 1 else {
+            throw ValidationError("give exactly one of --gtin, --batch, --task, --inspector")
+        }
     }
 
     var subject: HistorySubject {
         if let gtin {
             let digits = gtin.filter(\.isNumber)
-            return .gtin(digits.count == gtin.count && digits.count < 14 ? String(repeating: "0", count: 14 - digits.count) + digits : gtin)
+            return .gtin(
+                digits.count == gtin.count && digits.count < 14
+                    ? String(repeating: "0", count: 14 - digits.count) + digits : gtin)
         }
         if let batch { return .batch(batch) }
         if let task { return .task(task) }

@@ -6,7 +6,8 @@ import Projections
 struct InspectorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspectors",
-        abstract: "Inspector analytics: allocated, collected, skipped by reason, inspected, passed/failed, time per task.",
+        abstract:
+            "Inspector analytics: allocated, collected, skipped by reason, inspected, passed/failed, time per task.",
         discussion: """
             Days are UTC days of the events' occurred-at (device) times. Time per task runs from
             InspectionStarted to InspectionFinished, pauses excluded.
@@ -26,7 +27,8 @@ struct InspectorsCommand: ParsableCommand {
         output.format.emit(rows) {
             var table = TextTable(
                 columns: [
-                    "inspector", "days", "allocated", "collected", "skip_unable", "skip_stock", "skip_gone", "inspected",
+                    "inspector", "days", "allocated", "collected", "skip_unable", "skip_stock", "skip_gone",
+                    "inspected",
                     "passed", "failed", "insp_skipped", "verdicts", "photos", "sec_per_task",
                 ], rightAligned: Set(1...13))
             for row in rows {

@@ -6,7 +6,8 @@ import Projections
 struct ProductCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "product",
-        abstract: "A product's quality history: every inspection and rule check, verdict counts, failing attributes, trend.",
+        abstract:
+            "A product's quality history: every inspection and rule check, verdict counts, failing attributes, trend.",
         discussion: """
             GTIN-8, -12 and -13 are padded to 14 digits. Exit code 2 when the product is unknown.
 
@@ -28,7 +29,10 @@ struct ProductCommand: ParsableCommand {
         }
         output.format.emit(quality) {
             var table = TextTable(
-                columns: ["position", "time", "kind", "task_or_datasheet", "inspector", "result", "pass", "warn", "fail", "unable", "failing"],
+                columns: [
+                    "position", "time", "kind", "task_or_datasheet", "inspector", "result", "pass", "warn", "fail",
+                    "unable", "failing",
+                ],
                 rightAligned: [0, 6, 7, 8, 9])
             var rows: [(UInt64, [String])] = quality.inspections.map { item in
                 (
@@ -56,7 +60,8 @@ struct ProductCommand: ParsableCommand {
                 let name = quality.product.map { "\($0.name) (\($0.brand), \($0.manufacturer))" } ?? "unregistered"
                 print(
                     "\(quality.gtin) \(name): \(quality.inspections.count) inspections, \(quality.passedInspections) passed, "
-                        + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)")
+                        + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)"
+                )
             }
             return table
         }

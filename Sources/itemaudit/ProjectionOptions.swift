@@ -91,7 +91,8 @@ struct PeriodOptions: ParsableArguments {
     func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, Timestamp(iso8601: value) == nil {
-                throw ValidationError("\(name) '\(value)' is not an ISO 8601 date or date-time (use 2026-03-01 or 2026-03-01T08:00:00Z)")
+                throw ValidationError(
+                    "\(name) '\(value)' is not an ISO 8601 date or date-time (use 2026-03-01 or 2026-03-01T08:00:00Z)")
             }
         }
     }

@@ -23,10 +23,15 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
 
-    @Option(help: "Only this projection (and what it depends on): directory, batches, quality, inspectors, coverage, products.")
+    @Option(
+        help:
+            "Only this projection (and what it depends on): directory, batches, quality, inspectors, coverage, products."
+    )
     var projection: String?
 
-    @Option(help: ArgumentHelp("Replay up to this ISO 8601 time (recorded-at) or log position.", valueName: "time|position"))
+    @Option(
+        help: ArgumentHelp("Replay up to this ISO 8601 time (recorded-at) or log position.", valueName: "time|position")
+    )
     var until: LogPoint?
 
     @Option(help: ArgumentHelp("The database to build as of --until.", valueName: "file"))
@@ -57,9 +62,11 @@ struct ReplayCommand: ParsableCommand {
             }
             bar.finish()
             let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
-            var table = TextTable(columns: ["events", "to_position", "seconds", "events_per_s", "database"], rightAligned: [0, 1, 2, 3])
+            var table = TextTable(
+                columns: ["events", "to_position", "seconds", "events_per_s", "database"], rightAligned: [0, 1, 2, 3])
             table.append([
-                String(report.events), String(report.positions?.upperBound ?? end), String(format: "%.2f", report.seconds),
+                String(report.events), String(report.positions?.upperBound ?? end),
+                String(format: "%.2f", report.seconds),
                 String(Int(rate.rounded())), storeURL.path,
             ])
             print(table.render(output.format), terminator: "")

@@ -51,7 +51,8 @@ struct SearchCommand: ParsableCommand {
             output.format.emit(nodes) {
                 var table = TextTable(columns: ["category", "products"], rightAligned: [1])
                 for node in nodes {
-                    let label = output.format == .csv ? node.path : String(repeating: "  ", count: node.depth) + node.name
+                    let label =
+                        output.format == .csv ? node.path : String(repeating: "  ", count: node.depth) + node.name
                     table.append([label, String(node.count)])
                 }
                 return table

@@ -36,9 +36,22 @@ import Testing
         }
         let batch = "batch-B1"
         return [
-            ("location-store-1", .locationRegistered(LocationRegistered(locationID: "store-1", name: "Store", kind: .store)), "2026-03-01T07:00:00Z"),
-            ("location-centre-1", .locationRegistered(LocationRegistered(locationID: "centre-1", name: "Centre", kind: .inspectionCentre)), "2026-03-01T07:00:00Z"),
-            ("inspector-insp-1", .inspectorRegistered(InspectorRegistered(inspectorID: "insp-1", name: "Ida", role: .inspector)), "2026-03-01T07:30:00Z"),
+            (
+                "location-store-1",
+                .locationRegistered(LocationRegistered(locationID: "store-1", name: "Store", kind: .store)),
+                "2026-03-01T07:00:00Z"
+            ),
+            (
+                "location-centre-1",
+                .locationRegistered(
+                    LocationRegistered(locationID: "centre-1", name: "Centre", kind: .inspectionCentre)),
+                "2026-03-01T07:00:00Z"
+            ),
+            (
+                "inspector-insp-1",
+                .inspectorRegistered(InspectorRegistered(inspectorID: "insp-1", name: "Ida", role: .inspector)),
+                "2026-03-01T07:30:00Z"
+            ),
             product(g1, .base, listed: true), product(g2, .base, listed: true), product(g3, .base, listed: true),
             product(g4, .case, listed: false),
             sheet(g1, ["a", "b"]), sheet(g2, ["a", "b"]), sheet(g3, ["a"]),
@@ -73,21 +86,62 @@ import Testing
                         ])), "2026-03-03T08:00:00Z"
             ),
             (batch, .collectionStarted(CollectionStarted(batchID: "B1")), "2026-03-03T08:01:00Z"),
-            (batch, .productCollected(ProductCollected(taskID: "B1-1", scanned: g1, matchedGTIN: g1)), "2026-03-03T08:02:00Z"),
+            (
+                batch, .productCollected(ProductCollected(taskID: "B1-1", scanned: g1, matchedGTIN: g1)),
+                "2026-03-03T08:02:00Z"
+            ),
             (batch, .collectionSkipped(CollectionSkipped(taskID: "B1-2", reason: .outOfStock)), "2026-03-03T08:03:00Z"),
-            (batch, .productCollected(ProductCollected(taskID: "B1-3", scanned: g3, matchedGTIN: g3)), "2026-03-03T08:04:00Z"),
+            (
+                batch, .productCollected(ProductCollected(taskID: "B1-3", scanned: g3, matchedGTIN: g3)),
+                "2026-03-03T08:04:00Z"
+            ),
             (batch, .collectionFinished(CollectionFinished(batchID: "B1")), "2026-03-03T08:05:00Z"),
             (batch, .inspectionStarted(InspectionStarted(taskID: "B1-1")), "2026-03-03T09:00:00Z"),
-            (batch, .attributeVerdictRecorded(AttributeVerdictRecorded(taskID: "B1-1", path: "a", verdict: .passed)), "2026-03-03T09:00:30Z"),
+            (
+                batch, .attributeVerdictRecorded(AttributeVerdictRecorded(taskID: "B1-1", path: "a", verdict: .passed)),
+                "2026-03-03T09:00:30Z"
+            ),
             (batch, .inspectionPaused(InspectionPaused(taskID: "B1-1")), "2026-03-03T09:01:00Z"),
             (batch, .inspectionStarted(InspectionStarted(taskID: "B1-1")), "2026-03-03T09:03:00Z"),
-            (batch, .attributeVerdictRecorded(AttributeVerdictRecorded(taskID: "B1-1", path: "b", verdict: .warning)), "2026-03-03T09:03:30Z"),
-            (batch, .inspectionFinished(InspectionFinished(taskID: "B1-1", result: .passed, passedCount: 1, warningCount: 1, failureCount: 0, unableCount: 0)), "2026-03-03T09:04:00Z"),
-            (batch, .photoAttached(PhotoAttached(taskID: "B1-1", sha256: String(repeating: "a", count: 64), byteCount: 10, contentType: "image/jpeg")), "2026-03-03T09:04:10Z"),
+            (
+                batch,
+                .attributeVerdictRecorded(AttributeVerdictRecorded(taskID: "B1-1", path: "b", verdict: .warning)),
+                "2026-03-03T09:03:30Z"
+            ),
+            (
+                batch,
+                .inspectionFinished(
+                    InspectionFinished(
+                        taskID: "B1-1", result: .passed, passedCount: 1, warningCount: 1, failureCount: 0,
+                        unableCount: 0)), "2026-03-03T09:04:00Z"
+            ),
+            (
+                batch,
+                .photoAttached(
+                    PhotoAttached(
+                        taskID: "B1-1", sha256: String(repeating: "a", count: 64), byteCount: 10,
+                        contentType: "image/jpeg")), "2026-03-03T09:04:10Z"
+            ),
             (batch, .inspectionStarted(InspectionStarted(taskID: "B1-3")), "2026-03-03T10:00:00Z"),
-            (batch, .attributeVerdictRecorded(AttributeVerdictRecorded(taskID: "B1-3", path: "a", verdict: .failure)), "2026-03-03T10:00:45Z"),
-            (batch, .inspectionFinished(InspectionFinished(taskID: "B1-3", result: .failed, passedCount: 0, warningCount: 0, failureCount: 1, unableCount: 0)), "2026-03-03T10:01:30Z"),
-            (batch, .photoAttached(PhotoAttached(taskID: "B1-3", sha256: String(repeating: "b", count: 64), byteCount: 10, contentType: "image/jpeg")), "2026-03-03T10:02:00Z"),
+            (
+                batch,
+                .attributeVerdictRecorded(AttributeVerdictRecorded(taskID: "B1-3", path: "a", verdict: .failure)),
+                "2026-03-03T10:00:45Z"
+            ),
+            (
+                batch,
+                .inspectionFinished(
+                    InspectionFinished(
+                        taskID: "B1-3", result: .failed, passedCount: 0, warningCount: 0, failureCount: 1,
+                        unableCount: 0)), "2026-03-03T10:01:30Z"
+            ),
+            (
+                batch,
+                .photoAttached(
+                    PhotoAttached(
+                        taskID: "B1-3", sha256: String(repeating: "b", count: 64), byteCount: 10,
+                        contentType: "image/jpeg")), "2026-03-03T10:02:00Z"
+            ),
             (batch, .batchSubmitted(BatchSubmitted(batchID: "B1")), "2026-03-03T10:05:00Z"),
         ]
     }
@@ -130,8 +184,12 @@ import Testing
             let byType = try store.coverage(to: Self.micros("2026-03-10"), by: .type)
             #expect(
                 byType == [
-                    CoverageRow(group: "0", catalogue: 3, inspected: 2, percent: 66.7, inspections: 2, neverInspected: 1, overdue: 0),
-                    CoverageRow(group: "1", catalogue: 1, inspected: 0, percent: 0, inspections: 0, neverInspected: 1, overdue: 1),
+                    CoverageRow(
+                        group: "0", catalogue: 3, inspected: 2, percent: 66.7, inspections: 2, neverInspected: 1,
+                        overdue: 0),
+                    CoverageRow(
+                        group: "1", catalogue: 1, inspected: 0, percent: 0, inspections: 0, neverInspected: 1,
+                        overdue: 1),
                 ])
             // Before its inspect-before date the received case is not overdue yet.
             let early = try store.coverage(to: Self.micros("2026-03-04"), by: .type)
@@ -142,8 +200,12 @@ import Testing
             let byLocation = try store.coverage(to: Self.micros("2026-03-10"), by: .location)
             #expect(
                 byLocation == [
-                    CoverageRow(group: "centre-1", catalogue: 1, inspected: 0, percent: 0, inspections: 0, neverInspected: 1, overdue: 1),
-                    CoverageRow(group: "store-1", catalogue: 3, inspected: 2, percent: 66.7, inspections: 2, neverInspected: 1, overdue: 0),
+                    CoverageRow(
+                        group: "centre-1", catalogue: 1, inspected: 0, percent: 0, inspections: 0, neverInspected: 1,
+                        overdue: 1),
+                    CoverageRow(
+                        group: "store-1", catalogue: 3, inspected: 2, percent: 66.7, inspections: 2, neverInspected: 1,
+                        overdue: 0),
                 ])
             let byInspector = try store.coverage(by: .inspector)
             #expect(byInspector.map(\.group) == ["insp-1"] && byInspector.first?.inspected == 2)
@@ -174,9 +236,15 @@ import Testing
             try ProjectionRunner(logger: quietLogger).catchUp(asOf, log: log, upTo: position)
             #expect(try asOf.batch("B1")?.status == 4)
             let timeline = try AuditTrail.timeline(.task("B1-3"), in: log, upTo: position)
-            #expect(timeline.map(\.eventType).suffix(3) == ["InspectionStarted", "AttributeVerdictRecorded", "InspectionFinished"])
+            #expect(
+                timeline.map(\.eventType).suffix(3) == [
+                    "InspectionStarted", "AttributeVerdictRecorded", "InspectionFinished",
+                ])
             #expect(try AuditTrail.timeline(.task("B1-3"), in: log).last?.eventType == "BatchSubmitted")
-            #expect(try AuditTrail.timeline(.gtin(Self.g4), in: log).map(\.eventType) == ["ProductRegistered", "ProductReceived"])
+            #expect(
+                try AuditTrail.timeline(.gtin(Self.g4), in: log).map(\.eventType) == [
+                    "ProductRegistered", "ProductReceived",
+                ])
         }
     }
 }

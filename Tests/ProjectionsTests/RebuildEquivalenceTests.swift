@@ -1,5 +1,6 @@
 import AuditLog
 import Foundation
+import GRDB
 import Projections
 import Testing
 
@@ -95,5 +96,3 @@ struct Bumped: Projection {
         try base.makeFold(db, context: context)
     }
 }
-
-import GRDB
