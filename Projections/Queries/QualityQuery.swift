@@ -12,7 +12,7 @@ public struct ProductQuality: Sendable, Hashable, Codable {
     /// Occurred-at of the last finished inspection (µs), if any.
     public var lastInspectedAt: Int64?
     /// `improving`, `worsening` or `stable`: the failure share of the last five inspections
-    /// against the five before; `-` with fewer than two inspections.
+    /// against the five before (the two halves of a shorter history); `-` with fewer than two.
     public var trend: String
 }
 
@@ -85,9 +85,9 @@ extension ProjectionStore {
     /// Failure share of the last five results against the five before.
     static func trend(_ failures: [Bool]) -> String {
         guard failures.count >= 2 else { return "-" }
-        let recent = failures.suffix(5)
+        // Up to five recent results against up to five before them (halves of a shorter history).
+        let recent = failures.suffix(min(5, failures.count / 2))
         let before = failures.dropLast(recent.count).suffix(5)
-        guard !before.isEmpty else { return "-" }
         let recentShare = Double(recent.filter { $0 }.count) / Double(recent.count)
         let beforeShare = Double(before.filter { $0 }.count) / Double(before.count)
         if recentShare < beforeShare { return "improving" }
