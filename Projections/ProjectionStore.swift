@@ -35,6 +35,7 @@ public struct ProjectionStore: Sendable {
 
     private static func configuration() -> Configuration {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
