@@ -103,7 +103,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AuditServiceTests",
-            dependencies: ["AuditService", "AuditLog", "Inspection", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "AuditService", "AuditLog", "Inspection", "Projections",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
     ],
