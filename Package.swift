@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "itemaudit", targets: ["itemaudit"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "GS1", targets: ["GS1"]),
+        .library(name: "Datasheets", targets: ["Datasheets"]),
+        .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Inspection", targets: ["Inspection"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "AuditService", targets: ["AuditService"]),
@@ -38,8 +40,13 @@ let package = Package(
         ),
         // GS1 identifiers: no dependencies.
         .target(name: "GS1"),
+        .target(name: "Datasheets", dependencies: ["GS1", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Rules",
+            dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
+        ),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
-        .target(name: "Inspection", dependencies: ["GS1"]),
+        .target(name: "Inspection", dependencies: ["GS1", "Datasheets"]),
         // Read models in SQLite, folded from the log with checkpoints (the top-level Projections/ folder).
         .target(
             name: "Projections",
@@ -57,6 +64,8 @@ let package = Package(
             dependencies: [
                 "AuditLog",
                 "GS1",
+                "Datasheets",
+                "Rules",
                 "Inspection",
                 "Projections",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -68,6 +77,8 @@ let package = Package(
             dependencies: [
                 "AuditLog",
                 "GS1",
+                "Datasheets",
+                "Rules",
                 "Inspection",
                 "Projections",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -81,6 +92,8 @@ let package = Package(
                 "AuditService",
                 "Benchmarks",
                 "GS1",
+                "Datasheets",
+                "Rules",
                 "Inspection",
                 "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -92,6 +105,8 @@ let package = Package(
             dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
+        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
         .testTarget(
             name: "ProjectionsTests",
@@ -104,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "AuditServiceTests",
             dependencies: [
-                "AuditService", "AuditLog", "Inspection", "Projections",
+                "AuditService", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,37 +1,40 @@
 import Foundation
 
-/// The checkpoint file (`checkpoint` in the log directory): how far the log is verified and
-/// the index up to there, so opening checks and indexes only the frames after it.
+/// The checkpoint file (`checkpoint` in the log directory): how far the log is verified, the
+/// frame index up to there, and the on-disk runs that hold the stream and command-id index,
+/// so opening checks and indexes only the frames after it and parses no per-event data.
 ///
 /// ```
-/// "IACKP001" | segment u32 | end offset u64 | last position u64 | last recorded-at i64 | head hash 32
-/// frames:   count u64, then per frame segment u32, offset u64, length u32, first position u64,
-///           count u32, recorded-at i64
-/// streams:  count u64, then per stream id (varint length + UTF-8), version, frame count, and
-///           per frame (ordinal, first version) — all varints
-/// commands: count u64, then per command id (varint length + UTF-8), first position, count,
-///           stream version — varints
+/// "IACKP002" | segment u32 | end offset u64 | last position u64 | last recorded-at i64 | head hash 32
+/// hash mask u64 | next run sequence u64
+/// frames: count u64, then per frame segment u32, offset u64, length u32, first position u64,
+///         count u32, recorded-at i64
+/// runs:   count u32, then per run kind u32, entry count u64, CRC32C u32, file name (varint + UTF-8)
 /// CRC32C of everything before it, u32
 /// ```
 /// It is written to `checkpoint.tmp`, synced and renamed over the old one, so a crash leaves
-/// either the old or the new checkpoint. It is a cache: when missing, damaged or not matching
-/// the segments it is ignored and the index is rebuilt from the log.
+/// either the old or the new checkpoint. It is a cache: when missing, damaged, naming a run
+/// that is missing or damaged, or not matching the segments, it is ignored and the index is
+/// rebuilt from the log.
 struct Checkpoint {
     static let fileName = "checkpoint"
-    static let magic = Array("IACKP001".utf8)
+    static let magic = Array("IACKP002".utf8)
 
     var segment: UInt32
     var endOffset: UInt64
     var index: LogIndex
+    var runSequence: UInt64
 
     func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: 64 + index.frames.count * 40 + index.commands.count * 40)
+        var writer = ByteWriter(capacity: 128 + index.frames.count * 40)
         writer.bytes.append(contentsOf: Self.magic)
         writer.fixed(segment)
         writer.fixed(endOffset)
         writer.fixed(index.lastPosition)
         writer.fixed(index.lastRecordedAt)
         withUnsafeBytes(of: index.headHash) { writer.bytes.append(contentsOf: $0) }
+        writer.fixed(index.keyHash.mask)
+        writer.fixed(runSequence)
         writer.fixed(UInt64(index.frames.count))
         for frame in index.frames {
             writer.fixed(frame.segment)
@@ -41,31 +44,23 @@ struct Checkpoint {
             writer.fixed(frame.count)
             writer.fixed(frame.recordedAt)
         }
-        writer.fixed(UInt64(index.streams.count))
-        for (stream, state) in index.streams {
-            writer.string(stream)
-            writer.varint(state.version)
-            writer.varint(UInt64(state.frames.count))
-            for frame in state.frames {
-                writer.varint(UInt64(frame.frame))
-                writer.varint(frame.firstVersion)
-            }
-        }
-        writer.fixed(UInt64(index.commands.count))
-        for (command, entry) in index.commands {
-            writer.string(command)
-            writer.varint(entry.firstPosition)
-            writer.varint(UInt64(entry.count))
-            writer.varint(entry.streamVersion)
+        let runs = index.streamRuns + index.commandRuns
+        writer.fixed(UInt32(runs.count))
+        for run in runs {
+            writer.fixed(run.kind.rawValue)
+            writer.fixed(UInt64(run.count))
+            writer.fixed(run.crc)
+            writer.string(run.name)
         }
         writer.fixed(CRC32C.checksum(writer.bytes))
         return writer.bytes
     }
 
-    /// Decodes a checkpoint file; nil when it is damaged or not one.
-    static func decode(_ bytes: [UInt8]) -> Checkpoint? {
+    /// Decodes a checkpoint file and maps the runs it names; nil when any of it is damaged,
+    /// missing, or made with another hash mask than `keyHash`.
+    static func decode(_ bytes: [UInt8], directory: URL, keyHash: KeyHash) throws -> Checkpoint? {
         guard bytes.count > 12, Array(bytes[0..<8]) == magic else { return nil }
-        return bytes.withUnsafeBytes { raw -> Checkpoint? in
+        return try bytes.withUnsafeBytes { raw -> Checkpoint? in
             let body = UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 4)])
             let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
             guard CRC32C.checksum(body) == stored else { return nil }
@@ -74,12 +69,15 @@ struct Checkpoint {
                 let segment = try reader.fixed(UInt32.self)
                 let end = try reader.fixed(UInt64.self)
                 var index = LogIndex()
+                index.keyHash = keyHash
                 index.lastPosition = try reader.fixed(UInt64.self)
                 index.lastRecordedAt = try reader.fixed(Int64.self)
                 var hash = SHA256Digest.zero
                 let hashBytes = try reader.fixedBytes(32)
                 withUnsafeMutableBytes(of: &hash) { $0.copyMemory(from: hashBytes) }
                 index.headHash = hash
+                guard try reader.fixed(UInt64.self) == keyHash.mask else { return nil }
+                let runSequence = try reader.fixed(UInt64.self)
                 let frameCount = Int(try reader.fixed(UInt64.self))
                 guard frameCount <= reader.remaining / 36 else { return nil }
                 index.frames.reserveCapacity(frameCount)
@@ -90,48 +88,34 @@ struct Checkpoint {
                             length: try reader.fixed(UInt32.self), firstPosition: try reader.fixed(UInt64.self),
                             count: try reader.fixed(UInt32.self), recordedAt: try reader.fixed(Int64.self)))
                 }
-                let streamCount = Int(try reader.fixed(UInt64.self))
-                guard streamCount <= reader.remaining else { return nil }
-                index.streams.reserveCapacity(streamCount)
-                for _ in 0..<streamCount {
-                    let stream = String(decoding: try reader.slice(), as: UTF8.self)
-                    var state = StreamState(version: try reader.varint(), frames: [])
-                    let count = Int(try reader.varint())
-                    guard count <= reader.remaining else { return nil }
-                    state.frames.reserveCapacity(count)
-                    for _ in 0..<count {
-                        state.frames.append(
-                            StreamFrame(
-                                frame: UInt32(truncatingIfNeeded: try reader.varint()),
-                                firstVersion: try reader.varint()))
-                    }
-                    index.streams[stream] = state
-                }
-                let commandCount = Int(try reader.fixed(UInt64.self))
-                guard commandCount <= reader.remaining else { return nil }
-                index.commands.reserveCapacity(commandCount)
-                for _ in 0..<commandCount {
-                    let command = String(decoding: try reader.slice(), as: UTF8.self)
-                    index.commands[command] = CommandEntry(
-                        firstPosition: try reader.varint(), count: UInt32(truncatingIfNeeded: try reader.varint()),
-                        streamVersion: try reader.varint())
+                let runCount = Int(try reader.fixed(UInt32.self))
+                for _ in 0..<runCount {
+                    guard let kind = IndexRun.Kind(rawValue: try reader.fixed(UInt32.self)) else { return nil }
+                    let count = Int(try reader.fixed(UInt64.self))
+                    let crc = try reader.fixed(UInt32.self)
+                    let name = String(decoding: try reader.slice(), as: UTF8.self)
+                    guard !name.contains("/"),
+                        let run = try IndexRun.open(
+                            name: name, directory: directory, kind: kind, count: count, crc: crc, mask: keyHash.mask)
+                    else { return nil }
+                    if kind == .streams { index.streamRuns.append(run) } else { index.commandRuns.append(run) }
                 }
                 guard reader.remaining == 0, index.frames.last?.lastPosition ?? 0 == index.lastPosition else {
                     return nil
                 }
-                return Checkpoint(segment: segment, endOffset: end, index: index)
-            } catch {
+                return Checkpoint(segment: segment, endOffset: end, index: index, runSequence: runSequence)
+            } catch is ByteReaderError {
                 return nil
             }
         }
     }
 
-    /// Reads the checkpoint of `directory`, or nil when there is none or it is damaged.
-    static func load(from directory: URL) -> Checkpoint? {
+    /// Reads the checkpoint of `directory`, or nil when there is none or it (or a run) is damaged.
+    static func load(from directory: URL, keyHash: KeyHash) throws -> Checkpoint? {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path) else {
             return nil
         }
-        return decode([UInt8](data))
+        return try decode([UInt8](data), directory: directory, keyHash: keyHash)
     }
 
     /// Writes atomically: temporary file, sync, rename, sync the directory.
@@ -146,6 +130,15 @@ struct Checkpoint {
         }
         try LogFile.syncDirectory(directory)
     }
+
+    /// Removes run files that `runs` does not name (left by a crash or replaced by a merge).
+    static func removeUnusedRuns(in directory: URL, keeping runs: [IndexRun]) {
+        let kept = Set(runs.map(\.name))
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix("index-") && name.hasSuffix(".run") && !kept.contains(name) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
 }
 
 extension ByteReader {
@@ -157,11 +150,55 @@ extension ByteReader {
 }
 
 extension EventLog {
-    /// Records how far the log is verified, with the index, so the next open checks only what follows.
+    /// Records how far the log is verified: writes the streams and command ids added since the
+    /// last checkpoint as new on-disk runs (merging runs of similar size), then the checkpoint
+    /// naming them, so the next open checks only what follows and loads no per-event data.
     func writeCheckpoint() throws {
         let snapshot = stateLock.withLock { index }
         writer.bytesSinceCheckpoint = 0
+        writer.eventsSinceCheckpoint = 0
         guard snapshot.lastPosition > 0 else { return }
-        try Checkpoint(segment: writer.segment, endOffset: writer.segmentEnd, index: snapshot).save(to: directory)
+        let entries = snapshot.recentRunEntries()
+        var streamRuns = snapshot.streamRuns
+        var commandRuns = snapshot.commandRuns
+        let mask = snapshot.keyHash.mask
+        func nextName(_ kind: IndexRun.Kind) -> String {
+            writer.runSequence += 1
+            return IndexRun.fileName(kind: kind, sequence: writer.runSequence)
+        }
+        func add(_ kind: IndexRun.Kind, _ bytes: [UInt8], _ count: Int, to runs: inout [IndexRun]) throws {
+            guard count > 0 else { return }
+            runs.append(
+                try bytes.withUnsafeBytes {
+                    try IndexRun.write(
+                        kind: kind, entries: $0, count: count, mask: mask, name: nextName(kind), directory: directory)
+                })
+            // Merge while the run before is no larger: a binary counter, so each entry is
+            // rewritten about log2(runs) times and lookups search few runs.
+            while runs.count >= 2, runs[runs.count - 2].count <= runs[runs.count - 1].count {
+                let merged = try IndexRun.merge(
+                    Array(runs.suffix(2)), mask: mask, name: nextName(kind), directory: directory)
+                runs.removeLast(2)
+                runs.append(merged)
+            }
+        }
+        try add(.streams, entries.streams, entries.streamCount, to: &streamRuns)
+        try add(.commands, entries.commands, entries.commandCount, to: &commandRuns)
+        var saved = snapshot
+        saved.streamRuns = streamRuns
+        saved.commandRuns = commandRuns
+        try Checkpoint(
+            segment: writer.segment, endOffset: writer.segmentEnd, index: saved, runSequence: writer.runSequence
+        ).save(to: directory)
+        // Only the writer thread changes the index, so nothing was added since the snapshot.
+        stateLock.withLock {
+            index.streamRuns = streamRuns
+            index.commandRuns = commandRuns
+            index.recentStreams = [:]
+            index.recentCommands = [:]
+            index.collidingStreams = [:]
+            index.collidingCommands = [:]
+        }
+        Checkpoint.removeUnusedRuns(in: directory, keeping: streamRuns + commandRuns)
     }
 }

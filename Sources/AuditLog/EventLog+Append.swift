@@ -13,6 +13,9 @@ struct WriterState {
     var segment: UInt32 = 1
     var segmentEnd: UInt64 = UInt64(Segment.headerSize)
     var bytesSinceCheckpoint = 0
+    var eventsSinceCheckpoint = 0
+    /// The sequence number of the last index run file written.
+    var runSequence: UInt64 = 0
     /// Set when a write failed in a way that could not be undone: appends fail until reopened.
     var failure: EventLogError?
 }
@@ -90,7 +93,12 @@ extension EventLog {
             for request in group { request.continuation.resume(throwing: failure) }
             return
         }
-        var plan = stateLock.withLock { CommitPlan(group: group, index: index, now: clock.now()) }
+        // Only this thread changes the index, so it reads it without the lock; verifying an
+        // index hit reads a frame, which takes the lock briefly.
+        let current = index
+        var plan = CommitPlan(group: group, index: current, now: clock.now()) {
+            try self.records(inFrame: current.frames[Int($0)])
+        }
         for (request, error) in plan.rejected { request.continuation.resume(throwing: error) }
         guard !plan.writes.isEmpty else {
             for (request, results) in plan.accepted { request.continuation.resume(returning: results) }
@@ -109,15 +117,16 @@ extension EventLog {
         }
         for index in plan.writes.indices {
             let write = plan.writes[index]
+            let append = group[write.request].appends[write.item]
             if builder.count > 0 && builder.rawCount >= configuration.frameSize {
                 seal()
                 builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
             }
             plan.writes[index].frame = sealed.count
-            for (offset, event) in write.append.events.enumerated() {
+            for (offset, event) in append.events.enumerated() {
                 builder.add(
-                    stream: write.append.streamID, version: write.firstVersion + UInt64(offset),
-                    actor: write.append.actor, commandID: write.append.commandID, event: event)
+                    stream: append.streamID, version: write.firstVersion + UInt64(offset),
+                    actor: append.actor, commandID: append.commandID, event: event)
             }
         }
         seal()
@@ -146,6 +155,8 @@ extension EventLog {
             }
             writer.segmentEnd = start + UInt64(output.count)
             writer.bytesSinceCheckpoint += output.count
+            writer.eventsSinceCheckpoint += Int(
+                plan.writes.reduce(0) { $0 + group[$1.request].appends[$1.item].events.count })
             stateLock.withLock {
                 var ordinals: [UInt32] = []
                 for (offset, frame) in sealed.enumerated() {
@@ -156,10 +167,11 @@ extension EventLog {
                     ordinals.append(index.add(frame: location, hash: frame.hash))
                 }
                 for write in plan.writes {
-                    for offset in 0..<write.append.events.count {
+                    let append = group[write.request].appends[write.item]
+                    for offset in 0..<append.events.count {
                         index.add(
-                            stream: write.append.streamID, version: write.firstVersion + UInt64(offset),
-                            commandID: write.append.commandID, position: write.firstPosition + UInt64(offset),
+                            stream: append.streamID, version: write.firstVersion + UInt64(offset),
+                            commandID: append.commandID, position: write.firstPosition + UInt64(offset),
                             frame: ordinals[write.frame])
                     }
                 }
@@ -169,7 +181,9 @@ extension EventLog {
             return
         }
         for (request, results) in plan.accepted { request.continuation.resume(returning: results) }
-        if writer.bytesSinceCheckpoint >= configuration.checkpointInterval {
+        if writer.bytesSinceCheckpoint >= configuration.checkpointInterval
+            || writer.eventsSinceCheckpoint >= configuration.checkpointEvents
+        {
             do {
                 try writeCheckpoint()
             } catch {
@@ -208,7 +222,9 @@ extension EventLog {
 /// conflict, and assigns positions and versions to what will be written.
 struct CommitPlan {
     struct Write {
-        var append: StreamAppend
+        /// Which request of the group and which of its stream appends.
+        var request: Int
+        var item: Int
         var firstPosition: UInt64
         var firstVersion: UInt64
         var frame = 0
@@ -220,35 +236,50 @@ struct CommitPlan {
     var recordedAt: Int64
     var estimatedBytes = 0
 
-    init(group: [PendingAppend], index: LogIndex, now: Timestamp) {
+    init(group: [PendingAppend], index: LogIndex, now: Timestamp, frameRecords: FrameRecordsReader) {
         // Recorded-at never decreases along the log, even when the clock steps back.
         recordedAt = max(now.microsecondsSinceEpoch, index.lastRecordedAt)
         var next = index.lastPosition + 1
         var versions: [String: UInt64] = [:]
         var commands: [String: CommandEntry] = [:]
-        for request in group {
-            var localVersions = versions
-            var localCommands = commands
+        for (requestIndex, request) in group.enumerated() {
+            // This request's own changes, merged into the group's only when all of it is accepted
+            // (copying the group's maps per request would cost O(group²)).
+            var localVersions: [String: UInt64] = [:]
+            var localCommands: [String: CommandEntry] = [:]
             var localWrites: [Write] = []
             var localNext = next
             var results: [AppendResult] = []
             var failure: EventLogError?
-            for append in request.appends {
+            for (item, append) in request.appends.enumerated() {
                 if let problem = Self.problem(with: append) {
                     failure = problem
                     break
                 }
-                if let entry = localCommands[append.commandID] ?? index.commands[append.commandID] {
-                    results.append(entry.result)
+                let known: CommandEntry?
+                let current: UInt64
+                do {
+                    known =
+                        try localCommands[append.commandID] ?? commands[append.commandID]
+                        ?? index.command(append.commandID, frameRecords: frameRecords)
+                    current =
+                        try localVersions[append.streamID] ?? versions[append.streamID]
+                        ?? index.version(of: append.streamID, frameRecords: frameRecords)
+                } catch {
+                    failure = error as? EventLogError ?? EventLogError(.io, "cannot read the index: \(error) (retry)")
+                    break
+                }
+                if let known {
+                    results.append(known.result)
                     continue
                 }
-                let current = localVersions[append.streamID] ?? index.version(of: append.streamID)
                 guard append.expected.accepts(currentVersion: current) else {
                     failure = .versionConflict(stream: append.streamID, expected: append.expected, actual: current)
                     break
                 }
                 let count = UInt64(append.events.count)
-                localWrites.append(Write(append: append, firstPosition: localNext, firstVersion: current + 1))
+                localWrites.append(
+                    Write(request: requestIndex, item: item, firstPosition: localNext, firstVersion: current + 1))
                 let entry = CommandEntry(
                     firstPosition: localNext, count: UInt32(count), streamVersion: current + count)
                 localCommands[append.commandID] = entry
@@ -262,12 +293,12 @@ struct CommitPlan {
                 rejected.append((request, failure))
                 continue
             }
-            versions = localVersions
-            commands = localCommands
+            versions.merge(localVersions) { _, new in new }
+            commands.merge(localCommands) { _, new in new }
             next = localNext
             writes += localWrites
             for write in localWrites {
-                estimatedBytes += write.append.events.reduce(64) { $0 + $1.payload.count + 64 }
+                estimatedBytes += request.appends[write.item].events.reduce(64) { $0 + $1.payload.count + 64 }
             }
             accepted.append((request, results))
         }

@@ -22,11 +22,17 @@ public final class EventLog: @unchecked Sendable {
         public var checkpointInterval: Int
         /// Open without the writer lock: no appends, no repair of a torn tail.
         public var readOnly: Bool
+        /// A checkpoint is also written after this many events, whatever their size: opening
+        /// after a crash verifies and indexes at most about this many (≈0.6 µs each).
+        public var checkpointEvents: Int
+        /// The hash the stream and command-id index is keyed by; tests narrow it to force collisions.
+        var keyHash = KeyHash.full
 
         public init(
             segmentSize: Int = 256 << 20, frameSize: Int = 256 << 10, checkpointInterval: Int = 64 << 20,
-            readOnly: Bool = false
+            readOnly: Bool = false, checkpointEvents: Int = 500_000
         ) {
+            self.checkpointEvents = checkpointEvents
             self.segmentSize = segmentSize
             self.frameSize = frameSize
             self.checkpointInterval = checkpointInterval
@@ -149,7 +155,15 @@ public final class EventLog: @unchecked Sendable {
 
     /// The current version of `stream`: the number of events in it (0 when it does not exist).
     public func streamVersion(of stream: String) -> UInt64 {
-        stateLock.withLock { index.version(of: stream) }
+        let snapshot = stateLock.withLock { index }
+        do {
+            return try snapshot.version(of: stream) { try self.records(inFrame: snapshot.frames[Int($0)]) }
+        } catch {
+            logger.warning(
+                "could not read the frame the stream index points to",
+                metadata: ["stream": "\(stream)", "error": "\(error)"])
+            return 0
+        }
     }
 
     /// The recorded-at time of the last event, or nil for an empty log.

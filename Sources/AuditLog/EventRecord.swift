@@ -16,10 +16,21 @@ public struct EventRecord: Sendable, Hashable {
     public var occurredAt: Timestamp
     /// Who caused it: an inspector, a steward, a system process.
     public var actor: String
+    /// The command id and payload: owned, or a view into the decompressed frame they were read
+    /// from (so decoding a record allocates nothing for them).
+    var tail: RecordTail
+
     /// The command that produced it; appending a command id again appends nothing.
-    public var commandID: String
-    /// The event's data; the domain owns its encoding.
-    public var payload: [UInt8]
+    public var commandID: String {
+        get { tail.commandID }
+        set { tail = .owned(commandID: newValue, payload: payload) }
+    }
+    /// The event's data; the domain owns its encoding. A copy when the record was read from the
+    /// log: use ``withPayload(_:)`` or ``payloadCount`` to read it in place.
+    public var payload: [UInt8] {
+        get { tail.payload }
+        set { tail = .owned(commandID: commandID, payload: newValue) }
+    }
 
     /// A record with every field given.
     public init(
@@ -34,8 +45,47 @@ public struct EventRecord: Sendable, Hashable {
         self.recordedAt = recordedAt
         self.occurredAt = occurredAt
         self.actor = actor
-        self.commandID = commandID
-        self.payload = payload
+        self.tail = .owned(commandID: commandID, payload: payload)
+    }
+
+    init(
+        position: UInt64, streamID: String, streamVersion: UInt64, eventType: String, schemaVersion: UInt16,
+        recordedAt: Timestamp, occurredAt: Timestamp, actor: String, tail: RecordTail
+    ) {
+        self.position = position
+        self.streamID = streamID
+        self.streamVersion = streamVersion
+        self.eventType = eventType
+        self.schemaVersion = schemaVersion
+        self.recordedAt = recordedAt
+        self.occurredAt = occurredAt
+        self.actor = actor
+        self.tail = tail
+    }
+
+    /// The payload's length in bytes, without copying it.
+    public var payloadCount: Int { tail.payloadCount }
+
+    /// Calls `body` with the payload bytes in place, without copying them (valid only during the call).
+    public func withPayload<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try tail.withPayload(body)
+    }
+
+    public static func == (a: EventRecord, b: EventRecord) -> Bool {
+        a.position == b.position && a.streamID == b.streamID && a.streamVersion == b.streamVersion
+            && a.eventType == b.eventType && a.schemaVersion == b.schemaVersion && a.recordedAt == b.recordedAt
+            && a.occurredAt == b.occurredAt && a.actor == b.actor && a.tail.commandBytesEqual(b.tail)
+            && a.withPayload { x in b.withPayload { y in x.elementsEqual(y) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(position)
+        hasher.combine(streamID)
+        hasher.combine(streamVersion)
+        hasher.combine(eventType)
+        hasher.combine(actor)
+        hasher.combine(commandID)
+        withPayload { hasher.combine(bytes: $0) }
     }
 }
 

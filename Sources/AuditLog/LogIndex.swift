@@ -16,8 +16,10 @@ struct StreamFrame: Hashable, Sendable {
     var firstVersion: UInt64
 }
 
-/// A stream's current version and the frames its events are in.
+/// A stream appended to since the last checkpoint: its id, current version and the frames
+/// (since the checkpoint) its events are in. Older frames are in the on-disk runs.
 struct StreamState: Sendable {
+    var id: String
     var version: UInt64 = 0
     var frames: [StreamFrame] = []
 }
@@ -35,16 +37,31 @@ struct CommandEntry: Hashable, Sendable {
     }
 }
 
-/// The in-memory index: frames by position and time, streams, command ids, and the chain head.
+/// The index: frames by position and time (all in memory, small), and streams and command ids
+/// keyed by a 64-bit hash — recent ones in memory, the rest in memory-mapped sorted runs on
+/// disk (see ``IndexRun``) that need no parsing on open.
+///
+/// A hash hit is always verified against the real id (in memory, or by reading the record),
+/// so a hash collision never gives a wrong answer; colliding recent ids live in small
+/// String-keyed maps.
 struct LogIndex: Sendable {
     var frames: [FrameLocation] = []
-    var streams: [String: StreamState] = [:]
-    var commands: [String: CommandEntry] = [:]
     var lastPosition: UInt64 = 0
     var headHash: SHA256Digest.Bytes = SHA256Digest.zero
     var lastRecordedAt: Int64 = .min
+    var keyHash = KeyHash.full
 
-    /// Adds a frame; its records are added with ``add(record:frame:)``.
+    /// Streams and commands added since the last checkpoint, by hash.
+    var recentStreams: [UInt64: StreamState] = [:]
+    var recentCommands: [UInt64: (id: String, entry: CommandEntry)] = [:]
+    /// Recent ids whose hash another recent id already had.
+    var collidingStreams: [String: StreamState] = [:]
+    var collidingCommands: [String: CommandEntry] = [:]
+    /// On-disk runs, oldest first: everything up to the last checkpoint.
+    var streamRuns: [IndexRun] = []
+    var commandRuns: [IndexRun] = []
+
+    /// Adds a frame; its records are added with ``add(stream:version:commandID:position:frame:)``.
     mutating func add(frame: FrameLocation, hash: SHA256Digest.Bytes) -> UInt32 {
         frames.append(frame)
         lastPosition = frame.lastPosition
@@ -57,17 +74,49 @@ struct LogIndex: Sendable {
     mutating func add(
         stream: String, version: UInt64, commandID: String, position: UInt64, frame ordinal: UInt32
     ) {
-        streams[stream, default: StreamState()].note(version: version, frame: ordinal)
-        if var entry = commands[commandID], entry.firstPosition + UInt64(entry.count) == position {
-            entry.count += 1
-            entry.streamVersion = version
-            commands[commandID] = entry
-        } else if commands[commandID] == nil {
-            commands[commandID] = CommandEntry(firstPosition: position, count: 1, streamVersion: version)
+        let streamKey = keyHash(stream)
+        if !collidingStreams.isEmpty, collidingStreams[stream] != nil {
+            collidingStreams[stream]!.note(version: version, frame: ordinal)
+        } else if recentStreams[streamKey] == nil {
+            recentStreams[streamKey] = StreamState(
+                id: stream, version: version,
+                frames: [
+                    StreamFrame(frame: ordinal, firstVersion: version)
+                ])
+        } else if recentStreams[streamKey]!.id == stream {
+            recentStreams[streamKey]!.note(version: version, frame: ordinal)
+        } else {
+            collidingStreams[stream] = StreamState(
+                id: stream, version: version,
+                frames: [
+                    StreamFrame(frame: ordinal, firstVersion: version)
+                ])
+        }
+
+        let commandKey = keyHash(commandID)
+        if !collidingCommands.isEmpty, var entry = collidingCommands[commandID] {
+            if entry.firstPosition + UInt64(entry.count) == position {
+                entry.count += 1
+                entry.streamVersion = version
+                collidingCommands[commandID] = entry
+            }
+        } else if let recent = recentCommands[commandKey] {
+            if recent.id == commandID {
+                var entry = recent.entry
+                if entry.firstPosition + UInt64(entry.count) == position {
+                    entry.count += 1
+                    entry.streamVersion = version
+                    recentCommands[commandKey] = (commandID, entry)
+                }
+            } else {
+                collidingCommands[commandID] = CommandEntry(firstPosition: position, count: 1, streamVersion: version)
+            }
+        } else {
+            recentCommands[commandKey] = (
+                commandID, CommandEntry(firstPosition: position, count: 1, streamVersion: version)
+            )
         }
     }
-
-    func version(of stream: String) -> UInt64 { streams[stream]?.version ?? 0 }
 
     /// The ordinal of the frame holding `position`, or nil when no frame does.
     func frameOrdinal(containing position: UInt64) -> Int? {

@@ -67,40 +67,53 @@ struct FrameBuilder {
 }
 
 /// Decompresses frames and decodes their records, reusing one buffer and sharing repeated
-/// strings (stream ids, event types, actors, command ids) instead of allocating each again.
+/// strings (stream ids, event types, actors) instead of allocating each again.
 struct FrameDecoder {
     private var raw: [UInt8] = []
     // Stream and command ids repeat in runs; event types and actors come from small sets.
     private var streams = StringCache(capacity: 1)
     private var types = StringCache(capacity: 8)
     private var actors = StringCache(capacity: 8)
-    private var commands = StringCache(capacity: 1)
 
     init() {}
 
-    /// Calls `body` for each record of a CRC-checked frame, in order.
+    /// The buffer the last frame was decompressed into by ``decode(frame:header:_:)``; reused
+    /// when no record read from it is still alive.
+    private var shared: FrameBuffer?
+
+    /// Calls `body` for each record of a CRC-checked frame, in order. The records' command ids
+    /// and payloads are views into one buffer per frame: no allocation per record for them.
     /// - Throws: ``FrameDecodingError`` when the body does not decompress or decode exactly.
     mutating func decode(
         frame: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecord) throws -> Void
     ) throws {
+        let rawCount = Int(header.rawLength)
+        if !isKnownUniquelyReferenced(&shared) || shared!.bytes.count < rawCount {
+            shared = FrameBuffer(capacity: max(rawCount, 64 << 10))
+        }
+        let buffer = shared!
+        try Self.decompress(frame: frame, header: header, into: buffer.bytes)
         var streams = self.streams
         var types = self.types
         var actors = self.actors
-        var commands = self.commands
         defer {
             self.streams = streams
             self.types = types
             self.actors = actors
-            self.commands = commands
         }
-        try decodeViews(frame: frame, header: header) { view in
+        let base = UnsafeRawPointer(buffer.bytes.baseAddress!)
+        try Self.decodeRecords(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<rawCount]), header: header) { view in
+            let tail = RecordTail.frame(
+                buffer, command: UInt32(view.commandBytes.baseAddress.map { $0 - base } ?? 0),
+                commandCount: UInt32(view.commandBytes.count),
+                payload: UInt32(view.payloadBytes.baseAddress.map { $0 - base } ?? 0),
+                payloadCount: UInt32(view.payloadBytes.count))
             try body(
                 EventRecord(
                     position: view.position, streamID: streams.string(view.streamBytes),
                     streamVersion: view.streamVersion, eventType: types.string(view.typeBytes),
                     schemaVersion: view.schemaVersion, recordedAt: view.recordedAt, occurredAt: view.occurredAt,
-                    actor: actors.string(view.actorBytes), commandID: commands.string(view.commandBytes),
-                    payload: [UInt8](view.payloadBytes)))
+                    actor: actors.string(view.actorBytes), tail: tail))
         }
     }
 
@@ -110,18 +123,23 @@ struct FrameDecoder {
     ) throws {
         let rawCount = Int(header.rawLength)
         if raw.count < rawCount { raw = [UInt8](repeating: 0, count: rawCount) }
-        let written = raw.withUnsafeMutableBytes { target in
-            LZ4_decompress_safe(
-                frame.baseAddress!.advanced(by: FrameHeader.size).assumingMemoryBound(to: CChar.self),
-                target.baseAddress!.assumingMemoryBound(to: CChar.self),
-                Int32(header.bodyLength), Int32(rawCount)
-            )
+        try raw.withUnsafeMutableBytes { target in
+            try Self.decompress(frame: frame, header: header, into: target)
+            try Self.decodeRecords(UnsafeRawBufferPointer(rebasing: target[0..<rawCount]), header: header, body)
         }
+    }
+
+    private static func decompress(
+        frame: UnsafeRawBufferPointer, header: FrameHeader, into target: UnsafeMutableRawBufferPointer
+    ) throws {
+        let rawCount = Int(header.rawLength)
+        let written = LZ4_decompress_safe(
+            frame.baseAddress!.advanced(by: FrameHeader.size).assumingMemoryBound(to: CChar.self),
+            target.baseAddress!.assumingMemoryBound(to: CChar.self),
+            Int32(header.bodyLength), Int32(rawCount)
+        )
         guard Int(written) == rawCount else {
             throw FrameDecodingError(reason: "the LZ4 body does not decompress to \(rawCount) bytes")
-        }
-        try raw.withUnsafeBytes { buffer in
-            try Self.decodeRecords(UnsafeRawBufferPointer(rebasing: buffer[0..<rawCount]), header: header, body)
         }
     }
 

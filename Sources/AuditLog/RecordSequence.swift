@@ -106,15 +106,7 @@ extension EventLog {
     /// The events of one stream from `version` on, through the stream index (no full scan).
     public func records(stream: String, fromVersion version: UInt64 = 1) -> RecordSequence {
         let frames = stateLock.withLock { () -> [FrameLocation] in
-            guard let state = index.streams[stream] else { return [] }
-            // The last frame that starts at or before `version`, then every later one.
-            var low = 0
-            var high = state.frames.count
-            while low < high {
-                let mid = (low + high) / 2
-                if state.frames[mid].firstVersion <= version { low = mid + 1 } else { high = mid }
-            }
-            return state.frames[max(0, low - 1)...].map { index.frames[Int($0.frame)] }
+            index.frameOrdinals(ofStream: stream, fromVersion: version).map { index.frames[Int($0)] }
         }
         return RecordSequence(log: self, source: .stream(stream, fromVersion: version, frames: frames))
     }

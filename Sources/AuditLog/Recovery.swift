@@ -25,6 +25,7 @@ struct Recovery {
             framesVerified: 0, truncatedSegment: nil, truncatedAtOffset: nil, bytesCut: 0, removedSegments: [],
             reason: nil, rebuiltIndex: true)
         var index = LogIndex()
+        index.keyHash = configuration.keyHash
         var writer = WriterState()
         var decoder = FrameDecoder()
 
@@ -41,8 +42,10 @@ struct Recovery {
         if let checkpoint = try usableCheckpoint(numbers: numbers) {
             index = checkpoint.index
             resume = (checkpoint.segment, checkpoint.endOffset)
+            writer.runSequence = checkpoint.runSequence
             report.rebuiltIndex = false
         }
+        if writable { Checkpoint.removeUnusedRuns(in: directory, keeping: index.streamRuns + index.commandRuns) }
 
         var damage: (number: UInt32, offset: UInt64, reason: String)?
         segments: for number in numbers {
@@ -126,7 +129,8 @@ struct Recovery {
     /// The checkpoint, when its segment is present, long enough, and its last frame is the one
     /// it names (same position and hash): otherwise the index is rebuilt.
     private func usableCheckpoint(numbers: [UInt32]) throws -> Checkpoint? {
-        guard let checkpoint = Checkpoint.load(from: directory), numbers.contains(checkpoint.segment),
+        guard let checkpoint = try Checkpoint.load(from: directory, keyHash: configuration.keyHash),
+            numbers.contains(checkpoint.segment),
             let last = checkpoint.index.frames.last, last.segment == checkpoint.segment,
             last.offset + UInt64(last.length) == checkpoint.endOffset
         else { return nil }

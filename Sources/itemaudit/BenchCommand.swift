@@ -13,7 +13,13 @@ struct BenchCommand: AsyncParsableCommand {
             Example:
               itemaudit bench log --format json
             """,
-        subcommands: [BenchLogCommand.self, BenchEventsCommand.self, BenchGS1Command.self, BenchReplayCommand.self]
+        subcommands: [
+            BenchLogCommand.self,
+            BenchEventsCommand.self,
+            BenchGS1Command.self,
+            BenchRulesCommand.self,
+            BenchReplayCommand.self,
+        ]
     )
 }
 

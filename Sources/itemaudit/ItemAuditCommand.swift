@@ -18,9 +18,23 @@ struct ItemAuditCommand: AsyncParsableCommand {
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
         subcommands: [
-            RecordCommand.self, GenerateCommand.self, VerifyCommand.self, GS1Command.self, ReplayCommand.self,
-            CoverageCommand.self, InspectorsCommand.self, ProductCommand.self, BatchCommand.self, SearchCommand.self,
-            HistoryCommand.self, BenchCommand.self, LogFillCommand.self, LogOpenCommand.self, SampleHistoryCommand.self,
+            GenerateCommand.self,
+            RecordCommand.self,
+            VerifyCommand.self,
+            CheckCommand.self,
+            RulesCommand.self,
+            GS1Command.self,
+            ReplayCommand.self,
+            CoverageCommand.self,
+            InspectorsCommand.self,
+            ProductCommand.self,
+            BatchCommand.self,
+            SearchCommand.self,
+            HistoryCommand.self,
+            BenchCommand.self,
+            LogFillCommand.self,
+            LogOpenCommand.self,
+            SampleHistoryCommand.self,
         ]
     )
 }

@@ -1,3 +1,4 @@
+import Datasheets
 import GS1
 import Inspection
 
@@ -127,36 +128,48 @@ extension GeneratorRun {
                         manufacturer: "\(brand) Oy", productType: type, category: random.pick(Self.categories),
                         childGTIN: child,
                         childQuantity: child == nil ? nil : random.pick([6, 8, 10, 12, 24]), listings: listings))))
-        let attributes = GeneratedDatasheets.attributes(for: type, gtin: gtin, name: name, using: &random)
+        let datasheet = generatedDatasheet(gtin: gtin, type: type, child: child, name: name)
+        let datasheetID = "ds-\(gtin)-1"
         commands.append(
             envelope(
                 .importDatasheet(
-                    ImportDatasheet(
-                        gtin: gtin, datasheetID: "ds-\(gtin)-1", source: "synkka-export", attributes: attributes))))
-        if random.chance(0.25) {
-            var findings: [RuleFinding] = []
-            for _ in 0..<random.int(0...3) {
-                let attribute = random.pick(attributes)
-                let failure = random.chance(0.3)
-                findings.append(
-                    RuleFinding(
-                        ruleID: failure ? "GS1-\(random.int(100...140))" : "EU1169-\(random.int(1...30))",
-                        path: attribute.path,
-                        verdict: failure ? .failure : .warning,
-                        message: "\(attribute.path) does not meet the requirement"))
-            }
-            let failures = findings.filter { $0.verdict == .failure }.count
-            commands.append(
-                envelope(
-                    .recordRuleCheck(
-                        RecordRuleCheck(
-                            check: RuleCheckRecorded(
-                                gtin: gtin, datasheetID: "ds-\(gtin)-1", ruleSets: ["gs1-core@1", "eu1169@1"],
-                                findings: findings,
-                                passedCount: 40 - findings.count, warningCount: findings.count - failures,
-                                failureCount: failures,
-                                unableCount: 0)))))
+                    ImportDatasheet(gtin: gtin, datasheetID: datasheetID, source: "supplier-feed", datasheet: datasheet)
+                )))
+        // Data stewards check every imported datasheet; the findings enter the product's history.
+        let report = ruleEngine.check(datasheet)
+        commands.append(
+            envelope(
+                .recordRuleCheck(
+                    RecordRuleCheck(
+                        check: AuditService.ruleCheck(
+                            report, gtin: gtin, datasheetID: datasheetID,
+                            ruleSets: ruleEngine.ruleSets.map(\.name))))))
+    }
+
+    /// A realistic datasheet from the shared generator, carrying this product's identity.
+    private mutating func generatedDatasheet(gtin: String, type: ProductType, child: String?, name: String)
+        -> Datasheet
+    {
+        var sheet: Datasheet
+        switch type {
+        case .base:
+            let kinds: [DatasheetGenerator.Kind] = [.food, .food, .food, .food, .drink, .alcoholicDrink, .annexVFood]
+            sheet = datasheets.nextBase(random.pick(kinds))
+        case .case, .pallet:
+            sheet = datasheets.nextCase()
         }
+        var attributes = sheet.attributes.filter { !$0.path.hasPrefix("productName") }
+        for index in attributes.indices {
+            switch attributes[index].path {
+            // A generated check-digit defect stays a defect: keep the datasheet's wrong digit.
+            case "gtin" where (try? GTIN(attributes[index].value)) != nil: attributes[index].value = gtin
+            case "childTradeItemGtin": attributes[index].value = child ?? attributes[index].value
+            case "tradeItemUnitDescriptorCode" where type == .pallet: attributes[index].value = "PALLET"
+            default: break
+            }
+        }
+        attributes.insert(Attribute(path: "productName@fi", value: name), at: min(1, attributes.count))
+        return Datasheet(attributes: attributes)
     }
 
     /// A GTIN-13 base unit as GTIN-14: mostly Finnish (64x prefixes), some German, Swedish,

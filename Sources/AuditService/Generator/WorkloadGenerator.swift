@@ -1,5 +1,7 @@
 import AuditLog
+import Datasheets
 import Inspection
+import Rules
 
 /// Generates a realistic inspection history by driving the real command path of an
 /// ``AuditService``: catalogue, receptions, allocations, collection, verdicts, photos,
@@ -72,7 +74,8 @@ public struct WorkloadGenerator: Sendable {
     /// `clock` as its clock.
     /// - Throws: ``AuditServiceError`` when the service fails (refusals are counted, not thrown).
     public func run(service: AuditService, clock: ManualClock) async throws -> Report {
-        var run = GeneratorRun(configuration: configuration, service: service, clock: clock)
+        let ruleEngine = try BuiltInRuleSets.engine()
+        var run = GeneratorRun(configuration: configuration, service: service, clock: clock, ruleEngine: ruleEngine)
         try await run.setUp()
         for day in 0..<configuration.days {
             try await run.simulate(day: day)
@@ -87,15 +90,23 @@ struct GeneratorRun {
     let service: AuditService
     let clock: ManualClock
     var random: SeededRandom
+    /// The shared datasheet generator: the same datasheets the rule checks and benchmarks use.
+    var datasheets: DatasheetGenerator
+    let ruleEngine: RuleEngine
     var report = WorkloadGenerator.Report()
     var catalogue = GeneratedCatalogue()
     var commandCount = 0
 
-    init(configuration: WorkloadGenerator.Configuration, service: AuditService, clock: ManualClock) {
+    init(
+        configuration: WorkloadGenerator.Configuration, service: AuditService, clock: ManualClock,
+        ruleEngine: RuleEngine
+    ) {
         self.configuration = configuration
         self.service = service
         self.clock = clock
+        self.ruleEngine = ruleEngine
         random = SeededRandom(seed: configuration.seed &* 0x2545_F491_4F6C_DD1D &+ 1)
+        datasheets = DatasheetGenerator(seed: configuration.seed &+ 0x5EED, defectRate: 0.12)
     }
 
     /// Sets the server clock.

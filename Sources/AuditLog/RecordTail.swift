@@ -1,0 +1,71 @@
+import Foundation
+
+/// A decompressed frame's raw bytes, shared by the records read from it.
+final class FrameBuffer: @unchecked Sendable {
+    // @unchecked: the bytes are written only while the decoder holds the only reference
+    // (checked with isKnownUniquelyReferenced); once records share it, it is never written again.
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(capacity: Int) {
+        bytes = .allocate(byteCount: max(capacity, 1), alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
+}
+
+/// A record's command id and payload: either owned values, or ranges of the frame buffer the
+/// record was decoded from (one allocation per frame instead of two per record).
+enum RecordTail: Sendable {
+    case owned(commandID: String, payload: [UInt8])
+    case frame(FrameBuffer, command: UInt32, commandCount: UInt32, payload: UInt32, payloadCount: UInt32)
+
+    var commandID: String {
+        switch self {
+        case .owned(let commandID, _): return commandID
+        case .frame(let buffer, let start, let count, _, _):
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]), as: UTF8.self
+            )
+        }
+    }
+
+    var payload: [UInt8] {
+        switch self {
+        case .owned(_, let payload): return payload
+        case .frame: return withPayload { [UInt8]($0) }
+        }
+    }
+
+    var payloadCount: Int {
+        switch self {
+        case .owned(_, let payload): return payload.count
+        case .frame(_, _, _, _, let count): return Int(count)
+        }
+    }
+
+    func withPayload<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch self {
+        case .owned(_, let payload): return try payload.withUnsafeBytes(body)
+        case .frame(let buffer, _, _, let start, let count):
+            return try withExtendedLifetime(buffer) {
+                try body(UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]))
+            }
+        }
+    }
+
+    func withCommandBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch self {
+        case .owned(let commandID, _):
+            var commandID = commandID
+            return try commandID.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        case .frame(let buffer, let start, let count, _, _):
+            return try withExtendedLifetime(buffer) {
+                try body(UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]))
+            }
+        }
+    }
+
+    func commandBytesEqual(_ other: RecordTail) -> Bool {
+        withCommandBytes { a in other.withCommandBytes { b in a.elementsEqual(b) } }
+    }
+}

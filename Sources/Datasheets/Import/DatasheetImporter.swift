@@ -1,0 +1,53 @@
+/// The file formats datasheets are imported from.
+public enum DatasheetFormat: String, Sendable, CaseIterable {
+    /// A JSON-LD document: one product, an array, or an `@graph`.
+    case jsonld
+    /// JSON Lines: one product object per line.
+    case jsonl
+    /// CSV with flat attribute paths as column names.
+    case csv
+
+    /// The format a file name's extension says (`.jsonld`/`.json`, `.jsonl`/`.ndjson`, `.csv`), if any.
+    public init?(fileName: String) {
+        let lower = fileName.lowercased()
+        if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
+            self = .jsonl
+        } else if lower.hasSuffix(".jsonld") || lower.hasSuffix(".json") {
+            self = .jsonld
+        } else if lower.hasSuffix(".csv") {
+            self = .csv
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Imports datasheets from any supported file, choosing the importer by format.
+public enum DatasheetImporter {
+    /// Streams the records of a file to `body` (return false to stop). Throws only when the file
+    /// cannot be opened or its format is unknown; bad records arrive as `.failed`.
+    public static func read(
+        path: String, format: DatasheetFormat? = nil, _ body: (ImportRecord) -> Bool
+    ) throws(ImportIssue) {
+        guard let format = format ?? DatasheetFormat(fileName: path) else {
+            throw ImportIssue(
+                file: path, line: 0,
+                message: "unknown file type; name it .jsonld, .json, .jsonl, .ndjson or .csv")
+        }
+        switch format {
+        case .jsonld: try JSONLDImporter().read(path: path, body)
+        case .jsonl: try JSONLinesImporter().read(path: path, body)
+        case .csv: try CSVImporter().read(path: path, body)
+        }
+    }
+
+    /// Reads every record of a (small) file into memory: for tests and fixtures.
+    public static func readAll(path: String, format: DatasheetFormat? = nil) throws(ImportIssue) -> [ImportRecord] {
+        var records: [ImportRecord] = []
+        try read(path: path, format: format) { record in
+            records.append(record)
+            return true
+        }
+        return records
+    }
+}

@@ -1,0 +1,77 @@
+/// A read-only hash table from UTF-8 keys to integers, looked up with raw bytes (no `String` made).
+///
+/// Exactly as a `[String: Int32]` would answer: ASCII keys and queries are compared byte for byte
+/// (for ASCII, byte equality is Swift's string equality); a query with a non-ASCII byte, or any
+/// lookup when a key is non-ASCII, goes through a `String` dictionary, which compares canonically
+/// (the Kelvin sign equals `K`).
+struct ByteTable: Sendable {
+    private struct Entry: Sendable {
+        var hash: UInt64
+        var start: Int32
+        var count: Int32
+        var value: Int32
+    }
+
+    private var keys: [UInt8] = []
+    private var entries: [Entry]
+    private let mask: Int
+    private let exact: [String: Int32]
+    private let anyNonASCII: Bool
+
+    init(_ table: [String: Int32]) {
+        exact = table
+        anyNonASCII = table.keys.contains { key in key.utf8.contains { $0 >= 0x80 } }
+        var capacity = 8
+        while capacity < table.count * 3 { capacity *= 2 }
+        mask = capacity - 1
+        entries = Array(repeating: Entry(hash: 0, start: 0, count: 0, value: -1), count: capacity)
+        for (key, value) in table.sorted(by: { $0.value < $1.value }) {
+            let bytes = Array(key.utf8)
+            let hash = bytes.withUnsafeBufferPointer { Self.hash($0) }
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while entries[index].value >= 0 { index = (index + 1) & mask }
+            entries[index] = Entry(hash: hash, start: Int32(keys.count), count: Int32(bytes.count), value: value)
+            keys += bytes
+        }
+    }
+
+    /// FNV-1a over the bytes.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The value for the key spelled by `bytes`, if any.
+    func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        if anyNonASCII || bytes.contains(where: { $0 >= 0x80 }) {
+            return exact[String(decoding: bytes, as: UTF8.self)]
+        }
+        let hash = Self.hash(bytes)
+        var index = Int(truncatingIfNeeded: hash) & mask
+        return keys.withUnsafeBufferPointer { keyBytes in
+            while true {
+                let entry = entries[index]
+                if entry.value < 0 { return nil }
+                if entry.hash == hash, Int(entry.count) == bytes.count {
+                    let start = Int(entry.start)
+                    var same = true
+                    for offset in 0..<bytes.count where keyBytes[start + offset] != bytes[offset] {
+                        same = false
+                        break
+                    }
+                    if same { return entry.value }
+                }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    /// The value for a string key.
+    func lookup(_ key: String) -> Int32? {
+        var key = key
+        return key.withUTF8 { lookup($0) }
+    }
+}

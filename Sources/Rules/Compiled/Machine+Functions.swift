@@ -1,0 +1,195 @@
+import Datasheets
+
+extension Machine {
+    /// `convert(x, "UNIT")` and `amount(x, "UNIT")` with a constant unit, on the bytes of ASCII text;
+    /// anything else goes through `Builtin.apply`.
+    mutating func convert(_ node: Node) -> Fast {
+        let first = evaluate(node.a)
+        let unit = program.units[Int(node.b)]
+        guard case .text(let span) = first else {
+            if case .missing = first { return .missing }
+            return generic(node.c == 1 ? .convert : .amount, [value(first), value(.text(unit.text))])
+        }
+        let result: Double?? = arena.withUnsafeBufferPointer { bytes -> Double?? in
+            let text = UnsafeBufferPointer(rebasing: bytes[span.range])
+            guard Bytes.isASCII(text) else { return .none }
+            let unitBytes = UnsafeBufferPointer(rebasing: bytes[unit.text.range])
+            var parts: [Range<Int>] = []
+            var start = 0
+            // The part written in exactly this unit (one space, then the code).
+            for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "|") {
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                parts.append(start..<end)
+                let part = UnsafeBufferPointer(rebasing: text[start..<end])
+                guard let space = part.firstIndex(of: 0x20) else { continue }
+                if Bytes.equal(UnsafeBufferPointer(rebasing: part[(space + 1)...]), unitBytes),
+                    let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space]))
+                {
+                    return .some(number)
+                }
+            }
+            guard node.c == 1, let target = unit.known else { return .some(nil) }
+            for range in parts {
+                let part = UnsafeBufferPointer(rebasing: text[range])
+                guard let space = part.firstIndex(of: 0x20) else { continue }
+                var unitStart = space
+                while unitStart < part.count, part[unitStart] == 0x20 { unitStart += 1 }
+                guard unitStart < part.count, let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space])),
+                    let from = Bytes.unitTable.lookup(UnsafeBufferPointer(rebasing: part[unitStart...]))
+                else { continue }
+                let known = Bytes.units[Int(from)]
+                guard known.dimension == target.dimension else { continue }
+                return .some(number * known.factor / target.factor)
+            }
+            return .some(nil)
+        }
+        switch result {
+        case .some(let number?): return .number(number)
+        case .some(nil): return .missing
+        case .none: return generic(node.c == 1 ? .convert : .amount, [value(first), value(.text(unit.text))])
+        }
+    }
+
+    /// The folded bytes of a text, stored in the arena (cached per slot for attributes).
+    mutating func folded(_ node: Int32, _ span: Span) -> Span {
+        let source = program.nodes[Int(node)]
+        if source.op == .attribute, foldedSlots[Int(source.a)].count >= 0 { return foldedSlots[Int(source.a)] }
+        let folded = arena.withUnsafeBufferPointer {
+            TextSearch.folded(bytes: UnsafeBufferPointer(rebasing: $0[span.range]))
+        }
+        let result = Span(start: Int32(arena.count), count: Int32(folded.count))
+        arena += folded
+        if source.op == .attribute { foldedSlots[Int(source.a)] = result }
+        return result
+    }
+
+    /// `mentions(text, "word", …)` with constant words (folded when compiled).
+    mutating func mentions(_ node: Node) -> Fast {
+        let first = evaluate(node.a)
+        guard case .text(let span) = first else {
+            if case .missing = first { return .missing }
+            var arguments = [value(first)]
+            for offset in 0..<Int(node.c) {
+                let word = program.words[Int(node.b) + offset]
+                arguments.append(value(.text(word)))
+            }
+            // Words are stored folded; for non-text values fall back on the text form.
+            return .bool(
+                arguments.dropFirst().contains { word in
+                    TextSearch.contains(TextSearch.folded(arguments[0].display), TextSearch.folded(word.display))
+                })
+        }
+        let haystack = folded(node.a, span)
+        let found = arena.withUnsafeBufferPointer { bytes in
+            let text = UnsafeBufferPointer(rebasing: bytes[haystack.range])
+            for offset in 0..<Int(node.c) {
+                let word = program.words[Int(node.b) + offset]
+                if TextSearch.contains(text, UnsafeBufferPointer(rebasing: bytes[word.range])) { return true }
+            }
+            return false
+        }
+        return .bool(found)
+    }
+
+    /// `mentionsAllergen(text, code)`.
+    mutating func mentionsAllergen(_ node: Node) -> Fast {
+        let first = evaluate(node.a)
+        let code = evaluate(node.b)
+        guard case .text(let span) = first, case .text(let codeSpan) = code else {
+            return generic(.mentionsAllergen, [value(first), value(code)])
+        }
+        guard case .text(let codeText) = value(.text(codeSpan)) else { return .missing }
+        guard let words = AllergenLexicon.foldedWords[String(codeText)] else { return .bool(false) }
+        let haystack = folded(node.a, span)
+        return .bool(
+            arena.withUnsafeBufferPointer {
+                AllergenLexicon.mentions(
+                    folded: UnsafeBufferPointer(rebasing: $0[haystack.range]), words: words,
+                    falseFriends: AllergenLexicon.foldedFalseFriends[String(codeText)] ?? [])
+            })
+    }
+
+    /// Any other function: through `Builtin.apply` on `Value`s (results are cached per sheet).
+    mutating func call(_ node: Node) -> Fast {
+        var arguments: [Value] = []
+        arguments.reserveCapacity(Int(node.c))
+        for offset in 0..<Int(node.c) {
+            let argument = evaluate(program.arguments[Int(node.b) + offset])
+            arguments.append(value(argument))
+        }
+        return fast(Builtin.allCases[Int(node.a)].apply(arguments))
+    }
+
+    mutating func generic(_ builtin: Builtin, _ arguments: [Value]) -> Fast {
+        fast(builtin.apply(arguments))
+    }
+}
+
+/// Byte-level helpers with the same results as their `String` counterparts.
+enum Bytes {
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where a[index] != b[index] { return false }
+        return true
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
+    }
+
+    /// `Quantity.number` on bytes: plain decimals here, anything unusual (exponents) through it.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var mantissa: Int64 = 0
+        var scale = 0
+        var digits = 0
+        var negative = false
+        var seenPoint = false
+        var index = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x30, byte <= 0x39 {
+                if digits < 18 {
+                    mantissa = mantissa * 10 + Int64(byte - 0x30)
+                    if seenPoint { scale += 1 }
+                } else if !seenPoint {
+                    scale -= 1
+                }
+                digits += 1
+            } else if (byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",")) && !seenPoint {
+                seenPoint = true
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                return Quantity.number(String(decoding: bytes, as: UTF8.self))
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        var value = Double(mantissa)
+        if scale > 0 {
+            value /= powersOfTen[min(scale, 18)]
+        } else if scale < 0 {
+            value *= powersOfTen[min(-scale, 18)]
+        }
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...18).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The Rec 20 units, in a byte table.
+    static let units: [(dimension: Quantity.Dimension, factor: Double)] = Quantity.units.keys.sorted().compactMap {
+        Quantity.units[$0]
+    }
+    static let unitTable = ByteTable(
+        Dictionary(uniqueKeysWithValues: Quantity.units.keys.sorted().enumerated().map { ($1, Int32($0)) }))
+}

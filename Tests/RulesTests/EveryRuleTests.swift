@@ -1,0 +1,58 @@
+import Datasheets
+import Testing
+
+@testable import Rules
+
+/// Every built-in rule has a datasheet it passes on and one it fails on (`Fixtures/rule-cases.txt`).
+@Suite("Every rule passes and fails")
+struct EveryRuleTests {
+    static let engine: RuleEngine? = try? BuiltInRuleSets.engine()
+
+    @Test("each case gives the expected outcome", arguments: RuleCase.all)
+    func ruleCase(_ ruleCase: RuleCase) throws {
+        let engine = try #require(Self.engine)
+        let results = engine.outcomes(ruleCase.datasheet).filter { $0.rule == ruleCase.rule }
+        #expect(!results.isEmpty, "no rule \(ruleCase.rule)")
+        let outcomes = results.map(\.outcome)
+        if ruleCase.passes {
+            #expect(outcomes.contains(.passed), "\(ruleCase.rule) did not apply: \(outcomes)")
+            #expect(!outcomes.contains(.broken) && !outcomes.contains(.unable), "\(ruleCase.rule): \(outcomes)")
+        } else {
+            #expect(outcomes.contains(.broken), "\(ruleCase.rule) did not break: \(outcomes)")
+            let findings = engine.check(ruleCase.datasheet).findings.filter { $0.rule == ruleCase.rule }
+            #expect(!findings.isEmpty)
+            for finding in findings {
+                #expect(!finding.message.contains("{"), "unfilled template in \(finding.message)")
+                #expect(!finding.reference.isEmpty)
+            }
+        }
+    }
+
+    @Test("every built-in rule id has a passing and a failing case")
+    func coverage() throws {
+        let engine = try #require(Self.engine)
+        let ids = engine.rules.map(\.id)
+        let passing = Set(RuleCase.all.filter(\.passes).map(\.rule))
+        let failing = Set(RuleCase.all.filter { !$0.passes }.map(\.rule))
+        #expect(ids.count >= 90)
+        for id in ids {
+            #expect(passing.contains(id), "rule \(id) has no passing case in rule-cases.txt")
+            #expect(failing.contains(id), "rule \(id) has no failing case in rule-cases.txt")
+        }
+        let unknown = Set(RuleCase.all.map(\.rule)).subtracting(ids)
+        #expect(unknown.isEmpty, "cases for unknown rules: \(unknown.sorted())")
+    }
+
+    @Test("the four base datasheets raise no failure")
+    func basesAreClean() throws {
+        let engine = try #require(Self.engine)
+        let baseCases = RuleCase.all.filter { ruleCase in
+            ruleCase.passes && ["GS1-001", "GS1-008", "EU-010", "NUT-009"].contains(ruleCase.rule)
+        }
+        #expect(baseCases.count == 4)
+        for ruleCase in baseCases {
+            let report = engine.check(ruleCase.datasheet)
+            #expect(report.findings.isEmpty, "\(ruleCase.testDescription): \(report.findings.map(\.message))")
+        }
+    }
+}
