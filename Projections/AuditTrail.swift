@@ -15,12 +15,15 @@ public enum HistorySubject: Sendable, Hashable {
 
 /// One line of the auditor's timeline.
 public struct TimelineEntry: Sendable, Hashable, Codable {
+    /// Log position.
     public var position: UInt64
     /// Server time, µs since the epoch.
     public var recordedAt: Int64
     /// Device time, µs since the epoch.
     public var occurredAt: Int64
+    /// Who caused it.
     public var actor: String
+    /// The event type name.
     public var eventType: String
     /// A short human summary of the payload.
     public var summary: String

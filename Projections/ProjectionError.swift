@@ -12,6 +12,7 @@ public struct ProjectionError: Error, CustomStringConvertible, Sendable {
         case cancelled
     }
 
+    /// The kind of failure.
     public var code: Code
     /// What went wrong and how to fix it.
     public var message: String

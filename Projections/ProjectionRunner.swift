@@ -22,7 +22,7 @@ public struct ProjectionRunner: Sendable {
     /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
     public init(
         projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536,
-        workingSetLimit: Int = 100_000, logger: Logger
+        workingSetLimit: Int = 20_000, logger: Logger
     ) {
         self.projections = projections
         self.chunkSize = max(1, chunkSize)

@@ -3,32 +3,49 @@ import Inspection
 
 /// A batch as the batch projection holds it, with its tasks.
 public struct BatchReport: Sendable, Hashable, Codable {
+    /// The batch id.
     public var batchID: String
+    /// Who holds the batch.
     public var inspectorID: String
+    /// Where its products are collected.
     public var locationID: String
     /// ``InspectionMode`` raw value.
     public var mode: Int
     /// `batchStatus` 0–7.
     public var status: Int
+    /// Whether collection is paused (status stays 1).
     public var paused: Bool
+    /// Whether status 7 came from expiry rather than a cancellation.
     public var expired: Bool
     /// Occurred-at times in µs since the epoch.
     public var allocatedAt: Int64
+    /// When its open tasks are released if it is not submitted (µs).
     public var expiresAt: Int64
+    /// Occurred-at of the last event that changed it (µs).
     public var updatedAt: Int64
+    /// Tasks allocated.
     public var taskCount: Int
+    /// Tasks collected.
     public var collected: Int
+    /// Tasks whose collection was skipped.
     public var skipped: Int
+    /// Passed: inspections (batch) or attributes (task).
     public var passed: Int
+    /// Inspections failed.
     public var failed: Int
+    /// Inspections skipped.
     public var inspectionSkipped: Int
+    /// Photos attached.
     public var photos: Int
+    /// Its tasks in allocation order.
     public var tasks: [TaskReport]
 }
 
 /// One task of a batch (or an ad-hoc task).
 public struct TaskReport: Sendable, Hashable, Codable {
+    /// The task id.
     public var taskID: String
+    /// The product's GTIN-14.
     public var gtin: String
     /// `collectionStatus` 0–3.
     public var collectionStatus: Int
@@ -38,12 +55,19 @@ public struct TaskReport: Sendable, Hashable, Codable {
     public var inspectionStatus: Int?
     /// 0 not started, 1 in progress, 2 paused.
     public var phase: Int
+    /// Attribute verdicts recorded.
     public var verdicts: Int
+    /// Passed: inspections (batch) or attributes (task).
     public var passed: Int
+    /// Attributes with a warning.
     public var warning: Int
+    /// Attributes failed.
     public var failure: Int
+    /// Attributes that could not be validated.
     public var unable: Int
+    /// Photos attached.
     public var photos: Int
+    /// Occurred-at of the last event that changed it (µs).
     public var updatedAt: Int64
 }
 

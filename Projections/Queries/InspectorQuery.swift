@@ -2,24 +2,37 @@ import GRDB
 
 /// One inspector's work over a period (sums of the per-day rows).
 public struct InspectorSummary: Sendable, Hashable, Codable {
+    /// The inspector id.
     public var inspectorID: String
+    /// Display name (the id when not registered).
     public var name: String
     /// Days with any activity.
     public var days: Int
+    /// Tasks allocated to them.
     public var allocated: Int
+    /// Products collected.
     public var collected: Int
+    /// Collections skipped: unable to collect (reason 0).
     public var skippedUnableToCollect: Int
+    /// Collections skipped: out of stock (reason 1).
     public var skippedOutOfStock: Int
+    /// Collections skipped: no longer available (reason 2).
     public var skippedNoLongerAvailable: Int
+    /// Inspections finished.
     public var inspected: Int
+    /// Inspections passed.
     public var passed: Int
+    /// Inspections failed.
     public var failed: Int
+    /// Inspections skipped.
     public var inspectionSkipped: Int
     /// Attribute verdicts recorded.
     public var attributesVerified: Int
+    /// Photos attached.
     public var photos: Int
     /// Inspection time (start to finish, pauses excluded) over the timed tasks, µs.
     public var inspectingMicros: Int64
+    /// Finished inspections with a start time.
     public var timedTasks: Int
     /// `inspectingMicros / timedTasks` in seconds; nil without timed tasks.
     public var secondsPerTask: Double?

@@ -3,14 +3,21 @@ import GRDB
 
 /// A product in the catalogue, as search and the quality history show it.
 public struct ProductHit: Sendable, Hashable, Codable {
+    /// The GTIN-14.
     public var gtin: String
+    /// Product name.
     public var name: String
+    /// Brand.
     public var brand: String
+    /// Manufacturer.
     public var manufacturer: String
     /// ``ProductType`` raw value: 0 base, 1 case, 2 pallet.
     public var productType: Int
+    /// Category path.
     public var category: String
+    /// The latest datasheet, if any was imported.
     public var datasheetID: String?
+    /// Attributes in the latest datasheet.
     public var attributes: Int
 }
 
@@ -18,8 +25,11 @@ public struct ProductHit: Sendable, Hashable, Codable {
 public struct SearchPage: Sendable, Hashable, Codable {
     /// How many products match in all.
     public var total: Int
+    /// Index of the first item.
     public var offset: Int
+    /// The page size asked for.
     public var limit: Int
+    /// This page.
     public var items: [ProductHit]
 }
 

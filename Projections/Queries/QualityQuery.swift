@@ -2,12 +2,17 @@ import GRDB
 
 /// A product's quality history: every finished inspection and rule check, with totals and trend.
 public struct ProductQuality: Sendable, Hashable, Codable {
+    /// The GTIN-14.
     public var gtin: String
     /// Catalogue facts when the product is registered.
     public var product: ProductHit?
+    /// Finished inspections, oldest first.
     public var inspections: [InspectionRecord]
+    /// Rule checks, oldest first.
     public var ruleChecks: [RuleCheckRecord]
+    /// Inspections that passed.
     public var passedInspections: Int
+    /// Inspections that failed.
     public var failedInspections: Int
     /// Occurred-at of the last finished inspection (µs), if any.
     public var lastInspectedAt: Int64?
@@ -18,17 +23,27 @@ public struct ProductQuality: Sendable, Hashable, Codable {
 
 /// One finished inspection of a product.
 public struct InspectionRecord: Sendable, Hashable, Codable {
+    /// Log position of the event.
     public var position: UInt64
+    /// The task.
     public var taskID: String
+    /// The batch ("" for an ad-hoc task).
     public var batchID: String
+    /// Who inspected.
     public var inspectorID: String
+    /// ``InspectionMode`` raw value.
     public var mode: Int
+    /// Occurred-at (µs since the epoch).
     public var occurredAt: Int64
     /// `inspectionStatus`: 2 passed, 3 failed.
     public var result: Int
+    /// Passed count.
     public var passed: Int
+    /// Warning count.
     public var warning: Int
+    /// Failure count.
     public var failure: Int
+    /// Unable-to-validate count.
     public var unable: Int
     /// Attributes that failed (3) or warned (2), as `path=verdict`.
     public var failing: [String]
@@ -36,13 +51,21 @@ public struct InspectionRecord: Sendable, Hashable, Codable {
 
 /// One rule-engine check of a product's datasheet.
 public struct RuleCheckRecord: Sendable, Hashable, Codable {
+    /// Log position of the event.
     public var position: UInt64
+    /// The datasheet checked.
     public var datasheetID: String
+    /// The rule sets applied, comma-separated.
     public var ruleSets: String
+    /// Occurred-at (µs since the epoch).
     public var occurredAt: Int64
+    /// Passed count.
     public var passed: Int
+    /// Warning count.
     public var warning: Int
+    /// Failure count.
     public var failure: Int
+    /// Unable-to-validate count.
     public var unable: Int
     public var failing: [String]
 }
