@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Datasheets", targets: ["Datasheets"]),
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "Inspection", targets: ["Inspection"]),
+        .library(name: "Projections", targets: ["Projections"]),
         .library(name: "AuditService", targets: ["AuditService"]),
     ],
     dependencies: [
@@ -46,6 +47,17 @@ let package = Package(
         ),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
         .target(name: "Inspection", dependencies: ["GS1", "Datasheets"]),
+        // Read models in SQLite, folded from the log with checkpoints (the top-level Projections/ folder).
+        .target(
+            name: "Projections",
+            dependencies: [
+                "AuditLog", "Inspection",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Projections"
+        ),
         // The application: owns a data directory, runs commands through one path. CLI and server call only this.
         .target(
             name: "AuditService",
@@ -55,6 +67,7 @@ let package = Package(
                 "Datasheets",
                 "Rules",
                 "Inspection",
+                "Projections",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -67,6 +80,7 @@ let package = Package(
                 "Datasheets",
                 "Rules",
                 "Inspection",
+                "Projections",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -81,6 +95,7 @@ let package = Package(
                 "Datasheets",
                 "Rules",
                 "Inspection",
+                "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -94,9 +109,17 @@ let package = Package(
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
         .testTarget(
+            name: "ProjectionsTests",
+            dependencies: [
+                "Projections", "Benchmarks", "AuditLog", "Inspection",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "AuditServiceTests",
             dependencies: [
-                "AuditService", "AuditLog", "Inspection", "Datasheets", "Rules",
+                "AuditService", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,7 +2,7 @@ import Foundation
 
 /// An append waiting for the writer thread: all of its stream appends succeed or none does.
 struct PendingAppend {
-    var appends: [StreamAppend]
+    var batch: PreparedBatch
     var continuation: CheckedContinuation<[AppendResult], any Error>
 }
 
@@ -48,6 +48,8 @@ extension EventLog {
         guard !configuration.readOnly else {
             throw EventLogError(.notWritable, "the log was opened read-only (open it for writing to append)")
         }
+        // Encoded here, on the caller's task: the writer thread only fills in versions and copies.
+        let prepared = PreparedBatch(batch, keyHash: configuration.keyHash)
         return try await withCheckedThrowingContinuation { continuation in
             queue.lock()
             if stopping {
@@ -56,7 +58,7 @@ extension EventLog {
                     throwing: EventLogError(.notWritable, "the log is closed (open it again to append)"))
                 return
             }
-            pending.append(PendingAppend(appends: batch, continuation: continuation))
+            pending.append(PendingAppend(batch: prepared, continuation: continuation))
             queue.signal()
             queue.unlock()
         }
@@ -117,17 +119,12 @@ extension EventLog {
         }
         for index in plan.writes.indices {
             let write = plan.writes[index]
-            let append = group[write.request].appends[write.item]
             if builder.count > 0 && builder.rawCount >= configuration.frameSize {
                 seal()
                 builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
             }
             plan.writes[index].frame = sealed.count
-            for (offset, event) in append.events.enumerated() {
-                builder.add(
-                    stream: append.streamID, version: write.firstVersion + UInt64(offset),
-                    actor: append.actor, commandID: append.commandID, event: event)
-            }
+            builder.add(group[write.request].batch, append: write.item, firstVersion: write.firstVersion)
         }
         seal()
 
@@ -155,8 +152,7 @@ extension EventLog {
             }
             writer.segmentEnd = start + UInt64(output.count)
             writer.bytesSinceCheckpoint += output.count
-            writer.eventsSinceCheckpoint += Int(
-                plan.writes.reduce(0) { $0 + group[$1.request].appends[$1.item].events.count })
+            writer.eventsSinceCheckpoint += plan.eventCount
             stateLock.withLock {
                 var ordinals: [UInt32] = []
                 for (offset, frame) in sealed.enumerated() {
@@ -167,13 +163,13 @@ extension EventLog {
                     ordinals.append(index.add(frame: location, hash: frame.hash))
                 }
                 for write in plan.writes {
-                    let append = group[write.request].appends[write.item]
-                    for offset in 0..<append.events.count {
-                        index.add(
-                            stream: append.streamID, version: write.firstVersion + UInt64(offset),
-                            commandID: append.commandID, position: write.firstPosition + UInt64(offset),
-                            frame: ordinals[write.frame])
-                    }
+                    let batch = group[write.request].batch
+                    let append = batch.appends[write.item]
+                    index.add(
+                        stream: batch.streamIDs[write.item], streamKey: append.streamKey,
+                        firstVersion: write.firstVersion, count: UInt32(append.eventCount),
+                        commandID: batch.commandIDs[write.item], commandKey: append.commandKey,
+                        firstPosition: write.firstPosition, frame: ordinals[write.frame])
                 }
             }
         } catch {
@@ -235,36 +231,48 @@ struct CommitPlan {
     var rejected: [(PendingAppend, EventLogError)] = []
     var recordedAt: Int64
     var estimatedBytes = 0
+    var eventCount = 0
 
     init(group: [PendingAppend], index: LogIndex, now: Timestamp, frameRecords: FrameRecordsReader) {
         // Recorded-at never decreases along the log, even when the clock steps back.
         recordedAt = max(now.microsecondsSinceEpoch, index.lastRecordedAt)
         var next = index.lastPosition + 1
+        let capacity = group.reduce(0) { $0 + $1.batch.appends.count }
         var versions: [String: UInt64] = [:]
         var commands: [String: CommandEntry] = [:]
+        versions.reserveCapacity(capacity)
+        commands.reserveCapacity(capacity)
+        writes.reserveCapacity(capacity)
+        // A rejected request's changes to the group's maps are undone (conflicts are rare;
+        // keeping per-request maps and merging them would cost a copy of every accepted entry).
+        var undoVersions: [(String, UInt64?)] = []
+        var undoCommands: [String] = []
         for (requestIndex, request) in group.enumerated() {
-            // This request's own changes, merged into the group's only when all of it is accepted
-            // (copying the group's maps per request would cost O(group²)).
-            var localVersions: [String: UInt64] = [:]
-            var localCommands: [String: CommandEntry] = [:]
-            var localWrites: [Write] = []
+            let batch = request.batch
+            let firstWrite = writes.count
             var localNext = next
             var results: [AppendResult] = []
+            results.reserveCapacity(batch.appends.count)
+            undoVersions.removeAll(keepingCapacity: true)
+            undoCommands.removeAll(keepingCapacity: true)
             var failure: EventLogError?
-            for (item, append) in request.appends.enumerated() {
-                if let problem = Self.problem(with: append) {
-                    failure = problem
+            for item in batch.appends.indices {
+                if let invalid = batch.invalid, invalid.index == item {
+                    failure = invalid.error
                     break
                 }
-                let known: CommandEntry?
-                let current: UInt64
+                let append = batch.appends[item]
+                let commandID = batch.commandIDs[item]
+                let streamID = batch.streamIDs[item]
+                var known = commands[commandID]
+                var current = versions[streamID]
                 do {
-                    known =
-                        try localCommands[append.commandID] ?? commands[append.commandID]
-                        ?? index.command(append.commandID, frameRecords: frameRecords)
-                    current =
-                        try localVersions[append.streamID] ?? versions[append.streamID]
-                        ?? index.version(of: append.streamID, frameRecords: frameRecords)
+                    if known == nil {
+                        known = try index.command(commandID, key: append.commandKey, frameRecords: frameRecords)
+                    }
+                    if current == nil {
+                        current = try index.version(of: streamID, key: append.streamKey, frameRecords: frameRecords)
+                    }
                 } catch {
                     failure = error as? EventLogError ?? EventLogError(.io, "cannot read the index: \(error) (retry)")
                     break
@@ -273,48 +281,35 @@ struct CommitPlan {
                     results.append(known.result)
                     continue
                 }
-                guard append.expected.accepts(currentVersion: current) else {
-                    failure = .versionConflict(stream: append.streamID, expected: append.expected, actual: current)
+                let version = current ?? 0
+                guard append.expected.accepts(currentVersion: version) else {
+                    failure = .versionConflict(stream: streamID, expected: append.expected, actual: version)
                     break
                 }
-                let count = UInt64(append.events.count)
-                localWrites.append(
-                    Write(request: requestIndex, item: item, firstPosition: localNext, firstVersion: current + 1))
+                let count = UInt64(append.eventCount)
+                writes.append(
+                    Write(request: requestIndex, item: item, firstPosition: localNext, firstVersion: version + 1))
                 let entry = CommandEntry(
-                    firstPosition: localNext, count: UInt32(count), streamVersion: current + count)
-                localCommands[append.commandID] = entry
-                localVersions[append.streamID] = current + count
+                    firstPosition: localNext, count: UInt32(count), streamVersion: version + count)
+                commands[commandID] = entry
+                undoCommands.append(commandID)
+                undoVersions.append((streamID, versions.updateValue(version + count, forKey: streamID)))
                 results.append(
-                    AppendResult(positions: entry.result.positions, streamVersion: current + count, wasDuplicate: false)
+                    AppendResult(positions: entry.result.positions, streamVersion: version + count, wasDuplicate: false)
                 )
                 localNext += count
             }
             if let failure {
+                writes.removeSubrange(firstWrite...)
+                for commandID in undoCommands { commands[commandID] = nil }
+                for (streamID, old) in undoVersions.reversed() { versions[streamID] = old }
                 rejected.append((request, failure))
                 continue
             }
-            versions.merge(localVersions) { _, new in new }
-            commands.merge(localCommands) { _, new in new }
+            eventCount += Int(localNext - next)
             next = localNext
-            writes += localWrites
-            for write in localWrites {
-                estimatedBytes += request.appends[write.item].events.reduce(64) { $0 + $1.payload.count + 64 }
-            }
+            for write in writes[firstWrite...] { estimatedBytes += batch.rawSize(of: write.item) + 64 }
             accepted.append((request, results))
         }
-    }
-
-    private static func problem(with append: StreamAppend) -> EventLogError? {
-        if append.events.isEmpty || append.events.count > Int(UInt32.max / 2) {
-            return EventLogError(
-                .invalidArgument, "an append needs at least one event (pass the events to append)",
-                context: ["stream": append.streamID, "commandID": append.commandID])
-        }
-        if append.streamID.isEmpty || append.commandID.isEmpty {
-            return EventLogError(
-                .invalidArgument, "an append needs a stream id and a command id (pass non-empty ones)",
-                context: ["stream": append.streamID, "commandID": append.commandID])
-        }
-        return nil
     }
 }

@@ -4,9 +4,9 @@ typealias FrameRecordsReader = (UInt32) throws -> [EventRecord]
 extension LogIndex {
     /// What `commandID` appended, or nil when it never was: recent ids in memory first, then
     /// the on-disk runs, each hit verified by reading the record it points to.
-    func command(_ commandID: String, frameRecords: FrameRecordsReader) throws -> CommandEntry? {
+    func command(_ commandID: String, key: UInt64? = nil, frameRecords: FrameRecordsReader) throws -> CommandEntry? {
         if !collidingCommands.isEmpty, let entry = collidingCommands[commandID] { return entry }
-        let key = keyHash(commandID)
+        let key = key ?? keyHash(commandID)
         if let recent = recentCommands[key], recent.id == commandID { return recent.entry }
         for run in commandRuns.reversed() {
             for entry in run.entries(for: key) {
@@ -32,9 +32,9 @@ extension LogIndex {
     }
 
     /// The current version of `stream` (0 when it has no events).
-    func version(of stream: String, frameRecords: FrameRecordsReader) throws -> UInt64 {
+    func version(of stream: String, key: UInt64? = nil, frameRecords: FrameRecordsReader) throws -> UInt64 {
         if !collidingStreams.isEmpty, let state = collidingStreams[stream] { return state.version }
-        let key = keyHash(stream)
+        let key = key ?? keyHash(stream)
         if let state = recentStreams[key], state.id == stream { return state.version }
         for run in streamRuns.reversed() {
             for entry in run.entries(for: key).reversed() {

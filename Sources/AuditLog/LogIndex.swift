@@ -74,47 +74,50 @@ struct LogIndex: Sendable {
     mutating func add(
         stream: String, version: UInt64, commandID: String, position: UInt64, frame ordinal: UInt32
     ) {
-        let streamKey = keyHash(stream)
+        add(
+            stream: stream, streamKey: keyHash(stream), firstVersion: version, count: 1, commandID: commandID,
+            commandKey: keyHash(commandID), firstPosition: position, frame: ordinal)
+    }
+
+    /// Indexes `count` consecutive records of one stream and one command in frame `ordinal`, with
+    /// their ids' hashes already computed (records must come in position order).
+    mutating func add(
+        stream: String, streamKey: UInt64, firstVersion: UInt64, count: UInt32, commandID: String, commandKey: UInt64,
+        firstPosition position: UInt64, frame ordinal: UInt32
+    ) {
+        let lastVersion = firstVersion + UInt64(count) - 1
+        let fresh = StreamState(
+            id: stream, version: lastVersion, frames: [StreamFrame(frame: ordinal, firstVersion: firstVersion)])
         if !collidingStreams.isEmpty, collidingStreams[stream] != nil {
-            collidingStreams[stream]!.note(version: version, frame: ordinal)
+            collidingStreams[stream]!.note(firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
         } else if recentStreams[streamKey] == nil {
-            recentStreams[streamKey] = StreamState(
-                id: stream, version: version,
-                frames: [
-                    StreamFrame(frame: ordinal, firstVersion: version)
-                ])
+            recentStreams[streamKey] = fresh
         } else if recentStreams[streamKey]!.id == stream {
-            recentStreams[streamKey]!.note(version: version, frame: ordinal)
+            recentStreams[streamKey]!.note(firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
         } else {
-            collidingStreams[stream] = StreamState(
-                id: stream, version: version,
-                frames: [
-                    StreamFrame(frame: ordinal, firstVersion: version)
-                ])
+            collidingStreams[stream] = fresh
         }
 
-        let commandKey = keyHash(commandID)
+        let added = CommandEntry(firstPosition: position, count: count, streamVersion: lastVersion)
         if !collidingCommands.isEmpty, var entry = collidingCommands[commandID] {
             if entry.firstPosition + UInt64(entry.count) == position {
-                entry.count += 1
-                entry.streamVersion = version
+                entry.count += count
+                entry.streamVersion = lastVersion
                 collidingCommands[commandID] = entry
             }
         } else if let recent = recentCommands[commandKey] {
             if recent.id == commandID {
                 var entry = recent.entry
                 if entry.firstPosition + UInt64(entry.count) == position {
-                    entry.count += 1
-                    entry.streamVersion = version
+                    entry.count += count
+                    entry.streamVersion = lastVersion
                     recentCommands[commandKey] = (commandID, entry)
                 }
             } else {
-                collidingCommands[commandID] = CommandEntry(firstPosition: position, count: 1, streamVersion: version)
+                collidingCommands[commandID] = added
             }
         } else {
-            recentCommands[commandKey] = (
-                commandID, CommandEntry(firstPosition: position, count: 1, streamVersion: version)
-            )
+            recentCommands[commandKey] = (commandID, added)
         }
     }
 
@@ -144,8 +147,8 @@ struct LogIndex: Sendable {
 }
 
 extension StreamState {
-    mutating func note(version newVersion: UInt64, frame ordinal: UInt32) {
-        version = newVersion
-        if frames.last?.frame != ordinal { frames.append(StreamFrame(frame: ordinal, firstVersion: newVersion)) }
+    mutating func note(firstVersion: UInt64, lastVersion: UInt64, frame ordinal: UInt32) {
+        version = lastVersion
+        if frames.last?.frame != ordinal { frames.append(StreamFrame(frame: ordinal, firstVersion: firstVersion)) }
     }
 }

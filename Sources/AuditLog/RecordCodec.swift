@@ -31,6 +31,26 @@ struct FrameBuilder {
         count += 1
     }
 
+    /// Adds the events of append `index` of a prepared batch, the first at `firstVersion`:
+    /// the same bytes ``add(stream:version:actor:commandID:event:)`` writes, copied from the
+    /// batch's encoding with the version and occurred-at filled in.
+    mutating func add(_ batch: PreparedBatch, append index: Int, firstVersion: UInt64) {
+        let append = batch.appends[index]
+        var version = firstVersion
+        batch.bytes.withUnsafeBufferPointer { bytes in
+            let stream = UnsafeBufferPointer(rebasing: bytes[append.streamStart..<append.streamEnd])
+            for event in batch.events[append.firstEvent..<(append.firstEvent + append.eventCount)] {
+                raw.bytes.append(contentsOf: stream)
+                raw.varint(version)
+                raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.start..<event.middle]))
+                raw.zigzag(event.occurredAt &- recordedAt)
+                raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.middle..<event.end]))
+                version += 1
+            }
+        }
+        count += UInt32(append.eventCount)
+    }
+
     /// Appends the sealed frame to `output` and returns its hash (the next frame's previous hash).
     func seal(into output: inout [UInt8], previousHash: SHA256Digest.Bytes) -> SHA256Digest.Bytes {
         let start = output.count

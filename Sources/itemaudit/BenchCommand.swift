@@ -18,6 +18,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchEventsCommand.self,
             BenchGS1Command.self,
             BenchRulesCommand.self,
+            BenchReplayCommand.self,
         ]
     )
 }

@@ -24,9 +24,17 @@ struct ItemAuditCommand: AsyncParsableCommand {
             CheckCommand.self,
             RulesCommand.self,
             GS1Command.self,
+            ReplayCommand.self,
+            CoverageCommand.self,
+            InspectorsCommand.self,
+            ProductCommand.self,
+            BatchCommand.self,
+            SearchCommand.self,
+            HistoryCommand.self,
             BenchCommand.self,
             LogFillCommand.self,
             LogOpenCommand.self,
+            SampleHistoryCommand.self,
         ]
     )
 }

@@ -1,0 +1,304 @@
+import GRDB
+import Inspection
+
+/// Batch and task state: the seed's statuses, counts and expiry, as the domain derives them.
+///
+/// Tables `batch` (one row per batch) and `task_state` (one row per task; the immutable facts
+/// are in `task_directory`).
+public struct BatchProjection: Projection {
+    public init() {}
+    public var name: String { "batches" }
+    public var version: Int { 1 }
+    public var dependencies: [String] { ["directory"] }
+    public var tables: [String] { ["batch", "task_state"] }
+    public var migrations: [String] {
+        [
+            """
+            CREATE TABLE batch (
+              id TEXT PRIMARY KEY, inspector TEXT NOT NULL, location TEXT NOT NULL, mode INTEGER NOT NULL,
+              status INTEGER NOT NULL, paused INTEGER NOT NULL, expired INTEGER NOT NULL,
+              allocated_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+              task_ids TEXT NOT NULL, task_count INTEGER NOT NULL, resolved INTEGER NOT NULL,
+              begun INTEGER NOT NULL, inspected_without_photo INTEGER NOT NULL, collected INTEGER NOT NULL,
+              skipped INTEGER NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL,
+              inspection_skipped INTEGER NOT NULL, photos INTEGER NOT NULL) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE task_state (
+              task TEXT PRIMARY KEY, collection INTEGER NOT NULL, skip_reason INTEGER, inspection INTEGER,
+              phase INTEGER NOT NULL, verdicts INTEGER NOT NULL, passed INTEGER NOT NULL, warning INTEGER NOT NULL,
+              failure INTEGER NOT NULL, unable INTEGER NOT NULL, photos INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL) WITHOUT ROWID
+            """,
+        ]
+    }
+
+    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
+        try BatchFold(db, directory: context.directory, limit: context.workingSetLimit)
+    }
+}
+
+struct BatchRow: Sendable, Hashable {
+    var id: String
+    var inspector: String
+    var location: String
+    var mode: Int
+    var status: Int
+    var paused: Bool
+    var expired: Bool
+    var allocatedAt: Int64
+    var expiresAt: Int64
+    var updatedAt: Int64
+    var taskIDs: String
+    var taskCount: Int
+    var resolved = 0
+    var begun = false
+    var inspectedWithoutPhoto = 0
+    var collected = 0
+    var skipped = 0
+    var passed = 0
+    var failed = 0
+    var inspectionSkipped = 0
+    var photos = 0
+
+    /// Statuses 2–5 follow from the tasks, exactly as `InspectionState.derivedStatus` does.
+    mutating func settle() {
+        guard (2...5).contains(status) else { return }
+        if resolved >= taskCount {
+            status = inspectedWithoutPhoto > 0 ? 4 : 5
+        } else {
+            status = begun ? 3 : 2
+        }
+    }
+}
+
+struct TaskStateRow: Sendable, Hashable {
+    var collection: Int
+    var skipReason: Int?
+    var inspection: Int?
+    var phase = 0
+    var verdicts = 0
+    var passed = 0
+    var warning = 0
+    var failure = 0
+    var unable = 0
+    var photos = 0
+    var updatedAt: Int64
+
+    var isResolved: Bool { collection == 3 || (inspection.map { $0 != 1 } ?? false) }
+    var isInspected: Bool { inspection == 2 || inspection == 3 }
+}
+
+final class BatchFold: ProjectionFold {
+    private let batches: RowCache<String, BatchRow>
+    private let tasks: RowCache<String, TaskStateRow>
+    private let directory: TaskDirectory?
+    private let writeBatch: WriteStatement
+    private let writeTask: WriteStatement
+    private let selectBatch: Statement
+    private let selectTask: Statement
+
+    init(_ db: Database, directory: TaskDirectory?, limit: Int) throws {
+        self.directory = directory
+        batches = RowCache(capacity: limit / 5 + 1)
+        tasks = RowCache(capacity: limit)
+        writeBatch = try WriteStatement(
+            db,
+            """
+            INSERT OR REPLACE INTO batch (id, inspector, location, mode, status, paused, expired, allocated_at,
+              expires_at, updated_at, task_ids, task_count, resolved, begun, inspected_without_photo, collected,
+              skipped, passed, failed, inspection_skipped, photos)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        writeTask = try WriteStatement(
+            db,
+            """
+            INSERT OR REPLACE INTO task_state (task, collection, skip_reason, inspection, phase, verdicts, passed,
+              warning, failure, unable, photos, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
+        selectTask = try db.makeStatement(sql: "SELECT * FROM task_state WHERE task = ?")
+    }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+        let time = envelope.occurredAt
+        switch event {
+        case .batchAllocated(let event):
+            batches.insert(
+                event.batchID,
+                BatchRow(
+                    id: event.batchID, inspector: event.inspectorID, location: event.locationID,
+                    mode: event.mode.rawValue, status: 0, paused: false, expired: false, allocatedAt: time,
+                    expiresAt: event.expiresAt.microseconds, updatedAt: time,
+                    taskIDs: event.tasks.map(\.taskID).joined(separator: ","), taskCount: event.tasks.count))
+            for task in event.tasks { tasks.insert(task.taskID, TaskStateRow(collection: 1, updatedAt: time)) }
+        case .adHocTaskAllocated(let event):
+            tasks.insert(event.taskID, TaskStateRow(collection: 2, inspection: 1, updatedAt: time))
+        case .collectionStarted(let event):
+            try batch(event.batchID, time, db) {
+                $0.status = 1
+                $0.paused = false
+            }
+        case .collectionPaused(let event):
+            try batch(event.batchID, time, db) { $0.paused = true }
+        case .collectionFinished(let event):
+            try batch(event.batchID, time, db) {
+                $0.status = 2
+                $0.paused = false
+                $0.settle()
+            }
+        case .collectionCancelled(let event):
+            try close(event.batchID, expired: false, time, db)
+        case .batchCancelled(let event):
+            try close(event.batchID, expired: false, time, db)
+        case .batchExpired(let event):
+            try close(event.batchID, expired: true, time, db)
+        case .batchSubmitted(let event):
+            try batch(event.batchID, time, db) { $0.status = 6 }
+        case .productCollected(let event):
+            try task(event.taskID, time, db) {
+                $0.collection = 2
+                $0.inspection = 1
+            } batch: { row, _ in
+                row.collected += 1
+            }
+        case .collectionSkipped(let event):
+            try task(event.taskID, time, db) {
+                $0.collection = 3
+                $0.skipReason = event.reason.rawValue
+            } batch: { row, _ in
+                row.skipped += 1
+                row.resolved += 1
+            }
+        case .inspectionStarted(let event):
+            try task(event.taskID, time, db) {
+                $0.phase = 1
+            } batch: { row, _ in
+                row.begun = true
+                row.settle()
+            }
+        case .inspectionPaused(let event):
+            try task(event.taskID, time, db) { $0.phase = 2 }
+        case .attributeVerdictRecorded(let event):
+            try task(event.taskID, time, db) { $0.verdicts += 1 }
+        case .photoAttached(let event):
+            try task(event.taskID, time, db) {
+                $0.photos += 1
+            } batch: { row, task in
+                row.photos += 1
+                if task.isInspected && task.photos == 1 { row.inspectedWithoutPhoto -= 1 }
+                row.settle()
+            }
+        case .inspectionFinished(let event):
+            try task(event.taskID, time, db) {
+                $0.inspection = event.result.rawValue
+                $0.phase = 0
+                $0.passed = event.passedCount
+                $0.warning = event.warningCount
+                $0.failure = event.failureCount
+                $0.unable = event.unableCount
+            } batch: { row, task in
+                row.resolved += 1
+                row.begun = true
+                if event.result == .passed { row.passed += 1 } else { row.failed += 1 }
+                if task.photos == 0 { row.inspectedWithoutPhoto += 1 }
+                row.settle()
+            }
+        case .inspectionSkipped(let event):
+            try task(event.taskID, time, db) {
+                $0.inspection = 4
+                $0.phase = 0
+            } batch: { row, _ in
+                row.resolved += 1
+                row.begun = true
+                row.inspectionSkipped += 1
+                row.settle()
+            }
+        case .locationRegistered, .inspectorRegistered, .productRegistered, .datasheetImported,
+            .ruleCheckRecorded, .productReceived:
+            break
+        }
+    }
+
+    func flush(_ db: Database, at position: UInt64) throws {
+        try batches.flush(at: position) { _, row in
+            try writeBatch.execute(
+                .text(row.id), .text(row.inspector), .text(row.location), .int(row.mode), .int(row.status),
+                .bool(row.paused), .bool(row.expired), .integer(row.allocatedAt), .integer(row.expiresAt),
+                .integer(row.updatedAt), .text(row.taskIDs), .int(row.taskCount), .int(row.resolved),
+                .bool(row.begun), .int(row.inspectedWithoutPhoto), .int(row.collected), .int(row.skipped),
+                .int(row.passed), .int(row.failed), .int(row.inspectionSkipped), .int(row.photos))
+        }
+        try tasks.flush(at: position) { id, row in
+            try writeTask.execute(
+                .text(id), .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
+                .int(row.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
+                .int(row.unable), .int(row.photos), .integer(row.updatedAt))
+        }
+    }
+
+    // MARK: - Rows
+
+    private func batch(_ id: String, _ time: Int64, _ db: Database, _ body: (inout BatchRow) -> Void) throws {
+        try batches.modify(id, load: loadBatch) {
+            body(&$0)
+            $0.updatedAt = time
+        }
+    }
+
+    /// Changes a task, then its batch (if it has one) with the task as it is now.
+    private func task(
+        _ id: String, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
+        batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
+    ) throws {
+        var changed: TaskStateRow?
+        try tasks.modify(id, load: loadTask) {
+            body(&$0)
+            $0.updatedAt = time
+            changed = $0
+        }
+        guard let update, let changed, let facts = try directory?.facts(id, db), !facts.batchID.isEmpty else { return }
+        try batch(facts.batchID, time, db) { update(&$0, changed) }
+    }
+
+    /// Status 7: every unresolved task goes back to "not allocated".
+    private func close(_ id: String, expired: Bool, _ time: Int64, _ db: Database) throws {
+        var taskIDs: [Substring] = []
+        try batch(id, time, db) {
+            $0.status = 7
+            $0.paused = false
+            $0.expired = expired
+            taskIDs = $0.taskIDs.split(separator: ",")
+        }
+        for taskID in taskIDs {
+            try tasks.modify(String(taskID), load: loadTask) { task in
+                guard !task.isResolved else { return }
+                task.collection = 0
+                task.inspection = nil
+                task.phase = 0
+                task.updatedAt = time
+            }
+        }
+    }
+
+    private func loadBatch(_ id: String) throws -> BatchRow? {
+        guard let row = try Row.fetchOne(selectBatch, arguments: [id]) else { return nil }
+        return BatchRow(
+            id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],
+            status: row["status"], paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
+            expiresAt: row["expires_at"], updatedAt: row["updated_at"], taskIDs: row["task_ids"],
+            taskCount: row["task_count"], resolved: row["resolved"], begun: row["begun"],
+            inspectedWithoutPhoto: row["inspected_without_photo"], collected: row["collected"],
+            skipped: row["skipped"], passed: row["passed"], failed: row["failed"],
+            inspectionSkipped: row["inspection_skipped"], photos: row["photos"])
+    }
+
+    private func loadTask(_ id: String) throws -> TaskStateRow? {
+        guard let row = try Row.fetchOne(selectTask, arguments: [id]) else { return nil }
+        return TaskStateRow(
+            collection: row["collection"], skipReason: row["skip_reason"], inspection: row["inspection"],
+            phase: row["phase"], verdicts: row["verdicts"], passed: row["passed"], warning: row["warning"],
+            failure: row["failure"], unable: row["unable"], photos: row["photos"], updatedAt: row["updated_at"])
+    }
+}

@@ -1,0 +1,101 @@
+import AuditLog
+import Foundation
+import Inspection
+
+/// Reads and decodes the log on a second thread while the runner folds and writes on its own:
+/// a bounded queue of decoded batches between them (memory stays a few thousand events).
+final class DecodingPipeline: @unchecked Sendable {
+    // @unchecked: `batches`, `finished`, `failure` and `cancelled` are only touched while
+    // holding `condition`.
+
+    /// One record: its type index (-1 when the domain does not know it) and, when some fold
+    /// reads that type, the decoded event.
+    struct Item: Sendable {
+        var type: Int
+        var event: InspectionEvent?
+        var envelope: EventEnvelope
+    }
+
+    private let condition = NSCondition()
+    private var batches: [[Item]] = []
+    private var finished = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private let done = DispatchSemaphore(value: 0)
+    private static let batchSize = 2_048
+    private static let depth = 8
+
+    /// Starts reading `start...end` of `log`, decoding the types `wanted` marks.
+    init(log: EventLog, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
+        let thread = Thread { [self] in
+            var types = EventTypeInterner()
+            var batch: [Item] = []
+            batch.reserveCapacity(Self.batchSize)
+            do {
+                try log.forEachRecordView(from: start, upTo: end) { record in
+                    let envelope = EventEnvelope(
+                        position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
+                        occurredAt: record.occurredAt.microsecondsSinceEpoch)
+                    if let type = types.index(of: record) {
+                        let event = wanted[type] ? try ProjectionRunner.decode(record, types.names[type]) : nil
+                        batch.append(Item(type: type, event: event, envelope: envelope))
+                    } else {
+                        batch.append(Item(type: -1, event: nil, envelope: envelope))
+                    }
+                    if batch.count >= Self.batchSize {
+                        try put(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { try put(batch) }
+                finish(nil)
+            } catch {
+                finish(error)
+            }
+            done.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func put(_ batch: [Item]) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count >= Self.depth && !cancelled { condition.wait() }
+        if cancelled { throw ProjectionError(.cancelled, "the fold stopped") }
+        batches.append(batch)
+        condition.broadcast()
+    }
+
+    private func finish(_ error: (any Error)?) {
+        condition.lock()
+        finished = true
+        if failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next decoded batch, nil at the end. Rethrows what the reading thread met.
+    func next() throws -> [Item]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty && !finished { condition.wait() }
+        if !batches.isEmpty {
+            condition.broadcast()
+            return batches.removeFirst()
+        }
+        if let failure, !(failure is CancelledByConsumer) { throw failure }
+        return nil
+    }
+
+    /// Stops the reading thread and waits for it (call on every exit path of the consumer).
+    func stop() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+        done.wait()
+    }
+
+    private struct CancelledByConsumer: Error {}
+}

@@ -1,0 +1,223 @@
+import GRDB
+import Inspection
+
+/// Inspector analytics per inspector and day (UTC, by the event's occurred-at time): allocated,
+/// collected, skipped by reason, inspected, passed/failed, attributes verified, photos, and the
+/// time spent inspecting, from InspectionStarted to InspectionFinished minus the pauses.
+public struct InspectorProjection: Projection {
+    public init() {}
+    public var name: String { "inspectors" }
+    public var version: Int { 1 }
+    public var eventTypes: Set<String>? {
+        [
+            "InspectorRegistered", "BatchAllocated", "AdHocTaskAllocated", "ProductCollected", "CollectionSkipped",
+            "AttributeVerdictRecorded", "PhotoAttached", "InspectionStarted", "InspectionPaused", "InspectionFinished",
+            "InspectionSkipped",
+        ]
+    }
+    public var dependencies: [String] { ["directory"] }
+    public var tables: [String] { ["inspector", "inspector_day", "inspector_open_timer"] }
+    public var migrations: [String] {
+        [
+            "CREATE TABLE inspector (id TEXT PRIMARY KEY, name TEXT NOT NULL, role INTEGER NOT NULL) WITHOUT ROWID",
+            """
+            CREATE TABLE inspector_day (
+              inspector TEXT NOT NULL, day INTEGER NOT NULL, allocated INTEGER NOT NULL, collected INTEGER NOT NULL,
+              skipped_unable INTEGER NOT NULL, skipped_out_of_stock INTEGER NOT NULL,
+              skipped_unavailable INTEGER NOT NULL, inspected INTEGER NOT NULL, passed INTEGER NOT NULL,
+              failed INTEGER NOT NULL, inspection_skipped INTEGER NOT NULL, verdicts INTEGER NOT NULL,
+              photos INTEGER NOT NULL, worked_us INTEGER NOT NULL, timed_tasks INTEGER NOT NULL,
+              PRIMARY KEY (inspector, day)) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE inspector_open_timer (
+              task TEXT PRIMARY KEY, running_since INTEGER, worked_us INTEGER NOT NULL) WITHOUT ROWID
+            """,
+        ]
+    }
+
+    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
+        try InspectorFold(
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+    }
+}
+
+struct InspectorDayKey: Hashable {
+    var inspector: String
+    var day: Int64
+}
+
+struct InspectorDayRow: Sendable, Hashable {
+    var allocated = 0
+    var collected = 0
+    var skippedUnable = 0
+    var skippedOutOfStock = 0
+    var skippedUnavailable = 0
+    var inspected = 0
+    var passed = 0
+    var failed = 0
+    var inspectionSkipped = 0
+    var verdicts = 0
+    var photos = 0
+    var workedMicros: Int64 = 0
+    var timedTasks = 0
+}
+
+/// Time spent on a task's inspection so far; `runningSince` is nil while paused.
+struct InspectionTimer: Sendable, Hashable {
+    var runningSince: Int64?
+    var worked: Int64 = 0
+    var closed = false
+    var stored = false
+}
+
+final class InspectorFold: ProjectionFold {
+    private let days: RowCache<InspectorDayKey, InspectorDayRow>
+    private let timers: RowCache<String, InspectionTimer>
+    private let directory: TaskDirectory?
+    private let upsertInspector: WriteStatement
+    private let upsertDay: WriteStatement
+    private let upsertTimer: WriteStatement
+    private let deleteTimer: WriteStatement
+    private let selectDay: Statement
+    private let selectTimer: Statement
+
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
+        self.directory = directory
+        timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
+        days = RowCache(capacity: limit / 5 + 1)
+        upsertInspector = try WriteStatement(db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
+        upsertDay = try WriteStatement(
+            db,
+            """
+            INSERT OR REPLACE INTO inspector_day (inspector, day, allocated, collected, skipped_unable,
+              skipped_out_of_stock, skipped_unavailable, inspected, passed, failed, inspection_skipped, verdicts,
+              photos, worked_us, timed_tasks)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        upsertTimer = try WriteStatement(
+            db, "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
+        deleteTimer = try WriteStatement(db, "DELETE FROM inspector_open_timer WHERE task = ?")
+        selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
+        selectTimer = try db.makeStatement(
+            sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
+    }
+
+    static func day(_ micros: Int64) -> Int64 {
+        micros >= 0 ? micros / 86_400_000_000 : (micros + 1) / 86_400_000_000 - 1
+    }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+        let time = envelope.occurredAt
+        switch event {
+        case .inspectorRegistered(let event):
+            try upsertInspector.execute(.text(event.inspectorID), .text(event.name), .int(event.role.rawValue))
+        case .batchAllocated(let event):
+            try day(event.inspectorID, time, db) { $0.allocated += event.tasks.count }
+        case .adHocTaskAllocated(let event):
+            try day(event.inspectorID, time, db) { $0.allocated += 1 }
+        case .productCollected(let event):
+            try taskDay(event.taskID, time, db) { $0.collected += 1 }
+        case .collectionSkipped(let event):
+            try taskDay(event.taskID, time, db) {
+                switch event.reason {
+                case .unableToCollect: $0.skippedUnable += 1
+                case .outOfStock: $0.skippedOutOfStock += 1
+                case .noLongerAvailable: $0.skippedUnavailable += 1
+                }
+            }
+        case .attributeVerdictRecorded(let event):
+            try taskDay(event.taskID, time, db) { $0.verdicts += 1 }
+        case .photoAttached(let event):
+            try taskDay(event.taskID, time, db) { $0.photos += 1 }
+        case .inspectionStarted(let event):
+            let isNew = try (directory?.facts(event.taskID, db)?.position ?? 0) > timers.completeAfter
+            let known = try timers.modify(event.taskID, load: isNew ? { _ in nil } : loadTimer) {
+                $0.runningSince = $0.runningSince ?? time
+            }
+            if !known { timers.insert(event.taskID, InspectionTimer(runningSince: time)) }
+        case .inspectionPaused(let event):
+            try timers.modify(event.taskID, load: loadTimer) { timer in
+                if let since = timer.runningSince { timer.worked += max(0, time - since) }
+                timer.runningSince = nil
+            }
+        case .inspectionFinished(let event):
+            var worked: Int64?
+            if let timer = try timers.value(event.taskID, load: loadTimer) {
+                worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
+                close(event.taskID, stored: timer.stored)
+            }
+            try taskDay(event.taskID, time, db) {
+                $0.inspected += 1
+                if event.result == .passed { $0.passed += 1 } else { $0.failed += 1 }
+                if let worked {
+                    $0.workedMicros += worked
+                    $0.timedTasks += 1
+                }
+            }
+        case .inspectionSkipped(let event):
+            if let timer = try timers.value(event.taskID, load: loadTimer) {
+                close(event.taskID, stored: timer.stored)
+            }
+            try taskDay(event.taskID, time, db) { $0.inspectionSkipped += 1 }
+        default:
+            break
+        }
+    }
+
+    func flush(_ db: Database, at position: UInt64) throws {
+        try days.flush(at: position) { key, row in
+            try upsertDay.execute(
+                .text(key.inspector), .integer(key.day), .int(row.allocated), .int(row.collected),
+                .int(row.skippedUnable), .int(row.skippedOutOfStock), .int(row.skippedUnavailable),
+                .int(row.inspected), .int(row.passed), .int(row.failed), .int(row.inspectionSkipped),
+                .int(row.verdicts), .int(row.photos), .integer(row.workedMicros), .int(row.timedTasks))
+        }
+        try timers.flush(at: position) { task, timer in
+            if timer.closed {
+                try deleteTimer.execute(.text(task))
+                timer.stored = false
+            } else {
+                try upsertTimer.execute(.text(task), .optional(timer.runningSince), .integer(timer.worked))
+                timer.stored = true
+            }
+        }
+    }
+
+    private func close(_ task: String, stored: Bool) {
+        if stored {
+            timers.modify(task, load: { _ in nil }) { $0.closed = true }
+        } else {
+            timers.remove(task)
+        }
+    }
+
+    private func taskDay(
+        _ taskID: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
+    ) throws {
+        guard let facts = try directory?.facts(taskID, db) else { return }
+        try day(facts.inspectorID, time, db, body)
+    }
+
+    private func day(_ inspector: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void)
+        throws
+    {
+        let key = InspectorDayKey(inspector: inspector, day: Self.day(time))
+        try days.modify(key, load: { try self.loadDay($0) ?? InspectorDayRow() }, body)
+    }
+
+    private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
+        guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
+        return InspectorDayRow(
+            allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
+            skippedOutOfStock: row["skipped_out_of_stock"], skippedUnavailable: row["skipped_unavailable"],
+            inspected: row["inspected"], passed: row["passed"], failed: row["failed"],
+            inspectionSkipped: row["inspection_skipped"], verdicts: row["verdicts"], photos: row["photos"],
+            workedMicros: row["worked_us"], timedTasks: row["timed_tasks"])
+    }
+
+    private func loadTimer(_ task: String) throws -> InspectionTimer? {
+        guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
+        return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
+    }
+}

@@ -1,0 +1,72 @@
+import GRDB
+import Inspection
+
+/// A read model folded from the log into SQLite tables it owns.
+///
+/// A projection names its tables and the SQL that creates them (its migrations, applied in
+/// order on a fresh rebuild), and makes a ``ProjectionFold`` that turns events into rows. When
+/// ``version`` differs from the version stored with the checkpoint, the runner drops the tables
+/// and folds the whole log again: bump it whenever the fold or the schema changes.
+public protocol Projection: Sendable {
+    /// Stable name, used for the checkpoint and `replay --projection NAME`.
+    var name: String { get }
+    /// The version of the fold and schema; a change rebuilds the projection.
+    var version: Int { get }
+    /// Projections whose folds this one reads (they are caught up alongside it, and first).
+    var dependencies: [String] { get }
+    /// The tables (and virtual tables) the projection owns; dropped on rebuild.
+    var tables: [String] { get }
+    /// The SQL statements that create the schema, in order.
+    var migrations: [String] { get }
+    /// The event types the fold reads; nil for all. Others are not passed to it.
+    var eventTypes: Set<String>? { get }
+    /// A fold that continues from what the tables hold now.
+    func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold
+}
+
+extension Projection {
+    /// Every event type by default.
+    public var eventTypes: Set<String>? { nil }
+}
+
+/// The stateful part of a projection during one run: events in, rows out.
+///
+/// `apply` may keep changes in memory; `flush` writes them in the runner's transaction, just
+/// before the checkpoint. After a flush the fold may drop what it keeps in memory and reload
+/// it from the tables on demand, so memory stays bounded whatever the log's size.
+public protocol ProjectionFold: AnyObject {
+    /// Folds one decoded event.
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws
+    /// Writes everything held in memory; called inside the chunk's transaction, whose
+    /// checkpoint will be `position`.
+    func flush(_ db: Database, at position: UInt64) throws
+}
+
+/// What a fold is told about an event besides its payload: the log's envelope.
+public struct EventEnvelope: Sendable, Hashable {
+    /// Global position in the log.
+    public var position: UInt64
+    /// Server time, microseconds since the epoch.
+    public var recordedAt: Int64
+    /// Device time, microseconds since the epoch.
+    public var occurredAt: Int64
+
+    public init(position: UInt64, recordedAt: Int64, occurredAt: Int64) {
+        self.position = position
+        self.recordedAt = recordedAt
+        self.occurredAt = occurredAt
+    }
+}
+
+/// Shared, read-only facts a fold may look up: the task directory (immutable task facts).
+public final class FoldContext {
+    /// Tasks by id: batch, inspector, location, GTIN, mode. Fed by ``TaskDirectoryProjection``.
+    public internal(set) var directory: TaskDirectory?
+    /// The checkpoint of the fold being made: it continues after this position.
+    public internal(set) var checkpoint: UInt64 = 0
+    /// How many rows a fold keeps in memory per working set before it forgets them after a flush.
+    public let workingSetLimit: Int
+
+    init(workingSetLimit: Int) { self.workingSetLimit = max(1, workingSetLimit) }
+
+}

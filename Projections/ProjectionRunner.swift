@@ -1,0 +1,244 @@
+import AuditLog
+import Foundation
+import GRDB
+import Inspection
+import Logging
+
+/// Catches projections up with the log: rebuild and catch-up are the same loop.
+///
+/// Each projection has a checkpoint (its version and the last position folded) stored in
+/// `projection_checkpoint`, written in the same transaction as the rows it covers, so every
+/// event is folded exactly once even across crashes. A projection whose stored version differs
+/// from its code is dropped and recreated with checkpoint 0 first, then folded like any other.
+public struct ProjectionRunner: Sendable {
+    /// The projections this runner maintains, dependencies first.
+    public let projections: [any Projection]
+    /// Events folded per transaction.
+    public var chunkSize: Int
+    /// Rows each fold keeps in memory per working set (memory stays bounded by it, whatever the log).
+    public var workingSetLimit: Int
+    let logger: Logger
+
+    /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
+    public init(
+        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536,
+        workingSetLimit: Int = 20_000, logger: Logger
+    ) {
+        self.projections = projections
+        self.chunkSize = max(1, chunkSize)
+        self.workingSetLimit = workingSetLimit
+        self.logger = logger
+    }
+
+    /// Where a catch-up went: which positions it folded and what it rebuilt.
+    public struct Report: Sendable, Hashable {
+        /// Events read from the log (each folded into every projection that had not seen it).
+        public var events: Int
+        /// The first and last position read (nil when nothing was behind).
+        public var positions: ClosedRange<UInt64>?
+        /// Projections dropped and rebuilt because their version changed (or they were new).
+        public var rebuilt: [String]
+        /// Wall-clock seconds.
+        public var seconds: Double
+    }
+
+    /// Folds every event up to `end` (the log's last position when nil) into the projections
+    /// named in `only` (all when nil) and their dependencies.
+    ///
+    /// `progress` is called after each committed chunk with (position, end); throwing from it
+    /// stops the run (the chunk in progress is rolled back, committed chunks stay).
+    /// - Throws: ``ProjectionError`` or the log's ``EventLogError``.
+    @discardableResult
+    public func catchUp(
+        _ store: ProjectionStore, log: EventLog, upTo end: UInt64? = nil, only: Set<String>? = nil,
+        progress: (UInt64, UInt64) throws -> Void = { _, _ in }
+    ) throws -> Report {
+        let selected = try select(only)
+        let lock = try store.lockForWriting()
+        defer { lock?.unlock() }
+        let end = min(end ?? log.lastPosition, log.lastPosition)
+        let started = DispatchTime.now().uptimeNanoseconds
+        return try store.database.writeWithoutTransaction { db in
+            let (checkpoints, rebuilt) = try prepare(selected, db)
+            var report = Report(events: 0, positions: nil, rebuilt: rebuilt, seconds: 0)
+            guard let low = checkpoints.min(), low < end else { return report }
+            let context = FoldContext(workingSetLimit: workingSetLimit)
+            let folds = try selected.indices.map { index in
+                context.checkpoint = checkpoints[index]
+                return try selected[index].makeFold(db, context: context)
+            }
+            var folded = checkpoints
+            var inChunk = 0
+            var last = low
+            let names = EventTypeInterner().names
+            // For each event type, the folds that read it.
+            let readers: [[Int]] = names.map { name in
+                selected.indices.filter { selected[$0].eventTypes?.contains(name) ?? true }
+            }
+            let pipeline = DecodingPipeline(
+                log: log, from: low + 1, upTo: end, wanted: readers.map { !$0.isEmpty })
+            defer { pipeline.stop() }
+            try db.beginTransaction()
+            do {
+                while let batch = try pipeline.next() {
+                    for item in batch {
+                        let position = item.envelope.position
+                        last = position
+                        inChunk += 1
+                        if let event = item.event {
+                            for index in readers[item.type] where folded[index] < position {
+                                try folds[index].apply(event, item.envelope, db)
+                            }
+                        }
+                        if inChunk >= chunkSize {
+                            try commit(folds, selected, &folded, at: last, db)
+                            report.events += inChunk
+                            inChunk = 0
+                            try progress(last, end)
+                            try db.beginTransaction()
+                        }
+                    }
+                }
+                try commit(folds, selected, &folded, at: last, db)
+                report.events += inChunk
+                try progress(last, end)
+            } catch {
+                if db.isInsideTransaction { try? db.rollback() }
+                throw error
+            }
+            report.positions = (low + 1)...last
+            report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            logger.info(
+                "projections caught up",
+                metadata: ["events": "\(report.events)", "to": "\(last)", "rebuilt": "\(rebuilt)"])
+            return report
+        }
+    }
+
+    /// Forgets the checkpoints of the projections named in `only` (all when nil), so the next
+    /// ``catchUp(_:log:upTo:only:progress:)`` drops and rebuilds them from the log.
+    public func reset(_ store: ProjectionStore, only: Set<String>? = nil) throws {
+        let names =
+            try only.map { _ in try select(only).map(\.name).filter { only?.contains($0) ?? true } }
+            ?? projections.map(\.name)
+        try store.database.write { db in
+            guard try db.tableExists("projection_checkpoint") else { return }
+            for name in names {
+                try db.execute(sql: "DELETE FROM projection_checkpoint WHERE name = ?", arguments: [name])
+            }
+        }
+    }
+
+    /// The checkpoints of every projection: name → (version, position).
+    public func checkpoints(_ store: ProjectionStore) throws -> [String: (version: Int, position: UInt64)] {
+        try store.database.read { db in
+            guard try db.tableExists("projection_checkpoint") else { return [:] }
+            var result: [String: (version: Int, position: UInt64)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, version, position FROM projection_checkpoint") {
+                result[row[0]] = (row[1], UInt64(row[2] as Int64))
+            }
+            return result
+        }
+    }
+
+    private func commit(
+        _ folds: [any ProjectionFold], _ selected: [any Projection], _ folded: inout [UInt64], at position: UInt64,
+        _ db: Database
+    ) throws {
+        let statement = try db.cachedStatement(
+            sql: "UPDATE projection_checkpoint SET position = ? WHERE name = ?")
+        for index in folds.indices where folded[index] < position {
+            try folds[index].flush(db, at: position)
+            try statement.execute(arguments: [Int64(position), selected[index].name])
+            folded[index] = position
+        }
+        try db.commit()
+    }
+
+    /// Creates the checkpoint table, and drops and recreates each projection whose version changed.
+    private func prepare(_ selected: [any Projection], _ db: Database) throws -> ([UInt64], [String]) {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS projection_checkpoint (
+                  name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)
+                """)
+        var checkpoints: [UInt64] = []
+        var rebuilt: [String] = []
+        for projection in selected {
+            let row = try Row.fetchOne(
+                db, sql: "SELECT version, position FROM projection_checkpoint WHERE name = ?",
+                arguments: [projection.name])
+            if let row, (row[0] as Int) == projection.version {
+                checkpoints.append(UInt64(row[1] as Int64))
+                continue
+            }
+            try db.inTransaction {
+                for table in projection.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+                for sql in projection.migrations { try db.execute(sql: sql) }
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO projection_checkpoint (name, version, position) VALUES (?, ?, 0)",
+                    arguments: [projection.name, projection.version])
+                return .commit
+            }
+            logger.info("rebuilding projection", metadata: ["projection": "\(projection.name)"])
+            rebuilt.append(projection.name)
+            checkpoints.append(0)
+        }
+        return (checkpoints, rebuilt)
+    }
+
+    /// The projections named (with their dependencies), in dependency order.
+    private func select(_ only: Set<String>?) throws -> [any Projection] {
+        let byName = Dictionary(projections.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var wanted = only ?? Set(byName.keys)
+        for name in wanted where byName[name] == nil {
+            throw ProjectionError(
+                .badInput,
+                "no projection named '\(name)' (choose from \(projections.map(\.name).joined(separator: ", ")))",
+                context: ["projection": name])
+        }
+        var queue = Array(wanted)
+        while let name = queue.popLast() {
+            for dependency in byName[name]?.dependencies ?? [] where !wanted.contains(dependency) {
+                wanted.insert(dependency)
+                queue.append(dependency)
+            }
+        }
+        // `projections` lists dependencies first, so keeping its order keeps them first.
+        return projections.filter { wanted.contains($0.name) }
+    }
+
+    static func decode(_ record: EventRecordView, _ eventType: String) throws -> InspectionEvent {
+        do {
+            return try record.withPayload { bytes throws(PayloadDecodingError) in
+                try InspectionEvent.decode(
+                    eventType: eventType, schemaVersion: Int(record.schemaVersion), payload: bytes)
+            }
+        } catch {
+            throw ProjectionError(
+                .undecodable,
+                "the payload at position \(record.position) (\(eventType) v\(record.schemaVersion)) cannot be decoded: \(error) (run itemaudit verify, or upgrade itemaudit)",
+                context: ["position": String(record.position), "eventType": eventType])
+        }
+    }
+}
+
+/// Maps a record's event type bytes to one shared String without allocating one per record;
+/// nil for types the inspection domain does not know (written by other modules).
+struct EventTypeInterner {
+    /// Every event type name the inspection domain knows.
+    let names: [String] = Array(
+        Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })
+    ).sorted()
+    private var last = 0
+
+    /// The index in ``names`` of the record's event type.
+    mutating func index(of record: EventRecordView) -> Int? {
+        if record.hasEventType(names[last]) { return last }
+        for index in names.indices where record.hasEventType(names[index]) {
+            last = index
+            return index
+        }
+        return nil
+    }
+}

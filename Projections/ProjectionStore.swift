@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// The projection database: `<data>/projections.sqlite`, or any file for a point-in-time replay.
+///
+/// Open it, catch it up with ``ProjectionRunner``, then ask it questions (the query functions
+/// in its extensions return plain `Sendable` values).
+public struct ProjectionStore: Sendable {
+    /// The connection (GRDB serializes access).
+    public let database: DatabaseQueue
+
+    /// The usual place of the projection database inside a data directory.
+    public static func defaultURL(dataDirectory: URL) -> URL {
+        dataDirectory.appendingPathComponent("projections.sqlite")
+    }
+
+    /// Opens (creating when missing) the database at `url` in WAL mode with `synchronous=NORMAL`.
+    /// - Throws: ``ProjectionError`` `.database` when the file cannot be opened.
+    public static func open(at url: URL) throws -> ProjectionStore {
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return ProjectionStore(database: try DatabaseQueue(path: url.path, configuration: configuration()))
+        } catch {
+            throw ProjectionError(
+                .database, "cannot open the projection database \(url.path): \(error) (check the path and permissions)",
+                context: ["file": url.path])
+        }
+    }
+
+    /// A database in memory, for tests.
+    public static func inMemory() throws -> ProjectionStore {
+        ProjectionStore(database: try DatabaseQueue(configuration: configuration()))
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        return configuration
+    }
+}
+
+/// Every projection this build knows, dependencies first.
+public enum ProjectionCatalog {
+    /// The read models: directory, batches, quality, inspectors, coverage, products.
+    public static let all: [any Projection] = [
+        TaskDirectoryProjection(), BatchProjection(), QualityProjection(), InspectorProjection(),
+        CoverageProjection(), ProductProjection(),
+    ]
+}

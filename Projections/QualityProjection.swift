@@ -1,0 +1,202 @@
+import GRDB
+import Inspection
+
+/// Product quality history: per GTIN every finished inspection and every rule check, with
+/// verdict counts and the attributes that failed or warned.
+///
+/// Tables `quality_inspection` and `quality_rule_check` (one row per event, keyed by log
+/// position) and `quality_open_task` (verdicts of inspections still in progress).
+public struct QualityProjection: Projection {
+    public init() {}
+    public var name: String { "quality" }
+    public var version: Int { 1 }
+    public var eventTypes: Set<String>? {
+        ["AttributeVerdictRecorded", "InspectionFinished", "InspectionSkipped", "RuleCheckRecorded"]
+    }
+    public var dependencies: [String] { ["directory"] }
+    public var tables: [String] { ["quality_inspection", "quality_rule_check", "quality_open_task"] }
+    public var migrations: [String] {
+        [
+            """
+            CREATE TABLE quality_inspection (
+              position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, task TEXT NOT NULL, batch TEXT NOT NULL,
+              inspector TEXT NOT NULL, mode INTEGER NOT NULL, occurred_at INTEGER NOT NULL,
+              recorded_at INTEGER NOT NULL, result INTEGER NOT NULL, passed INTEGER NOT NULL,
+              warning INTEGER NOT NULL, failure INTEGER NOT NULL, unable INTEGER NOT NULL, failing TEXT NOT NULL)
+            """,
+            "CREATE INDEX quality_inspection_gtin ON quality_inspection (gtin)",
+            """
+            CREATE TABLE quality_rule_check (
+              position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, datasheet TEXT NOT NULL, rule_sets TEXT NOT NULL,
+              occurred_at INTEGER NOT NULL, passed INTEGER NOT NULL, warning INTEGER NOT NULL,
+              failure INTEGER NOT NULL, unable INTEGER NOT NULL, failing TEXT NOT NULL)
+            """,
+            "CREATE INDEX quality_rule_check_gtin ON quality_rule_check (gtin)",
+            "CREATE TABLE quality_open_task (task TEXT PRIMARY KEY, verdicts TEXT NOT NULL) WITHOUT ROWID",
+        ]
+    }
+
+    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
+        try QualityFold(
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+    }
+}
+
+/// The verdicts of an inspection in progress, in the order recorded (a later verdict on the same
+/// path replaces the earlier one when they are read).
+struct OpenVerdicts: Sendable, Hashable {
+    var paths: [String] = []
+    var verdicts: [Int] = []
+    var closed = false
+    /// Whether a row for it is in `quality_open_task`.
+    var stored = false
+
+    mutating func record(_ path: String, _ verdict: Int) {
+        paths.append(path)
+        verdicts.append(verdict)
+    }
+
+    /// The latest verdict per path, in the order each path was first recorded.
+    var latest: [(String, Int)] {
+        var index: [String: Int] = [:]
+        var result: [(String, Int)] = []
+        for (path, verdict) in zip(paths, verdicts) {
+            if let at = index[path] {
+                result[at].1 = verdict
+            } else {
+                index[path] = result.count
+                result.append((path, verdict))
+            }
+        }
+        return result
+    }
+
+    /// `path=3|path=2`: the attributes that failed (3) or warned (2).
+    var failing: String {
+        // Fast path: no failing path was recorded twice, so no dictionary is needed.
+        var parts: [String] = []
+        for index in verdicts.indices where verdicts[index] >= 2 {
+            let path = paths[index]
+            if paths.indices.contains(where: { $0 != index && paths[$0] == path }) {
+                return latest.filter { $0.1 >= 2 }.map { "\($0.0)=\($0.1)" }.joined(separator: "|")
+            }
+            parts.append("\(path)=\(verdicts[index])")
+        }
+        return parts.joined(separator: "|")
+    }
+
+    var encoded: String { latest.map { "\($0.0)=\($0.1)" }.joined(separator: "|") }
+
+    init() {}
+
+    init(encoded: String) {
+        for part in encoded.split(separator: "|") {
+            guard let equals = part.lastIndex(of: "="), let verdict = Int(part[part.index(after: equals)...])
+            else { continue }
+            record(String(part[..<equals]), verdict)
+        }
+    }
+}
+
+final class QualityFold: ProjectionFold {
+    private let open: RowCache<String, OpenVerdicts>
+    private let directory: TaskDirectory?
+    private let insertInspection: WriteStatement
+    private let insertRuleCheck: WriteStatement
+    private let upsertOpen: WriteStatement
+    private let deleteOpen: WriteStatement
+    private let selectOpen: Statement
+
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
+        self.directory = directory
+        open = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
+        insertInspection = try WriteStatement(
+            db,
+            """
+            INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
+              recorded_at, result, passed, warning, failure, unable, failing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertRuleCheck = try WriteStatement(
+            db,
+            """
+            INSERT INTO quality_rule_check (position, gtin, datasheet, rule_sets, occurred_at, passed, warning,
+              failure, unable, failing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        upsertOpen = try WriteStatement(db, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
+        deleteOpen = try WriteStatement(db, "DELETE FROM quality_open_task WHERE task = ?")
+        selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
+    }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+        switch event {
+        case .attributeVerdictRecorded(let event):
+            let load = try isNew(event.taskID, db) ? { _ in nil } : loadOpen
+            let known = try open.modify(event.taskID, load: load) { $0.record(event.path, event.verdict.rawValue) }
+            if !known {
+                var verdicts = OpenVerdicts()
+                verdicts.record(event.path, event.verdict.rawValue)
+                open.insert(event.taskID, verdicts)
+            }
+        case .inspectionFinished(let event):
+            guard let facts = try directory?.facts(event.taskID, db) else { return }
+            let verdicts = try open.value(event.taskID, load: loadOpen)
+            try insertInspection.execute(
+                .integer(Int64(envelope.position)), .text(facts.gtin), .text(facts.taskID), .text(facts.batchID),
+                .text(facts.inspectorID), .int(facts.mode), .integer(envelope.occurredAt),
+                .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
+                .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
+                .text(verdicts?.failing ?? ""))
+            if let verdicts { close(event.taskID, stored: verdicts.stored) }
+        case .inspectionSkipped(let event):
+            if let verdicts = try open.value(event.taskID, load: loadOpen) {
+                close(event.taskID, stored: verdicts.stored)
+            }
+        case .ruleCheckRecorded(let event):
+            let failing = event.findings.filter { $0.verdict.rawValue >= 2 }
+                .map { "\($0.path)=\($0.verdict.rawValue)" }.joined(separator: "|")
+            try insertRuleCheck.execute(
+                .integer(Int64(envelope.position)), .text(event.gtin), .text(event.datasheetID),
+                .text(event.ruleSets.joined(separator: ",")), .integer(envelope.occurredAt), .int(event.passedCount),
+                .int(event.warningCount), .int(event.failureCount), .int(event.unableCount), .text(failing))
+        default:
+            break
+        }
+    }
+
+    /// Whether the task was allocated after every evicted row: then a miss means no row.
+    private func isNew(_ taskID: String, _ db: Database) throws -> Bool {
+        guard let facts = try directory?.facts(taskID, db) else { return false }
+        return facts.position > open.completeAfter
+    }
+
+    /// A finished task's verdicts: deleted at the next flush if stored, else simply forgotten.
+    private func close(_ task: String, stored: Bool) {
+        if stored {
+            open.modify(task, load: { _ in nil }) { $0.closed = true }
+        } else {
+            open.remove(task)
+        }
+    }
+
+    func flush(_ db: Database, at position: UInt64) throws {
+        try open.flush(at: position) { task, verdicts in
+            if verdicts.closed {
+                try deleteOpen.execute(.text(task))
+                verdicts.stored = false
+            } else {
+                try upsertOpen.execute(.text(task), .text(verdicts.encoded))
+                verdicts.stored = true
+            }
+        }
+    }
+
+    private func loadOpen(_ task: String) throws -> OpenVerdicts? {
+        try String.fetchOne(selectOpen, arguments: [task]).map {
+            var verdicts = OpenVerdicts(encoded: $0)
+            verdicts.stored = true
+            return verdicts
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import GRDB
+
+/// How coverage is grouped.
+public enum CoverageGrouping: String, Sendable, CaseIterable, Codable {
+    /// By product type (base unit, case, pallet).
+    case type
+    /// By inspection mode.
+    case mode
+    /// By inspector.
+    case inspector
+    /// By location (the catalogue is what the location lists or received).
+    case location
+}
+
+/// Coverage of one group over a period.
+public struct CoverageRow: Sendable, Hashable, Codable {
+    /// The group's key: product type, mode or location raw value, or inspector id.
+    public var group: String
+    /// Products in the catalogue of this group registered by the end of the period.
+    public var catalogue: Int
+    /// Distinct products inspected (finished) in the period; for a location, those of its
+    /// catalogue inspected there.
+    public var inspected: Int
+    /// `inspected / catalogue` in percent (0 for an empty catalogue).
+    public var percent: Double
+    /// Finished inspections in the period.
+    public var inspections: Int
+    /// Catalogue products never inspected by the end of the period (type and location groupings).
+    public var neverInspected: Int?
+    /// Received products past their inspect-before date and not inspected since reception by the
+    /// end of the period (type and location groupings).
+    public var overdue: Int?
+
+    public init(
+        group: String, catalogue: Int, inspected: Int, percent: Double, inspections: Int, neverInspected: Int?,
+        overdue: Int?
+    ) {
+        self.group = group
+        self.catalogue = catalogue
+        self.inspected = inspected
+        self.percent = percent
+        self.inspections = inspections
+        self.neverInspected = neverInspected
+        self.overdue = overdue
+    }
+}
+
+extension ProjectionStore {
+    /// Coverage from `from` (inclusive) to `to` (exclusive), µs since the epoch (open ends when nil).
+    public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
+        let from = from ?? Int64.min
+        let to = to ?? Int64.max
+        return try database.read { db in
+            guard try db.tableExists("coverage_inspection") else { return [] }
+            let period = "finished_at >= \(from) AND finished_at < \(to)"
+            // Per product: the last inspection before the end of the period.
+            let lastInspection = """
+                SELECT gtin, max(finished_at) AS last FROM coverage_inspection WHERE finished_at < \(to) GROUP BY gtin
+                """
+            let catalogue = "SELECT * FROM coverage_product WHERE registered_at < \(to)"
+            let overdueCondition = """
+                c.inspect_before IS NOT NULL AND c.inspect_before < \(min(to, Int64.max - 1))
+                  AND (l.last IS NULL OR l.last < c.received_at)
+                """
+            let sql: String
+            switch grouping {
+            case .type:
+                sql = """
+                    WITH cat AS (\(catalogue)), last AS (\(lastInspection)),
+                      done AS (SELECT product_type AS g, count(DISTINCT gtin) AS n, count(*) AS k
+                               FROM coverage_inspection WHERE \(period) GROUP BY product_type)
+                    SELECT CAST(c.product_type AS TEXT) AS g, count(*) AS catalogue,
+                      coalesce((SELECT n FROM done WHERE done.g = c.product_type), 0),
+                      coalesce((SELECT k FROM done WHERE done.g = c.product_type), 0),
+                      sum(l.last IS NULL), sum(\(overdueCondition))
+                    FROM cat c LEFT JOIN last l ON l.gtin = c.gtin GROUP BY c.product_type ORDER BY c.product_type
+                    """
+            case .location:
+                sql = """
+                    WITH cat AS (\(catalogue)), last AS (\(lastInspection)),
+                      done AS (SELECT i.location AS g, count(DISTINCT i.gtin) AS n, count(*) AS k
+                               FROM coverage_inspection i
+                               JOIN coverage_listing s ON s.gtin = i.gtin AND s.location = i.location
+                               WHERE \(period) GROUP BY i.location)
+                    SELECT s.location AS g, count(*) AS catalogue,
+                      coalesce((SELECT n FROM done WHERE done.g = s.location), 0),
+                      coalesce((SELECT k FROM done WHERE done.g = s.location), 0),
+                      sum(l.last IS NULL), sum(\(overdueCondition))
+                    FROM coverage_listing s JOIN cat c ON c.gtin = s.gtin LEFT JOIN last l ON l.gtin = c.gtin
+                    GROUP BY s.location ORDER BY s.location
+                    """
+            case .mode, .inspector:
+                let column = grouping == .mode ? "mode" : "inspector"
+                sql = """
+                    SELECT CAST(\(column) AS TEXT) AS g, (\("SELECT count(*) FROM (\(catalogue))")) AS catalogue,
+                      count(DISTINCT gtin), count(*), NULL, NULL
+                    FROM coverage_inspection WHERE \(period) GROUP BY \(column) ORDER BY \(column)
+                    """
+            }
+            return try Row.fetchAll(db, sql: sql).map { row in
+                let catalogue: Int = row[1]
+                let inspected: Int = row[2]
+                return CoverageRow(
+                    group: row[0], catalogue: catalogue, inspected: inspected,
+                    percent: catalogue > 0 ? (Double(inspected) * 1000 / Double(catalogue)).rounded() / 10 : 0,
+                    inspections: row[3], neverInspected: row[4], overdue: row[5])
+            }
+        }
+    }
+}

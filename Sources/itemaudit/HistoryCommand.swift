@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Projections
+
+/// `itemaudit history`: the auditor's timeline of a product, batch, task or inspector.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "The auditor's timeline: position, recorded and occurred time, actor, event, summary.",
+        discussion: """
+            Read straight from the log. With --as-of TIME|POSITION, only what the log held then
+            (recorded at or before TIME, or up to POSITION).
+
+            Example:
+              itemaudit history --batch B42 --as-of 2026-02-01T12:00:00Z
+            """
+    )
+
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var output: FormatOption
+
+    @Option(help: "A product's GTIN.")
+    var gtin: String?
+
+    @Option(help: "A batch id.")
+    var batch: String?
+
+    @Option(help: "A task id.")
+    var task: String?
+
+    @Option(help: "An inspector id.")
+    var inspector: String?
+
+    @Option(
+        name: .customLong("as-of"),
+        help: ArgumentHelp("Only what the log held at this ISO 8601 time or position.", valueName: "time|position"))
+    var asOf: LogPoint?
+
+    func validate() throws {
+        let given = [gtin, batch, task, inspector].compactMap { $0 }
+        guard given.count == 1 else {
+            throw ValidationError("give exactly one of --gtin, --batch, --task, --inspector")
+        }
+    }
+
+    var subject: HistorySubject {
+        if let gtin {
+            let digits = gtin.filter(\.isNumber)
+            return .gtin(
+                digits.count == gtin.count && digits.count < 14
+                    ? String(repeating: "0", count: 14 - digits.count) + digits : gtin)
+        }
+        if let batch { return .batch(batch) }
+        if let task { return .task(task) }
+        return .inspector(inspector ?? "")
+    }
+
+    func run() throws {
+        let log = try ProjectionAccess.openLog(data.url)
+        let entries: [TimelineEntry]
+        do {
+            entries = try AuditTrail.timeline(subject, in: log, upTo: asOf?.position(in: log))
+        } catch let error as ProjectionError {
+            throw CLIFailure.badInput(error.message)
+        }
+        output.format.emit(entries) {
+            var table = TextTable(
+                columns: ["position", "recorded_at", "occurred_at", "actor", "event", "summary"], rightAligned: [0])
+            for entry in entries {
+                table.append([
+                    String(entry.position), ProjectionAccess.time(entry.recordedAt),
+                    ProjectionAccess.time(entry.occurredAt), entry.actor, entry.eventType, entry.summary,
+                ])
+            }
+            return table
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Projections
+
+/// `itemaudit product GTIN`: the product's quality history.
+struct ProductCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "product",
+        abstract:
+            "A product's quality history: every inspection and rule check, verdict counts, failing attributes, trend.",
+        discussion: """
+            GTIN-8, -12 and -13 are padded to 14 digits. Exit code 2 when the product is unknown.
+
+            Example:
+              itemaudit product 06414893000017 --format json
+            """
+    )
+
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var output: FormatOption
+
+    @Argument(help: "The product's GTIN.")
+    var gtin: String
+
+    func run() throws {
+        let (_, store) = try ProjectionAccess.caughtUp(data.url)
+        guard let quality = try store.productQuality(gtin: gtin) else {
+            throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
+        }
+        output.format.emit(quality) {
+            var table = TextTable(
+                columns: [
+                    "position", "time", "kind", "task_or_datasheet", "inspector", "result", "pass", "warn", "fail",
+                    "unable", "failing",
+                ],
+                rightAligned: [0, 6, 7, 8, 9])
+            var rows: [(UInt64, [String])] = quality.inspections.map { item in
+                (
+                    item.position,
+                    [
+                        String(item.position), ProjectionAccess.time(item.occurredAt), "inspection", item.taskID,
+                        item.inspectorID, item.result == 2 ? "passed" : "failed", String(item.passed),
+                        String(item.warning), String(item.failure), String(item.unable),
+                        item.failing.joined(separator: " "),
+                    ]
+                )
+            }
+            rows += quality.ruleChecks.map { item in
+                (
+                    item.position,
+                    [
+                        String(item.position), ProjectionAccess.time(item.occurredAt), "rule-check", item.datasheetID,
+                        "-", item.failure > 0 ? "failed" : "passed", String(item.passed), String(item.warning),
+                        String(item.failure), String(item.unable), item.failing.joined(separator: " "),
+                    ]
+                )
+            }
+            for (_, row) in rows.sorted(by: { $0.0 < $1.0 }) { table.append(row) }
+            if output.format == .table {
+                let name = quality.product.map { "\($0.name) (\($0.brand), \($0.manufacturer))" } ?? "unregistered"
+                print(
+                    "\(quality.gtin) \(name): \(quality.inspections.count) inspections, \(quality.passedInspections) passed, "
+                        + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)"
+                )
+            }
+            return table
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Projections
+
+/// `itemaudit search TEXT`: product discovery.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search products by name, brand, manufacturer or GTIN; filter by type and manufacturer; paginated.",
+        discussion: """
+            Words match by prefix (all must match); digits alone match the GTIN. With --categories,
+            prints the category tree with product counts instead (TEXT may then be empty).
+
+            Example:
+              itemaudit search "valio chee" --type 0 --limit 10 --page 2
+            """
+    )
+
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var output: FormatOption
+
+    @Argument(help: "Words or digits to look for.")
+    var text: String = ""
+
+    @Option(help: "Only this product type: 0 base unit, 1 case, 2 pallet.")
+    var type: Int?
+
+    @Option(help: "Only this manufacturer (exact, case-insensitive).")
+    var manufacturer: String?
+
+    @Option(help: "Results per page.")
+    var limit: Int = 20
+
+    @Option(help: "Page number, from 1.")
+    var page: Int = 1
+
+    @Flag(help: "Print the category tree with counts.")
+    var categories = false
+
+    func validate() throws {
+        guard limit >= 1, limit <= 1_000 else { throw ValidationError("--limit must be between 1 and 1000") }
+        guard page >= 1 else { throw ValidationError("--page must be at least 1") }
+        if let type, !(0...2).contains(type) { throw ValidationError("--type must be 0, 1 or 2") }
+    }
+
+    func run() throws {
+        let (_, store) = try ProjectionAccess.caughtUp(data.url)
+        let filter = ProductFilter(text: text, productType: type, manufacturer: manufacturer)
+        if categories {
+            let nodes = try store.categoryTree(filter)
+            output.format.emit(nodes) {
+                var table = TextTable(columns: ["category", "products"], rightAligned: [1])
+                for node in nodes {
+                    let label =
+                        output.format == .csv ? node.path : String(repeating: "  ", count: node.depth) + node.name
+                    table.append([label, String(node.count)])
+                }
+                return table
+            }
+            return
+        }
+        let result = try store.search(filter, limit: limit, offset: (page - 1) * limit)
+        output.format.emit(result) {
+            var table = TextTable(
+                columns: ["gtin", "name", "brand", "manufacturer", "type", "category"], rightAligned: [4])
+            for item in result.items {
+                table.append([
+                    item.gtin, item.name, item.brand, item.manufacturer, String(item.productType), item.category,
+                ])
+            }
+            if output.format == .table {
+                let last = min(result.total, result.offset + result.items.count)
+                print("\(result.total) products match; showing \(result.items.isEmpty ? 0 : result.offset + 1)–\(last)")
+            }
+            return table
+        }
+    }
+}

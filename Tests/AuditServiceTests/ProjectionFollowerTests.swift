@@ -1,0 +1,32 @@
+import AuditLog
+import AuditService
+import Foundation
+import Inspection
+import Projections
+import Testing
+
+@Suite("projections follow the service's log")
+struct ProjectionFollowerTests {
+    @Test("after each command the projection database holds what it appended")
+    func follows() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(batch: catalogueCommands())
+        let follower = try await service.followProjections()
+        #expect(try follower.store.search(ProductFilter()).total == 4)
+        let outcome = try await service.execute(
+            CommandEnvelope(
+                commandID: "alloc-1", actor: "i1",
+                command: .allocateBatch(
+                    AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 2))))
+        #expect(outcome.status == .accepted)
+        let batchID = try #require(await service.state.batches.keys.first)
+        let batch = try #require(try follower.store.batch(batchID))
+        #expect(batch.status == 0 && batch.taskCount == 2 && batch.inspectorID == "i1")
+        #expect(await follower.lastError == nil)
+        try await service.close()
+        // The file is in the data directory: a later open finds everything folded.
+        let reopened = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: fixture.directory))
+        #expect(try reopened.batch(batchID)?.taskCount == 2)
+    }
+}

@@ -1,0 +1,94 @@
+import AuditLog
+import Benchmarks
+import Foundation
+import GRDB
+import Inspection
+import Logging
+import Projections
+
+let quietLogger = Logger(label: "projections.tests") { _ in SwiftLogNoOpLogHandler() }
+
+/// A fresh temporary directory, removed when `body` returns.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("projections-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}
+
+/// A log in `directory` holding about `events` events of the seeded sample history, reopened read-only.
+func sampleLog(in directory: URL, events: Int, seed: UInt64, products: Int = 120) async throws -> EventLog {
+    let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_767_225_600_000_000))
+    let log = try EventLog.open(directory: directory, clock: clock, logger: quietLogger)
+    var history = SampleHistory(seed: seed, products: products, inspectors: 6)
+    try await history.write(events: events, to: log, clock: clock)
+    try log.close()
+    return try EventLog.open(directory: directory, configuration: .init(readOnly: true), logger: quietLogger)
+}
+
+/// Appends events one command each, at the given occurred-at times (recorded at the same time).
+func append(_ events: [(String, InspectionEvent, String)], to log: EventLog, clock: ManualClock) async throws {
+    for (index, (stream, event, time)) in events.enumerated() {
+        guard let at = Timestamp(iso8601: time) else { throw TestFailure("bad time \(time)") }
+        clock.set(at)
+        _ = try await log.append(
+            to: stream, expected: .any, commandID: "cmd-\(index)", actor: "tester",
+            events: [
+                ProposedEvent(
+                    eventType: event.eventType, schemaVersion: UInt16(event.schemaVersion), occurredAt: at,
+                    payload: event.encoded())
+            ])
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Every row of every projection table, as sorted text: two stores with the same snapshot hold
+/// the same read models.
+func snapshot(_ store: ProjectionStore) throws -> [String: [String]] {
+    try store.database.read { db in
+        let tables = try String.fetchAll(
+            db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                  AND name NOT LIKE 'product_fts_%' AND name <> 'projection_checkpoint' ORDER BY name
+                """)
+        var result: [String: [String]] = [:]
+        for table in tables {
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table)")
+            result[table] = rows.map { $0.description }.sorted()
+        }
+        return result
+    }
+}
+
+/// What the queries answer for every batch, product, grouping and search: users see these.
+func queryAnswers(_ store: ProjectionStore) throws -> [String] {
+    var answers: [String] = []
+    let batchIDs = try store.database.read { db in try String.fetchAll(db, sql: "SELECT id FROM batch ORDER BY id") }
+    for id in batchIDs { answers.append("\(try store.batch(id).map { "\($0)" } ?? "nil")") }
+    let gtins = try store.database.read { db in try String.fetchAll(db, sql: "SELECT gtin FROM product ORDER BY gtin") }
+    for gtin in gtins { answers.append("\(try store.productQuality(gtin: gtin).map { "\($0)" } ?? "nil")") }
+    answers.append("\(try store.inspectorAnalytics())")
+    for grouping in CoverageGrouping.allCases {
+        answers.append("\(try store.coverage(to: 1_775_000_000_000_000, by: grouping))")
+    }
+    answers.append("\(try store.search(ProductFilter(text: "valio"), limit: 50))")
+    answers.append("\(try store.categoryTree())")
+    return answers
+}
+
+/// A small seeded generator for test decisions (chunk sizes, kill points).
+struct TestRandom {
+    var state: UInt64
+    mutating func next(_ bound: UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return (z ^ (z >> 31)) % bound
+    }
+}
