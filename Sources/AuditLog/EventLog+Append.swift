@@ -117,14 +117,19 @@ extension EventLog {
             hash = builder.seal(into: &output, previousHash: hash)
             sealed.append((start, builder.firstPosition, builder.count, hash))
         }
-        for index in plan.writes.indices {
-            let write = plan.writes[index]
-            if builder.count > 0 && builder.rawCount >= configuration.frameSize {
-                seal()
-                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
+        // Borrowed through a buffer pointer: reading a batch per write would retain and
+        // release its arrays for every append.
+        let batches = group.map(\.batch)
+        batches.withUnsafeBufferPointer { buffers in
+            for index in plan.writes.indices {
+                let write = plan.writes[index]
+                if builder.count > 0 && builder.rawCount >= configuration.frameSize {
+                    seal()
+                    builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
+                }
+                plan.writes[index].frame = sealed.count
+                builder.add(buffers[write.request], append: write.item, firstVersion: write.firstVersion)
             }
-            plan.writes[index].frame = sealed.count
-            builder.add(group[write.request].batch, append: write.item, firstVersion: write.firstVersion)
         }
         seal()
 
@@ -162,14 +167,15 @@ extension EventLog {
                         firstPosition: frame.first, count: frame.count, recordedAt: recordedAt)
                     ordinals.append(index.add(frame: location, hash: frame.hash))
                 }
-                for write in plan.writes {
-                    let batch = group[write.request].batch
-                    let append = batch.appends[write.item]
-                    index.add(
-                        stream: batch.streamIDs[write.item], streamKey: append.streamKey,
-                        firstVersion: write.firstVersion, count: UInt32(append.eventCount),
-                        commandID: batch.commandIDs[write.item], commandKey: append.commandKey,
-                        firstPosition: write.firstPosition, frame: ordinals[write.frame])
+                batches.withUnsafeBufferPointer { buffers in
+                    for write in plan.writes {
+                        let append = buffers[write.request].appends[write.item]
+                        index.add(
+                            stream: buffers[write.request].streamIDs[write.item], streamKey: append.streamKey,
+                            firstVersion: write.firstVersion, count: UInt32(append.eventCount),
+                            commandID: buffers[write.request].commandIDs[write.item], commandKey: append.commandKey,
+                            firstPosition: write.firstPosition, frame: ordinals[write.frame])
+                    }
                 }
             }
         } catch {

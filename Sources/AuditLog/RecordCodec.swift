@@ -19,21 +19,8 @@ struct FrameBuilder {
 
     var rawCount: Int { raw.bytes.count }
 
-    mutating func add(stream: String, version: UInt64, actor: String, commandID: String, event: ProposedEvent) {
-        raw.string(stream)
-        raw.varint(version)
-        raw.string(event.eventType)
-        raw.varint(UInt64(event.schemaVersion))
-        raw.zigzag(event.occurredAt.microsecondsSinceEpoch &- recordedAt)
-        raw.string(actor)
-        raw.string(commandID)
-        raw.blob(event.payload)
-        count += 1
-    }
-
     /// Adds the events of append `index` of a prepared batch, the first at `firstVersion`:
-    /// the same bytes ``add(stream:version:actor:commandID:event:)`` writes, copied from the
-    /// batch's encoding with the version and occurred-at filled in.
+    /// the batch's encoded bytes with the version and occurred-at filled in.
     mutating func add(_ batch: PreparedBatch, append index: Int, firstVersion: UInt64) {
         let append = batch.appends[index]
         var version = firstVersion
