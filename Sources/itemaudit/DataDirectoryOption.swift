@@ -12,6 +12,11 @@ struct DataDirectoryOption: ParsableArguments {
     )
     var explicitPath: String?
 
+    /// The data directory used when neither --data nor $ITEMAUDIT_DATA names one, as an absolute path.
+    static var defaultPath: String {
+        URL(fileURLWithPath: "itemaudit-data", isDirectory: true).standardizedFileURL.path
+    }
+
     /// The data directory this run uses.
     var url: URL {
         let path =

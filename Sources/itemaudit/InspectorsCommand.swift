@@ -24,23 +24,26 @@ struct InspectorsCommand: ParsableCommand {
     func run() throws {
         let (_, store) = try ProjectionAccess.caughtUp(data.url)
         let rows = try store.inspectorAnalytics(from: period.fromMicros, to: period.toMicros)
-        output.format.emit(rows) {
-            var table = TextTable(
-                columns: [
-                    "inspector", "days", "allocated", "collected", "skip_unable", "skip_stock", "skip_gone",
-                    "inspected",
-                    "passed", "failed", "insp_skipped", "verdicts", "photos", "sec_per_task",
-                ], rightAligned: Set(1...13))
-            for row in rows {
-                let counts: [Int] = [
-                    row.days, row.allocated, row.collected, row.skippedUnableToCollect, row.skippedOutOfStock,
-                    row.skippedNoLongerAvailable, row.inspected, row.passed, row.failed, row.inspectionSkipped,
-                    row.attributesVerified, row.photos,
-                ]
-                let seconds = row.secondsPerTask.map { String(format: "%.1f", $0) } ?? "-"
-                table.append([row.inspectorID] + counts.map { String($0) } + [seconds])
-            }
-            return table
+        output.format.emit(rows) { Self.table(rows) }
+    }
+
+    /// Inspector analytics as a table (also printed by `demo`).
+    static func table(_ rows: [InspectorSummary]) -> TextTable {
+        var table = TextTable(
+            columns: [
+                "inspector", "days", "allocated", "collected", "skip_unable", "skip_stock", "skip_gone",
+                "inspected",
+                "passed", "failed", "insp_skipped", "verdicts", "photos", "sec_per_task",
+            ], rightAligned: Set(1...13))
+        for row in rows {
+            let counts: [Int] = [
+                row.days, row.allocated, row.collected, row.skippedUnableToCollect, row.skippedOutOfStock,
+                row.skippedNoLongerAvailable, row.inspected, row.passed, row.failed, row.inspectionSkipped,
+                row.attributesVerified, row.photos,
+            ]
+            let seconds = row.secondsPerTask.map { String(format: "%.1f", $0) } ?? "-"
+            table.append([row.inspectorID] + counts.map { String($0) } + [seconds])
         }
+        return table
     }
 }

@@ -18,6 +18,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             """,
         version: "\(version) (liblz4 \(LZ4.libraryVersion))",
         subcommands: [
+            DemoCommand.self,
             GenerateCommand.self,
             RecordCommand.self,
             VerifyCommand.self,

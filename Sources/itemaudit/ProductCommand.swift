@@ -27,43 +27,48 @@ struct ProductCommand: ParsableCommand {
         guard let quality = try store.productQuality(gtin: gtin) else {
             throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
         }
-        output.format.emit(quality) {
-            var table = TextTable(
-                columns: [
-                    "position", "time", "kind", "task_or_datasheet", "inspector", "result", "pass", "warn", "fail",
-                    "unable", "failing",
-                ],
-                rightAligned: [0, 6, 7, 8, 9])
-            var rows: [(UInt64, [String])] = quality.inspections.map { item in
-                (
-                    item.position,
-                    [
-                        String(item.position), ProjectionAccess.time(item.occurredAt), "inspection", item.taskID,
-                        item.inspectorID, item.result == 2 ? "passed" : "failed", String(item.passed),
-                        String(item.warning), String(item.failure), String(item.unable),
-                        item.failing.joined(separator: " "),
-                    ]
-                )
-            }
-            rows += quality.ruleChecks.map { item in
-                (
-                    item.position,
-                    [
-                        String(item.position), ProjectionAccess.time(item.occurredAt), "rule-check", item.datasheetID,
-                        "-", item.failure > 0 ? "failed" : "passed", String(item.passed), String(item.warning),
-                        String(item.failure), String(item.unable), item.failing.joined(separator: " "),
-                    ]
-                )
-            }
-            for (_, row) in rows.sorted(by: { $0.0 < $1.0 }) { table.append(row) }
-            if output.format == .table {
-                let name = quality.product.map { "\($0.name) (\($0.brand), \($0.manufacturer))" } ?? "unregistered"
-                print(
-                    "\(quality.gtin) \(name): \(quality.inspections.count) inspections, \(quality.passedInspections) passed, "
-                        + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)"
-                )
-            }
-            return table
+        if output.format == .table { print(Self.headline(quality)) }
+        output.format.emit(quality) { Self.table(quality) }
+    }
+
+    /// One line about the product: name, inspections, last inspected, trend.
+    static func headline(_ quality: ProductQuality) -> String {
+        let name = quality.product.map { "\($0.name) (\($0.brand), \($0.manufacturer))" } ?? "unregistered"
+        return
+            "\(quality.gtin) \(name): \(quality.inspections.count) inspections, \(quality.passedInspections) passed, "
+            + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)"
+    }
+
+    /// The product's inspections and rule checks in log order (also printed by `demo`).
+    static func table(_ quality: ProductQuality) -> TextTable {
+        var table = TextTable(
+            columns: [
+                "position", "time", "kind", "task_or_datasheet", "inspector", "result", "pass", "warn", "fail",
+                "unable", "failing",
+            ],
+            rightAligned: [0, 6, 7, 8, 9])
+        var rows: [(UInt64, [String])] = quality.inspections.map { item in
+            (
+                item.position,
+                [
+                    String(item.position), ProjectionAccess.time(item.occurredAt), "inspection", item.taskID,
+                    item.inspectorID, item.result == 2 ? "passed" : "failed", String(item.passed),
+                    String(item.warning), String(item.failure), String(item.unable),
+                    item.failing.joined(separator: " "),
+                ]
+            )
         }
+        rows += quality.ruleChecks.map { item in
+            (
+                item.position,
+                [
+                    String(item.position), ProjectionAccess.time(item.occurredAt), "rule-check", item.datasheetID,
+                    "-", item.failure > 0 ? "failed" : "passed", String(item.passed), String(item.warning),
+                    String(item.failure), String(item.unable), item.failing.joined(separator: " "),
+                ]
+            )
+        }
+        for (_, row) in rows.sorted(by: { $0.0 < $1.0 }) { table.append(row) }
+        return table
     }
 }

@@ -41,12 +41,20 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func render(_ report: VerificationReport) -> String {
-        if output.format == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = (try? encoder.encode(JSONReport(report))) ?? Data("{}".utf8)
-            return String(decoding: data, as: UTF8.self) + "\n"
-        }
+        output.format == .json ? Self.json(report) : Self.table(report).render(output.format)
+    }
+
+    /// The report as `{"status", "eventCount", …}`.
+    static func json(_ report: VerificationReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Plain numbers and strings always encode.
+        let data = (try? encoder.encode(JSONReport(report))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The report as a field/value table (also printed by `demo`).
+    static func table(_ report: VerificationReport) -> TextTable {
         var table = TextTable(columns: ["field", "value"])
         table.append(["status", report.isIntact ? "intact" : "damaged"])
         table.append(["events", String(report.eventCount)])
@@ -63,11 +71,11 @@ struct VerifyCommand: ParsableCommand {
             }
             table.append(["problem", problem.reason])
         }
-        return table.render(output.format)
+        return table
     }
 
     /// The JSON shape: the report plus an explicit status.
-    private struct JSONReport: Encodable {
+    struct JSONReport: Encodable {
         var status: String
         var eventCount: UInt64
         var lastPosition: UInt64
