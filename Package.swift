@@ -123,7 +123,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["itemaudit", "AuditLog"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["itemaudit", "AuditLog", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -80,6 +80,11 @@ public actor AuditService {
             log = try EventLog.open(
                 directory: dataDirectory.appendingPathComponent("log", isDirectory: true),
                 configuration: configuration.log, clock: clock, logger: logger)
+        } catch let error as EventLogError where error.code == .lockHeld {
+            throw AuditServiceError(
+                .logBusy,
+                "another process is writing the log in \(dataDirectory.path) (wait for it to finish, or stop it)",
+                context: ["directory": dataDirectory.path])
         } catch {
             throw AuditServiceError(
                 .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])

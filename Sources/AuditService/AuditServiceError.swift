@@ -6,6 +6,8 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case dataDirectory
         /// The log refused or failed an append or a read.
         case log
+        /// Another process holds the log's writer lock; nothing was written.
+        case logBusy
         /// A log record could not be decoded.
         case corruptEvent
         /// A photo is too large, of an unaccepted type, or does not match its hash.

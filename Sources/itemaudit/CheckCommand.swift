@@ -39,6 +39,8 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
 
+    @Flag(help: "With --record, do not print the note saying what was recorded.") var quiet = false
+
     func run() async throws {
         let engine: RuleEngine
         do {
@@ -47,6 +49,11 @@ struct CheckCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error) (fix the rule file or the --rules list)")
         }
+        for file in files {
+            try ServiceAccess.requireTextFile(file, kind: "a datasheet file: .jsonld/.json, .jsonl/.ndjson or .csv")
+        }
+        // Opened before checking, so a busy or unusable data directory fails fast, with nothing printed.
+        let service = recordToLog ? try await ServiceAccess.open(data.url, logger: Self.logger) : nil
         var reports: [DatasheetReport] = []
         var checked: [(datasheet: Datasheet, report: DatasheetReport)] = []
         var summary = CheckSummary()
@@ -68,12 +75,13 @@ struct CheckCommand: AsyncParsableCommand {
                     return true
                 }
             } catch {
+                try? await service?.close()
                 throw CLIFailure.badInput("\(error)")
             }
         }
         print(CheckOutput.render(reports: reports, summary: summary, format: format.rawValue), terminator: "")
-        if recordToLog {
-            try await appendToLog(checked, ruleSets: engine.ruleSets.map(\.name))
+        if let service {
+            try await appendToLog(checked, ruleSets: engine.ruleSets.map(\.name), service: service)
         }
         if summary.failed > 0 {
             throw CLIFailure.problemsFound(
@@ -87,15 +95,15 @@ struct CheckCommand: AsyncParsableCommand {
 
 extension CheckCommand {
     /// Appends the checked datasheets to the log and says on stderr what was recorded.
-    func appendToLog(_ checked: [(datasheet: Datasheet, report: DatasheetReport)], ruleSets: [String]) async throws {
+    static var logger: Logger {
         var logger = Logger(label: "itemaudit.check")
         logger.logLevel = .warning
-        let service: AuditService
-        do {
-            service = try await AuditService.open(dataDirectory: data.url, logger: logger)
-        } catch {
-            throw CLIFailure.badInput("\(error) (check --data)")
-        }
+        return logger
+    }
+
+    func appendToLog(
+        _ checked: [(datasheet: Datasheet, report: DatasheetReport)], ruleSets: [String], service: AuditService
+    ) async throws {
         var counts: [DatasheetRecording.Status: Int] = [:]
         do {
             // Chunks keep one durable write per thousand datasheets without holding every event at once.
@@ -118,6 +126,7 @@ extension CheckCommand {
             try? await service.close()
             throw CLIFailure.badInput("recording failed: \(error) (what was printed as recorded is in the log)")
         }
+        guard !quiet else { return }
         FileHandle.standardError.write(
             Data(
                 ("recorded \(counts[.recorded] ?? 0) datasheets in \(data.url.path) "

@@ -43,6 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = data.url
+        try Self.refuseIfBeingWritten(directory)
         do { try DemoScenario.prepare(directory) } catch { throw CLIFailure.badInput(error.description) }
         var logger = Logger(label: "itemaudit.demo")
         logger.logLevel = .warning
@@ -55,9 +56,14 @@ struct DemoCommand: AsyncParsableCommand {
         let quiet = quiet
         let report: DemoScenario.Report
         do {
-            report = try await scenario.run(in: directory) { step in
-                if !quiet { FileHandle.standardError.write(Data("demo: \(step)…\n".utf8)) }
-            }
+            let bar = ProgressBar.onTerminal(quiet: quiet)
+            report = try await scenario.run(
+                in: directory,
+                step: { step in
+                    if !quiet { FileHandle.standardError.write(Data("demo: \(step)…\n".utf8)) }
+                },
+                progress: { bar.update(UInt64($0), of: UInt64($1)) })
+            bar.finish()
         } catch let failure as CLIFailure {
             throw failure
         } catch {
@@ -65,6 +71,27 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let elapsed = ContinuousClock.now - started
         try print(Self.render(report, seconds: Double(elapsed.components.seconds)))
+    }
+
+    /// A later demo replaces an earlier one: never while another process is writing its log.
+    static func refuseIfBeingWritten(_ directory: URL) throws {
+        let logDirectory = directory.appendingPathComponent("log", isDirectory: true)
+        // Only a directory an earlier demo made is replaced (prepare refuses any other, untouched).
+        let marker = directory.appendingPathComponent(DemoScenario.markerName)
+        guard FileManager.default.fileExists(atPath: marker.path),
+            FileManager.default.fileExists(atPath: logDirectory.path)
+        else { return }
+        do {
+            let log = try EventLog.open(
+                directory: logDirectory, logger: Logger(label: "itemaudit.demo") { _ in SwiftLogNoOpLogHandler() })
+            try log.close()
+        } catch let error as EventLogError where error.code == .lockHeld {
+            throw CLIFailure.badInput(
+                "another process is writing the log in \(directory.path) (stop it before replacing the demo; nothing was changed)"
+            )
+        } catch {
+            // An unreadable earlier demo is replaced like any other.
+        }
     }
 
     static func section(_ title: String) -> String { "\n== \(title)\n" }

@@ -37,6 +37,7 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "Number of locations (one inspection centre, warehouses, stores).") var locations = 8
     @Option(help: "Catalogue size.") var products = 5000
     @Option(help: "Calendar days to simulate (work happens on weekdays).") var days = 90
+    @Flag(help: "Print only the report, not the time taken.") var quiet = false
 
     func validate() throws {
         guard (1...500).contains(inspectors) else { throw ValidationError("--inspectors must be 1 to 500") }
@@ -56,20 +57,33 @@ struct GenerateCommand: AsyncParsableCommand {
         }
         let clock = ManualClock(Timestamp(microsecondsSinceEpoch: configuration.start.microseconds))
         let started = ContinuousClock.now
+        let service = try await ServiceAccess.open(data.url, clock: clock, logger: Self.logger)
         let report: WorkloadGenerator.Report
         do {
-            let service = try await AuditService.open(
-                dataDirectory: data.url, clock: clock, logger: Self.logger)
             guard service.log.lastPosition == 0 else {
+                try? await service.close()
                 throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
             }
-            report = try await WorkloadGenerator(configuration: configuration).run(service: service, clock: clock)
+            let bar = ProgressBar.onTerminal(quiet: quiet)
+            report = try await WorkloadGenerator(configuration: configuration).run(service: service, clock: clock) {
+                bar.update(UInt64($0), of: UInt64($1))
+            }
+            bar.finish()
             try await service.close()
         } catch let error as AuditServiceError {
-            throw CLIFailure.badInput("\(error) (check --data)")
+            try? await service.close()
+            throw CLIFailure.badInput(
+                "generating stopped: \(error.message) (the data directory holds what was written)")
         }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if !quiet {
+            let rate = Int(Double(report.events) / max(seconds, 0.001))
+            FileHandle.standardError.write(
+                Data(
+                    "generated \(report.events) events in \(String(format: "%.2f", seconds)) s (\(rate) events/s)\n"
+                        .utf8))
+        }
         var table = TextTable(columns: ["field", "value"], rightAligned: [1])
         let rows: [(String, String)] = [
             ("workdays", String(report.workdays)), ("commands", String(report.commands)),
@@ -79,8 +93,6 @@ struct GenerateCommand: AsyncParsableCommand {
             ("cancelled", String(report.cancelled)), ("expired", String(report.expired)),
             ("inspected", String(report.inspected)), ("failed", String(report.failed)),
             ("photos attached", String(report.photosAttached)), ("photos uploaded", String(report.photosUploaded)),
-            ("seconds", String(format: "%.2f", seconds)),
-            ("events per second", String(Int(Double(report.events) / max(seconds, 0.001)))),
         ]
         for row in rows { table.append([row.0, row.1]) }
         if output.format == .json {

@@ -55,11 +55,34 @@ struct HistoryCommand: ParsableCommand {
         return .inspector(inspector ?? "")
     }
 
+    var subjectDescription: String {
+        switch subject {
+        case .gtin(let gtin): "product \(gtin)"
+        case .batch(let batch): "batch \(batch)"
+        case .task(let task): "task \(task)"
+        case .inspector(let inspector): "inspector \(inspector)"
+        }
+    }
+
+    var subjectHint: String {
+        switch subject {
+        case .gtin: "check the GTIN, or search with itemaudit search"
+        case .batch, .task: "check the id, e.g. with itemaudit history --inspector"
+        case .inspector: "check the id, e.g. with itemaudit inspectors"
+        }
+    }
+
     func run() throws {
         let log = try ProjectionAccess.openLog(data.url)
+        let end = try asOf?.position(in: log, option: "--as-of")
         let entries: [TimelineEntry]
         do {
-            entries = try AuditTrail.timeline(subject, in: log, upTo: asOf?.position(in: log))
+            entries = try AuditTrail.timeline(subject, in: log, upTo: end)
+            // Nothing at all about the subject is a mistyped id, not an empty history; nothing
+            // as of an early point, when there is something later, is an honest empty answer.
+            if entries.isEmpty, try end == nil || AuditTrail.timeline(subject, in: log, upTo: nil).isEmpty {
+                throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
+            }
         } catch let error as ProjectionError {
             throw CLIFailure.badInput(error.message)
         }

@@ -1,5 +1,8 @@
 import ArgumentParser
+import AuditLog
+import AuditService
 import Foundation
+import Projections
 
 extension ItemAuditCommand {
     /// Runs the command line with the exit codes every subcommand shares:
@@ -13,20 +16,46 @@ extension ItemAuditCommand {
                 try command.run()
             }
         } catch let failure as CLIFailure {
-            FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
-            Foundation.exit(failure.exitCode)
+            fail(failure.message, exitCode: failure.exitCode)
+        } catch let error as EventLogError {
+            // A damaged or unreadable log is unreadable input; the message names the file and offset.
+            fail(error.message, exitCode: 2)
+        } catch let error as AuditServiceError {
+            fail(error.message, exitCode: 2)
+        } catch let error as ProjectionError {
+            fail(error.message, exitCode: 2)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode {
                 exit(withError: error)
             }
-            // Parsing and validation errors are bad usage: ArgumentParser's 64 becomes our 2.
-            let message = fullMessage(for: error)
-            if !message.isEmpty {
-                FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+            guard code == .validationFailure else {
+                fail("\(error) (run the command again; if it fails again, report it)", exitCode: code.rawValue)
             }
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+            // Parsing and validation errors are bad usage: ArgumentParser's 64 becomes our 2, on one line.
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad usage"
+            let help =
+                (["itemaudit"] + commandPath(CommandLine.arguments.dropFirst())).joined(separator: " ") + " --help"
+            fail(message.hasSuffix(")") ? message : "\(message) (see \(help))", exitCode: 2)
         }
+    }
+
+    /// The subcommand names at the start of `arguments` (e.g. `rules show`), for a pointer to their help.
+    static func commandPath(_ arguments: ArraySlice<String>) -> [String] {
+        var path: [String] = []
+        var commands: [ParsableCommand.Type] = configuration.subcommands
+        for argument in arguments {
+            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            commands = command.configuration.subcommands
+        }
+        return path
+    }
+
+    /// Prints `error: message` on stderr and exits with `exitCode`.
+    static func fail(_ message: String, exitCode: Int32) -> Never {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        Foundation.exit(exitCode)
     }
 }
 

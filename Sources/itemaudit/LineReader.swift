@@ -10,7 +10,8 @@ struct LineReader {
     init(_ handle: FileHandle) { self.handle = handle }
 
     /// The next line without its terminator, or nil at the end.
-    mutating func next() -> String? {
+    /// - Throws: the read error (a directory, a device gone) instead of crashing.
+    mutating func next() throws -> String? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
                 var end = newline
@@ -27,7 +28,7 @@ struct LineReader {
             }
             buffer.removeSubrange(..<start)
             start = 0
-            let chunk = handle.readData(ofLength: 1 << 20)
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
             if chunk.isEmpty { finished = true } else { buffer.append(contentsOf: chunk) }
         }
     }

@@ -20,11 +20,34 @@ enum LogPoint: ExpressibleByArgument, Sendable {
     }
 
     /// The last log position at or before this point.
-    func position(in log: EventLog) -> UInt64 {
+    ///
+    /// A point in the future — a position the log has not reached, or a time after now — is bad input
+    /// (exit 2): the log cannot say what it will hold then, and an answer "as of" it would change
+    /// with the next append. A past time after the last event is fine: the log held exactly that.
+    func position(in log: EventLog, option: String, now: Timestamp = Timestamp(Date())) throws -> UInt64 {
+        let end = log.lastPosition
+        let endTime = end == 0 ? "the log is empty" : "the log ends at position \(end)" + lastRecorded(log)
         switch self {
-        case .position(let position): min(position, log.lastPosition)
-        case .time(let time): log.lastPosition(asOfRecordedAt: time)
+        case .position(let position):
+            guard position <= end else {
+                throw CLIFailure.badInput(
+                    "\(option) \(position) is beyond the end of the log: \(endTime) (give a position up to \(end), or omit \(option))"
+                )
+            }
+            return position
+        case .time(let time):
+            guard time <= now else {
+                throw CLIFailure.badInput(
+                    "\(option) \(time.iso8601) is in the future: \(endTime) (give a time up to now, or omit \(option))")
+            }
+            return log.lastPosition(asOfRecordedAt: time)
         }
+    }
+
+    private func lastRecorded(_ log: EventLog) -> String {
+        var recorded: Timestamp?
+        try? log.forEachRecordView(from: log.lastPosition, upTo: log.lastPosition) { recorded = $0.recordedAt }
+        return recorded.map { ", recorded \($0.iso8601)" } ?? ""
     }
 }
 

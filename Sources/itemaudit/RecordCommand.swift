@@ -34,38 +34,57 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @Flag(help: "Print only the lines that were refused or invalid.") var quiet = false
 
     func run() async throws {
         let input: FileHandle
         if file == "-" {
             input = FileHandle.standardInput
         } else {
+            try ServiceAccess.requireTextFile(file, kind: "a JSON-lines file of commands")
             guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw CLIFailure.badInput("cannot read \(file) (check the path)")
+                throw CLIFailure.badInput("cannot read \(file) (check the path and its permissions)")
             }
             input = handle
         }
-        let service: AuditService
+        var reader = LineReader(input)
+        // The first non-empty line must look like a command before anything is opened for writing:
+        // a CSV or other file given by mistake is refused as a whole, with nothing written.
+        var pending: [(number: Int, text: String)] = []
+        var number = 0
         do {
-            service = try await AuditService.open(dataDirectory: data.url, logger: Self.logger)
+            while let line = try reader.next() {
+                number += 1
+                pending.append((number, line))
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty { continue }
+                guard trimmed.hasPrefix("{") else {
+                    throw CLIFailure.badInput(
+                        "\(file == "-" ? "standard input" : file) line \(number) is not a JSON object "
+                            + "(record reads JSON Lines, one command {…} per line; see Schemas/commands/; nothing was written)"
+                    )
+                }
+                break
+            }
+        } catch let failure as CLIFailure {
+            throw failure
         } catch {
-            throw CLIFailure.badInput("\(error) (check --data)")
+            throw CLIFailure.badInput("cannot read \(file): \(error.localizedDescription) (check the path)")
         }
+        let service = try await ServiceAccess.open(data.url, logger: Self.logger)
         if output.format == .csv { print(TextTable.csvHeader) }
         var failures = 0
-        var number = 0
-        var chunk: [(number: Int, text: String)] = []
+        var chunk = pending
         func flush() async throws {
             let results = try await service.record(lines: chunk)
             chunk.removeAll(keepingCapacity: true)
             for result in results {
                 if result.isFailure { failures += 1 }
-                print(Self.render(result, output.format))
+                if !quiet || result.isFailure { print(Self.render(result, output.format)) }
             }
         }
         do {
-            var reader = LineReader(input)
-            while let line = reader.next() {
+            while let line = try reader.next() {
                 number += 1
                 chunk.append((number, line))
                 if chunk.count >= 512 { try await flush() }
@@ -73,7 +92,12 @@ struct RecordCommand: AsyncParsableCommand {
             try await flush()
             try await service.close()
         } catch let error as AuditServiceError {
-            throw CLIFailure.badInput("\(error) (the lines printed so far were applied)")
+            try? await service.close()
+            throw CLIFailure.badInput("\(error.message) (the lines printed so far were applied)")
+        } catch {
+            try? await service.close()
+            throw CLIFailure.badInput(
+                "cannot read \(file): \(error.localizedDescription) (the lines printed so far were applied)")
         }
         if failures > 0 {
             throw CLIFailure.problemsFound(

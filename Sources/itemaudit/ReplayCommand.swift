@@ -37,12 +37,25 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The database to build as of --until.", valueName: "file"))
     var out: String?
 
+    @Flag(help: "No progress bar.") var quiet = false
+
+    /// What `--format json` prints.
+    struct Summary: Encodable {
+        var events: Int
+        var toPosition: UInt64
+        var seconds: Double
+        var eventsPerSecond: Int
+        var database: String
+    }
+
     func validate() throws {
         if (until == nil) != (out == nil) { throw ValidationError("--until and --out go together") }
     }
 
     func run() throws {
         let log = try ProjectionAccess.openLog(data.url)
+        // Checked before anything is replaced: a point past the end is refused with the file untouched.
+        let end = try until?.position(in: log, option: "--until") ?? log.lastPosition
         let storeURL: URL
         if let out {
             storeURL = URL(fileURLWithPath: out)
@@ -50,9 +63,8 @@ struct ReplayCommand: ParsableCommand {
         } else {
             storeURL = ProjectionStore.defaultURL(dataDirectory: data.url)
         }
-        let end = until?.position(in: log) ?? log.lastPosition
         let runner = ProjectionRunner(logger: ProjectionAccess.logger)
-        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        let bar = ProgressBar.onTerminal(quiet: quiet)
         do {
             let store = try ProjectionStore.open(at: storeURL)
             let only = projection.map { Set([$0]) }
@@ -62,40 +74,23 @@ struct ReplayCommand: ParsableCommand {
             }
             bar.finish()
             let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
-            var table = TextTable(
-                columns: ["events", "to_position", "seconds", "events_per_s", "database"], rightAligned: [0, 1, 2, 3])
-            table.append([
-                String(report.events), String(report.positions?.upperBound ?? end),
-                String(format: "%.2f", report.seconds),
-                String(Int(rate.rounded())), storeURL.path,
-            ])
-            print(table.render(output.format), terminator: "")
+            let summary = Summary(
+                events: report.events, toPosition: report.positions?.upperBound ?? end,
+                seconds: (report.seconds * 100).rounded() / 100, eventsPerSecond: Int(rate.rounded()),
+                database: out ?? storeURL.path)
+            output.format.emit(summary) {
+                var table = TextTable(
+                    columns: ["events", "to_position", "seconds", "events_per_s", "database"],
+                    rightAligned: [0, 1, 2, 3])
+                table.append([
+                    String(summary.events), String(summary.toPosition), String(format: "%.2f", report.seconds),
+                    String(summary.eventsPerSecond), summary.database,
+                ])
+                return table
+            }
         } catch let error as ProjectionError {
             bar.finish()
             throw CLIFailure.badInput(error.message)
         }
-    }
-}
-
-/// A one-line progress bar on stderr, redrawn at most every 1 % (nothing when not a terminal).
-final class ProgressBar {
-    private let enabled: Bool
-    private var lastPercent = -1
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func update(_ done: UInt64, of total: UInt64) {
-        guard enabled, total > 0 else { return }
-        let percent = Int(done * 100 / total)
-        guard percent != lastPercent else { return }
-        lastPercent = percent
-        let filled = percent * 40 / 100
-        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 40 - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)% \(done)/\(total)".utf8))
-    }
-
-    func finish() {
-        guard enabled, lastPercent >= 0 else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -77,12 +77,16 @@ public struct DemoScenario: Sendable {
     }
 
     /// Runs every step in `directory` (see ``prepare(_:)``), reporting each step's name as it starts.
-    public func run(in directory: URL, step: @Sendable (String) -> Void) async throws -> Report {
+    /// `progress` is told the days simulated so far and the total while the history is generated.
+    public func run(
+        in directory: URL, step: @Sendable (String) -> Void,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws -> Report {
         let clock = ManualClock(Timestamp(microsecondsSinceEpoch: configuration.history.start.microseconds))
         let service = try await AuditService.open(dataDirectory: directory, clock: clock, logger: logger)
         step("generating \(configuration.history.days) days of inspections through the command path")
         let history = try await WorkloadGenerator(configuration: configuration.history).run(
-            service: service, clock: clock)
+            service: service, clock: clock, progress: progress)
 
         step("checking \(configuration.supplierDatasheets) supplier datasheets and recording the findings")
         clock.advance(microseconds: 3_600_000_000)

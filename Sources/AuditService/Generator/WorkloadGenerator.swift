@@ -72,13 +72,17 @@ public struct WorkloadGenerator: Sendable {
 
     /// Runs the simulation against `service`, which must be open on an empty data directory with
     /// `clock` as its clock.
+    /// `progress` is told the number of days simulated so far and the total, after each day.
     /// - Throws: ``AuditServiceError`` when the service fails (refusals are counted, not thrown).
-    public func run(service: AuditService, clock: ManualClock) async throws -> Report {
+    public func run(
+        service: AuditService, clock: ManualClock, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws -> Report {
         let ruleEngine = try BuiltInRuleSets.engine()
         var run = GeneratorRun(configuration: configuration, service: service, clock: clock, ruleEngine: ruleEngine)
         try await run.setUp()
         for day in 0..<configuration.days {
             try await run.simulate(day: day)
+            progress(day + 1, configuration.days)
         }
         return await run.finish()
     }

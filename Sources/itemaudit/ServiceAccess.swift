@@ -1,0 +1,49 @@
+import AuditLog
+import AuditService
+import Foundation
+import Logging
+
+/// Opening a data directory for writing, and checking input files, with the CLI's one-line errors.
+enum ServiceAccess {
+    /// The audit service on `data`, or a `CLIFailure` (exit 2) saying why not; nothing is written on failure.
+    static func open(_ data: URL, clock: (any LogClock)? = nil, logger: Logger) async throws -> AuditService {
+        do {
+            if let clock {
+                return try await AuditService.open(dataDirectory: data, clock: clock, logger: logger)
+            }
+            return try await AuditService.open(dataDirectory: data, logger: logger)
+        } catch let error as AuditServiceError where error.code == .logBusy {
+            throw CLIFailure.badInput(
+                "another process is writing the log in \(data.path) (wait for it to finish or stop it; nothing was written)"
+            )
+        } catch let error as AuditServiceError {
+            throw CLIFailure.badInput("cannot open \(data.path): \(error.message) (check --data or $ITEMAUDIT_DATA)")
+        }
+    }
+
+    /// Fails with exit 2 unless `path` is a readable regular file holding text (not binary data).
+    static func requireTextFile(_ path: String, kind: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIFailure.badInput("cannot read \(path): no such file (check the path)")
+        }
+        guard !isDirectory.boolValue else {
+            throw CLIFailure.badInput("cannot read \(path): it is a directory (give \(kind))")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CLIFailure.badInput("cannot read \(path): permission denied (check its permissions)")
+        }
+        defer { try? handle.close() }
+        let head: Data
+        do { head = try handle.read(upToCount: 4096) ?? Data() } catch {
+            throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription) (check the path)")
+        }
+        // A NUL byte, or bytes that are not UTF-8 (allowing for a character cut at the end), mean binary data.
+        let isText =
+            !head.contains(0)
+            && (0...min(3, head.count)).contains { String(bytes: head.dropLast($0), encoding: .utf8) != nil }
+        if !isText {
+            throw CLIFailure.badInput("\(path) is not a text file (give \(kind))")
+        }
+    }
+}
