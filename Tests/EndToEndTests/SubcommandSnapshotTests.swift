@@ -91,7 +91,7 @@ struct SubcommandSnapshotTests {
         let scratch = try DemoFixture.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // Seconds and events/s are measured, so they are masked.
-        let timing = Snapshot.mask(#"(?m)( +)\d+\.\d\d( +)\d+( +then)"#, with: "$1S.SS$2RATE$3")
+        let timing = Snapshot.mask(#"(?m) +\d+\.\d\d +\d+ +then"#, with: "  S.SS  RATE  then")
         let timingJSON = Snapshot.mask(#"("(seconds|eventsPerSecond)" : )[0-9.]+"#, with: "$1MEASURED")
         for format in ["table", "json"] {
             let out = "then-\(format).sqlite"
