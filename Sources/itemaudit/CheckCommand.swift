@@ -55,33 +55,53 @@ struct CheckCommand: AsyncParsableCommand {
         // Opened before checking, so a busy or unusable data directory fails fast, with nothing printed.
         let service = recordToLog ? try await ServiceAccess.open(data.url, logger: Self.logger) : nil
         var reports: [DatasheetReport] = []
-        var checked: [(datasheet: Datasheet, report: DatasheetReport)] = []
         var summary = CheckSummary()
         var malformed = 0
-        for file in files {
-            do {
-                try DatasheetImporter.read(path: file) { record in
-                    switch record {
-                    case .datasheet(let datasheet, let issues):
+        var recorded: [DatasheetRecording.Status: Int] = [:]
+        let ruleSets = engine.ruleSets.map(\.name)
+        let feed = CheckedDatasheetFeed(files: files, engine: engine)
+        do {
+            for try await chunk in feed.chunks {
+                var checked: [(datasheet: Datasheet, report: DatasheetReport)] = []
+                for item in chunk {
+                    switch item {
+                    case .checked(let datasheet, let report, let issues):
                         for issue in issues { FileHandle.standardError.write(Data("warning: \(issue)\n".utf8)) }
-                        let report = engine.check(datasheet)
                         summary.add(report)
                         reports.append(report)
-                        if recordToLog { checked.append((datasheet, report)) }
+                        if service != nil { checked.append((datasheet, report)) }
                     case .failed(let issue):
                         malformed += 1
                         FileHandle.standardError.write(Data("error: \(issue)\n".utf8))
                     }
-                    return true
                 }
-            } catch {
-                try? await service?.close()
-                throw CLIFailure.badInput("\(error)")
+                // Recorded chunk by chunk, so no more than a few thousand datasheets are held at once.
+                if let service {
+                    try await record(checked, ruleSets: ruleSets, service: service, counts: &recorded)
+                }
+                feed.consumed()
+            }
+        } catch let failure as CLIFailure {
+            feed.cancel()
+            try? await service?.close()
+            throw failure
+        } catch {
+            feed.cancel()
+            try? await service?.close()
+            throw CLIFailure.badInput("\(error)")
+        }
+        if let service {
+            do { try await service.close() } catch {
+                throw CLIFailure.badInput("closing the log failed: \(error) (run itemaudit verify)")
             }
         }
         print(CheckOutput.render(reports: reports, summary: summary, format: format.rawValue), terminator: "")
-        if let service {
-            try await appendToLog(checked, ruleSets: engine.ruleSets.map(\.name), service: service)
+        if service != nil, !quiet {
+            FileHandle.standardError.write(
+                Data(
+                    ("recorded \(recorded[.recorded] ?? 0) datasheets in \(data.url.path) "
+                        + "(\(recorded[.alreadyRecorded] ?? 0) already recorded, "
+                        + "\(recorded[.notRecorded] ?? 0) not recorded)\n").utf8))
         }
         if summary.failed > 0 {
             throw CLIFailure.problemsFound(
@@ -94,44 +114,33 @@ struct CheckCommand: AsyncParsableCommand {
 }
 
 extension CheckCommand {
-    /// Appends the checked datasheets to the log and says on stderr what was recorded.
     static var logger: Logger {
         var logger = Logger(label: "itemaudit.check")
         logger.logLevel = .warning
         return logger
     }
 
-    func appendToLog(
-        _ checked: [(datasheet: Datasheet, report: DatasheetReport)], ruleSets: [String], service: AuditService
+    /// Appends one chunk of checked datasheets to the log, counting what happened to each.
+    func record(
+        _ checked: [(datasheet: Datasheet, report: DatasheetReport)], ruleSets: [String], service: AuditService,
+        counts: inout [DatasheetRecording.Status: Int]
     ) async throws {
-        var counts: [DatasheetRecording.Status: Int] = [:]
+        let recordings: [DatasheetRecording]
         do {
-            // Chunks keep one durable write per thousand datasheets without holding every event at once.
-            var start = 0
-            while start < checked.count {
-                let chunk = Array(checked[start..<min(start + 1000, checked.count)])
-                start += chunk.count
-                for recording in try await service.record(
-                    checked: chunk, ruleSets: ruleSets, source: "check", actor: "data-steward")
-                {
-                    counts[recording.status, default: 0] += 1
-                    if recording.status == .notRecorded {
-                        FileHandle.standardError.write(
-                            Data("warning: not recorded: \(recording.gtin): \(recording.reason ?? "refused")\n".utf8))
-                    }
-                }
-            }
-            try await service.close()
+            recordings = try await service.record(
+                checked: checked, ruleSets: ruleSets, source: "check", actor: "data-steward")
         } catch {
-            try? await service.close()
-            throw CLIFailure.badInput("recording failed: \(error) (what was printed as recorded is in the log)")
+            throw CLIFailure.badInput(
+                "recording failed: \(error) (the datasheets before this chunk are in the log; run again to add the rest)"
+            )
         }
-        guard !quiet else { return }
-        FileHandle.standardError.write(
-            Data(
-                ("recorded \(counts[.recorded] ?? 0) datasheets in \(data.url.path) "
-                    + "(\(counts[.alreadyRecorded] ?? 0) already recorded, \(counts[.notRecorded] ?? 0) not recorded)\n")
-                    .utf8))
+        for recording in recordings {
+            counts[recording.status, default: 0] += 1
+            if recording.status == .notRecorded {
+                FileHandle.standardError.write(
+                    Data("warning: not recorded: \(recording.gtin): \(recording.reason ?? "refused")\n".utf8))
+            }
+        }
     }
 }
 
