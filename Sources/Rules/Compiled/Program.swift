@@ -108,6 +108,30 @@ struct Program: Sendable {
 
     static let comparisons: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
     static let arithmetics: [ArithmeticOperator] = [.add, .subtract, .multiply, .divide]
+
+    /// The comparison with index `code` in `comparisons` (without touching the array).
+    @inline(__always)
+    static func comparison(_ code: Int32) -> ComparisonOperator {
+        switch code {
+        case 0: .equal
+        case 1: .notEqual
+        case 2: .less
+        case 3: .lessOrEqual
+        case 4: .greater
+        default: .greaterOrEqual
+        }
+    }
+
+    /// The operator with index `code` in `arithmetics`.
+    @inline(__always)
+    static func arithmetic(_ code: Int32) -> ArithmeticOperator {
+        switch code {
+        case 0: .add
+        case 1: .subtract
+        case 2: .multiply
+        default: .divide
+        }
+    }
 }
 
 /// Compiles `Expression` trees into a `Program`, sharing identical subexpressions (so a value like

@@ -30,7 +30,9 @@ public struct RuleEngine: Sendable {
     }
 
     /// The compiled expressions.
-    let program: Program
+    let program: CompiledProgram
+    /// Machines of finished checks, reused by the next ones.
+    let machines = MachinePool()
     /// Attribute path → slot, list term → index, item member name → id, looked up with bytes.
     let slotTable: ByteTable
     let termTable: ByteTable
@@ -70,7 +72,7 @@ public struct RuleEngine: Sendable {
                     expected: rule.expected.map { builder.compile($0) } ?? -1, verdict: rule.severity.verdict))
         }
         self.plan = plan
-        program = builder.program
+        program = CompiledProgram(builder.program)
         slotTable = ByteTable(compiler.slotIndex.mapValues { Int32($0) })
         termTable = ByteTable(Dictionary(uniqueKeysWithValues: terms.enumerated().map { ($1, Int32($0)) }))
         memberTable = ByteTable(builder.program.memberNames)
@@ -97,11 +99,11 @@ public struct RuleEngine: Sendable {
         var report = DatasheetReport(
             gtin: "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
             passedRules: 0, notApplicableRules: 0, unableRules: 0, attributeVerdicts: [:])
-        let machine = forEachOutcome(datasheet) { planned, key, outcome, machine in
-            record(planned, key: key, outcome, &machine, into: &report, options)
+        let gtinAttribute = forEachOutcome(datasheet) { planned, key, outcome, machine in
+            record(planned, key: key, outcome, machine, into: &report, options)
         }
-        if machine.gtinAttribute >= 0 {
-            report.gtin = datasheet.attributes[machine.gtinAttribute].value
+        if gtinAttribute >= 0 {
+            report.gtin = datasheet.attributes[gtinAttribute].value
         } else if gtinSlot < 0 {
             report.gtin = datasheet.gtin ?? ""
         }
@@ -119,12 +121,14 @@ public struct RuleEngine: Sendable {
         return results
     }
 
-    /// Loads the datasheet's facts and evaluates every rule, calling `body` with each outcome.
+    /// Loads the datasheet's facts and evaluates every rule, calling `body` with each outcome;
+    /// returns the index of the attribute `gtin` (-1: none).
     @discardableResult
     private func forEachOutcome(
-        _ datasheet: Datasheet, _ body: (PlannedRule, Span?, RuleOutcome, inout Machine) -> Void
-    ) -> Machine {
-        var machine = Machine(program, slotCount: slotCount)
+        _ datasheet: Datasheet, _ body: (PlannedRule, Span?, RuleOutcome, Machine) -> Void
+    ) -> Int {
+        let machine = machines.take() ?? Machine(program, slotCount: slotCount)
+        defer { machines.put(machine) }
         machine.load(datasheet, engine: self)
         for planned in plan {
             if planned.eachTerm >= 0 {
@@ -132,20 +136,20 @@ public struct RuleEngine: Sendable {
                 for itemIndex in machine.items.indices where machine.items[itemIndex].term == planned.eachTerm {
                     any = true
                     machine.currentItem = Int32(itemIndex)
-                    let outcome = outcome(planned, &machine)
-                    body(planned, machine.items[itemIndex].key, outcome, &machine)
+                    let outcome = outcome(planned, machine)
+                    body(planned, machine.items[itemIndex].key, outcome, machine)
                 }
                 machine.currentItem = -1
-                if !any { body(planned, nil, .notApplicable, &machine) }
+                if !any { body(planned, nil, .notApplicable, machine) }
             } else {
-                let outcome = outcome(planned, &machine)
-                body(planned, nil, outcome, &machine)
+                let outcome = outcome(planned, machine)
+                body(planned, nil, outcome, machine)
             }
         }
-        return machine
+        return machine.gtinAttribute
     }
 
-    private func outcome(_ planned: PlannedRule, _ machine: inout Machine) -> RuleOutcome {
+    private func outcome(_ planned: PlannedRule, _ machine: Machine) -> RuleOutcome {
         if planned.when >= 0, machine.evaluate(planned.when).truth != true { return .notApplicable }
         switch machine.evaluate(planned.check).truth {
         case true?: return .passed
@@ -155,7 +159,7 @@ public struct RuleEngine: Sendable {
     }
 
     private func record(
-        _ planned: PlannedRule, key span: Span?, _ outcome: RuleOutcome, _ machine: inout Machine,
+        _ planned: PlannedRule, key span: Span?, _ outcome: RuleOutcome, _ machine: Machine,
         into report: inout DatasheetReport, _ options: Options
     ) {
         let verdict: Verdict
@@ -169,11 +173,11 @@ public struct RuleEngine: Sendable {
         case .broken:
             verdict = planned.verdict
             if verdict > report.verdict { report.verdict = verdict }
-            report.findings.append(finding(planned, key: span, verdict: verdict, &machine))
+            report.findings.append(finding(planned, key: span, verdict: verdict, machine))
         case .unable:
             report.unableRules += 1
             verdict = .unable
-            if options.reportUnable { report.findings.append(finding(planned, key: span, verdict: verdict, &machine)) }
+            if options.reportUnable { report.findings.append(finding(planned, key: span, verdict: verdict, machine)) }
         }
         if options.attributeVerdicts {
             let rule = flatRules[planned.index]
@@ -188,7 +192,7 @@ public struct RuleEngine: Sendable {
     }
 
     private func finding(
-        _ planned: PlannedRule, key span: Span?, verdict: Verdict, _ machine: inout Machine
+        _ planned: PlannedRule, key span: Span?, verdict: Verdict, _ machine: Machine
     ) -> Finding {
         let rule = flatRules[planned.index]
         let key = span.map { machine.text($0) }
