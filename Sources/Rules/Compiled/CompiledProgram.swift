@@ -17,6 +17,8 @@ final class CompiledProgram: @unchecked Sendable {
     /// The constant lists, the start of every sheet's list arena.
     let constantLists: [Fast]
     let memoCount: Int
+    /// `Builtin.allCases`, indexed by a `.call` node's `a`.
+    let builtins: UnsafeMutableBufferPointer<Builtin>
 
     init(_ program: Program) {
         nodes = Self.copy(program.nodes)
@@ -30,6 +32,7 @@ final class CompiledProgram: @unchecked Sendable {
         constantBytes = program.constantBytes
         constantLists = program.constantLists
         memoCount = program.memoCount
+        builtins = Self.copy(Builtin.allCases)
     }
 
     deinit {
@@ -41,6 +44,7 @@ final class CompiledProgram: @unchecked Sendable {
         Self.free(words)
         Self.free(definitionRoots)
         Self.free(definitionReadsItem)
+        Self.free(builtins)
     }
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
