@@ -19,6 +19,10 @@ final class CompiledProgram: @unchecked Sendable {
     let memoCount: Int
     /// `Builtin.allCases`, indexed by a `.call` node's `a`.
     let builtins: UnsafeMutableBufferPointer<Builtin>
+    /// The allergen words (`mentionsAllergen`).
+    let allergens = AllergenLexicon.matcher
+    /// The Rec 20 unit codes (`Bytes.unitTable`).
+    let unitTable = Bytes.unitTable
 
     init(_ program: Program) {
         nodes = Self.copy(program.nodes)

@@ -21,7 +21,7 @@ extension Machine {
                 return .text(unit)
             case .isQuantity: return .bool(isQuantity(span))
             case .dimension:
-                guard let (_, unit) = firstQuantity(span), let known = Bytes.unitTable.lookup(buffer(unit)) else {
+                guard let (_, unit) = firstQuantity(span), let known = program.unitTable.lookup(buffer(unit)) else {
                     return .missing
                 }
                 return .text(store(Bytes.units[Int(known)].dimension.rawValue))
@@ -102,7 +102,7 @@ extension Machine {
         var all = true
         forEachPart(span) { part in
             any = true
-            guard let (_, unit) = quantity(part), Bytes.unitTable.lookup(buffer(unit)) != nil else {
+            guard let (_, unit) = quantity(part), program.unitTable.lookup(buffer(unit)) != nil else {
                 all = false
                 return false
             }

@@ -44,7 +44,7 @@ extension Machine {
             var unitStart = space
             while unitStart < part.count, part[unitStart] == 0x20 { unitStart += 1 }
             guard unitStart < part.count, let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space])),
-                let from = Bytes.unitTable.lookup(UnsafeBufferPointer(rebasing: part[unitStart...]))
+                let from = program.unitTable.lookup(UnsafeBufferPointer(rebasing: part[unitStart...]))
             else { continue }
             let known = Bytes.units[Int(from)]
             guard known.dimension == target.dimension else { continue }
@@ -91,9 +91,9 @@ extension Machine {
         guard case .text(let span) = first, case .text(let codeSpan) = code else {
             return generic(.mentionsAllergen, [value(first), value(code)])
         }
-        guard let allergen = AllergenLexicon.matcher.codes.lookup(buffer(codeSpan)) else { return .bool(false) }
+        guard let allergen = program.allergens.codes.lookup(buffer(codeSpan)) else { return .bool(false) }
         let haystack = buffer(folded(node.a, span))
-        return .bool(AllergenLexicon.matcher.mentions(folded: haystack, allergen: Int(allergen)))
+        return .bool(program.allergens.mentions(folded: haystack, allergen: Int(allergen)))
     }
 
     /// Any other function: on the bytes where `Machine+Builtins` knows how, otherwise through

@@ -17,6 +17,8 @@ public struct RuleEngine: Sendable {
     let plan: [PlannedRule]
     /// Every rule, flattened, for findings.
     let flatRules: [Rule]
+    /// Each flattened rule's message, split at its placeholders.
+    let messages: [MessageTemplate]
 
     /// What evaluating one rule needs: node indices in `program` (-1: none).
     struct PlannedRule: Sendable {
@@ -60,6 +62,7 @@ public struct RuleEngine: Sendable {
         let terms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
         eachTerms = terms
         flatRules = sets.flatMap(\.rules)
+        messages = flatRules.map { MessageTemplate($0.message) }
         var builder = ProgramBuilder(definitions: compiler.definitions, readsItem: compiler.definitionReadsItem)
         builder.compileDefinitions()
         var plan: [PlannedRule] = []
@@ -208,11 +211,8 @@ public struct RuleEngine: Sendable {
         }
         var attribute = rule.attribute
         if let key { attribute = attribute.replacingFirst("$", with: String(key)) }
-        var message = rule.message
-        message = message.replacingAll("{observed}", with: observed)
-        message = message.replacingAll("{expected}", with: expected)
-        message = message.replacingAll("{attribute}", with: attribute)
-        if let key { message = message.replacingAll("{key}", with: String(key)) }
+        let message = messages[planned.index].filled(
+            observed: observed, expected: expected, attribute: attribute, key: key)
         return Finding(
             rule: rule.id, attribute: attribute, verdict: verdict,
             severity: verdict == .unable ? "unable" : rule.severity.rawValue, message: message, observed: observed,

@@ -1,8 +1,10 @@
 /// `AllergenLexicon`'s words and false friends, folded once into one byte buffer and reached through
 /// a byte table of allergen codes, so a check looks nothing up by `String` and allocates nothing
 /// (unless a false friend occurs).
-struct AllergenMatcher: Sendable {
-    struct Word: Sendable {
+///
+/// `@unchecked Sendable`: the buffers are written only in `init` and freed in `deinit`.
+final class AllergenMatcher: @unchecked Sendable {
+    struct Word {
         var start: Int
         var count: Int
         var atWordStart: Bool
@@ -10,58 +12,79 @@ struct AllergenMatcher: Sendable {
 
     /// Allergen code → index in `words` and `falseFriends`.
     let codes: ByteTable
-    private let bytes: [UInt8]
-    private let words: [[Word]]
-    private let falseFriends: [[Word]]
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// All words, then all false friends; per allergen a range of each.
+    private let entries: UnsafeMutableBufferPointer<Word>
+    private let wordRanges: UnsafeMutableBufferPointer<Range<Int>>
+    private let friendRanges: UnsafeMutableBufferPointer<Range<Int>>
 
     init(words lexicon: [String: [String]], falseFriends friends: [String: [String]], wordStart: Set<String>) {
         var table: [String: Int32] = [:]
         var bytes: [UInt8] = []
-        func add(_ text: String, atWordStart: Bool) -> Word {
-            let folded = TextSearch.folded(text)
-            defer { bytes += folded }
-            return Word(start: bytes.count, count: folded.count, atWordStart: atWordStart)
+        var entries: [Word] = []
+        func add(_ texts: [String], wordStart: Set<String>) -> Range<Int> {
+            let start = entries.count
+            for text in texts {
+                let folded = TextSearch.folded(text)
+                entries.append(Word(start: bytes.count, count: folded.count, atWordStart: wordStart.contains(text)))
+                bytes += folded
+            }
+            return start..<entries.count
         }
-        var words: [[Word]] = []
-        var falseFriends: [[Word]] = []
+        var wordRanges: [Range<Int>] = []
+        var friendRanges: [Range<Int>] = []
         for code in lexicon.keys.sorted() {
-            table[code] = Int32(words.count)
-            words.append(lexicon[code, default: []].map { add($0, atWordStart: wordStart.contains($0)) })
-            falseFriends.append(friends[code, default: []].map { add($0, atWordStart: false) })
+            table[code] = Int32(wordRanges.count)
+            wordRanges.append(add(lexicon[code, default: []], wordStart: wordStart))
+            friendRanges.append(add(friends[code, default: []], wordStart: []))
         }
         codes = ByteTable(table)
-        self.bytes = bytes
-        self.words = words
-        self.falseFriends = falseFriends
+        self.bytes = Self.copy(bytes)
+        self.entries = Self.copy(entries)
+        self.wordRanges = Self.copy(wordRanges)
+        self.friendRanges = Self.copy(friendRanges)
+    }
+
+    deinit {
+        bytes.baseAddress?.deallocate()
+        entries.baseAddress?.deallocate()
+        wordRanges.baseAddress?.deallocate()
+        friendRanges.baseAddress?.deallocate()
+    }
+
+    private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    private func text(_ word: Word) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[word.start..<(word.start + word.count)])
     }
 
     /// Whether the folded text names the allergen with index `allergen` (see `AllergenLexicon.mentions`).
     func mentions(folded haystack: UnsafeBufferPointer<UInt8>, allergen: Int) -> Bool {
-        bytes.withUnsafeBufferPointer { all in
-            var blanked: [Bool] = []
-            for phrase in falseFriends[allergen] {
-                TextSearch.forEachOffset(
-                    of: UnsafeBufferPointer(rebasing: all[phrase.start..<(phrase.start + phrase.count)]), in: haystack
-                ) { offset in
-                    if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
-                    for index in offset..<(offset + phrase.count) { blanked[index] = true }
-                    return true
-                }
+        var blanked: [Bool] = []
+        for index in friendRanges[allergen] {
+            let phrase = entries[index]
+            TextSearch.forEachOffset(of: text(phrase), in: haystack) { offset in
+                if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
+                for index in offset..<(offset + phrase.count) { blanked[index] = true }
+                return true
             }
-            for word in words[allergen] {
-                var found = false
-                TextSearch.forEachOffset(
-                    of: UnsafeBufferPointer(rebasing: all[word.start..<(word.start + word.count)]), in: haystack
-                ) { offset in
-                    if word.atWordStart, !TextSearch.startsWord(at: offset, in: haystack) { return true }
-                    if !blanked.isEmpty, blanked[offset] { return true }
-                    found = true
-                    return false
-                }
-                if found { return true }
-            }
-            return false
         }
+        for index in wordRanges[allergen] {
+            let word = entries[index]
+            var found = false
+            TextSearch.forEachOffset(of: text(word), in: haystack) { offset in
+                if word.atWordStart, !TextSearch.startsWord(at: offset, in: haystack) { return true }
+                if !blanked.isEmpty, blanked[offset] { return true }
+                found = true
+                return false
+            }
+            if found { return true }
+        }
+        return false
     }
 }
 
