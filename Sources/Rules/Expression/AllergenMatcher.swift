@@ -17,6 +17,13 @@ final class AllergenMatcher: @unchecked Sendable {
     private let entries: UnsafeMutableBufferPointer<Word>
     private let wordRanges: UnsafeMutableBufferPointer<Range<Int>>
     private let friendRanges: UnsafeMutableBufferPointer<Range<Int>>
+    /// Per allergen, a 4,096-bit filter of the first two bytes of its words (`pairWords` words of 64 bits).
+    private let wordPairs: UnsafeMutableBufferPointer<UInt64>
+    /// The same for the false friends.
+    private let friendPairs: UnsafeMutableBufferPointer<UInt64>
+    /// Per allergen: whether a word or false friend is shorter than two bytes (no filter then).
+    private let shortRanges: UnsafeMutableBufferPointer<Bool>
+    private static let pairWords = 64
 
     init(words lexicon: [String: [String]], falseFriends friends: [String: [String]], wordStart: Set<String>) {
         var table: [String: Int32] = [:]
@@ -38,6 +45,23 @@ final class AllergenMatcher: @unchecked Sendable {
             wordRanges.append(add(lexicon[code, default: []], wordStart: wordStart))
             friendRanges.append(add(friends[code, default: []], wordStart: []))
         }
+        func filter(_ ranges: [Range<Int>]) -> [UInt64] {
+            var pairs = [UInt64](repeating: 0, count: ranges.count * Self.pairWords)
+            for (allergen, range) in ranges.enumerated() {
+                for word in entries[range] where word.count >= 2 {
+                    let pair = Self.pair(bytes[word.start], bytes[word.start + 1])
+                    pairs[allergen * Self.pairWords + pair >> 6] |= 1 << UInt64(pair & 63)
+                }
+            }
+            return pairs
+        }
+        wordPairs = Self.copy(filter(wordRanges))
+        friendPairs = Self.copy(filter(friendRanges))
+        // An entry shorter than two bytes turns the filter off for its allergen.
+        shortRanges = Self.copy(
+            zip(wordRanges, friendRanges).map { words, friends in
+                entries[words].contains { $0.count < 2 } || entries[friends].contains { $0.count < 2 }
+            })
         codes = ByteTable(table)
         self.bytes = Self.copy(bytes)
         self.entries = Self.copy(entries)
@@ -50,6 +74,9 @@ final class AllergenMatcher: @unchecked Sendable {
         entries.baseAddress?.deallocate()
         wordRanges.baseAddress?.deallocate()
         friendRanges.baseAddress?.deallocate()
+        wordPairs.baseAddress?.deallocate()
+        friendPairs.baseAddress?.deallocate()
+        shortRanges.baseAddress?.deallocate()
     }
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
@@ -58,33 +85,59 @@ final class AllergenMatcher: @unchecked Sendable {
         return buffer
     }
 
-    private func text(_ word: Word) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[word.start..<(word.start + word.count)])
-    }
-
-    /// Whether the folded text names the allergen with index `allergen` (see `AllergenLexicon.mentions`).
+    /// Whether the folded text names the allergen with index `allergen` (see `AllergenLexicon.mentions`):
+    /// false friends are blanked first, then any word occurrence that is not blanked (and starts a
+    /// word where it must) counts.
     func mentions(folded haystack: UnsafeBufferPointer<UInt8>, allergen: Int) -> Bool {
         var blanked: [Bool] = []
-        for index in friendRanges[allergen] {
-            let phrase = entries[index]
-            TextSearch.forEachOffset(of: text(phrase), in: haystack) { offset in
-                if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
-                for index in offset..<(offset + phrase.count) { blanked[index] = true }
-                return true
+        forEachMatch(friendRanges[allergen], filter: friendPairs, allergen, in: haystack) { start, phrase in
+            if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
+            for index in start..<(start + phrase.count) { blanked[index] = true }
+            return true
+        }
+        var found = false
+        forEachMatch(wordRanges[allergen], filter: wordPairs, allergen, in: haystack) { start, word in
+            if word.atWordStart, !TextSearch.startsWord(at: start, in: haystack) { return true }
+            if !blanked.isEmpty, blanked[start] { return true }
+            found = true
+            return false
+        }
+        return found
+    }
+
+    @inline(__always)
+    private static func pair(_ first: UInt8, _ second: UInt8) -> Int {
+        (Int(first) << 5 ^ Int(second)) & 4095
+    }
+
+    /// Calls `body` with each occurrence (start offset and entry) of the entries in `range`, in one pass
+    /// over the text that tries the entries only where the filter of their first two bytes says one may
+    /// start; stops when `body` returns false.
+    private func forEachMatch(
+        _ range: Range<Int>, filter: UnsafeMutableBufferPointer<UInt64>, _ allergen: Int,
+        in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int, Word) -> Bool
+    ) {
+        guard !range.isEmpty else { return }
+        let shortEntries = shortRanges[allergen]
+        let filterStart = allergen * Self.pairWords
+        for start in 0..<haystack.count {
+            if !shortEntries {
+                guard start + 1 < haystack.count else { return }
+                let pair = Self.pair(haystack[start], haystack[start + 1])
+                if filter[filterStart + pair >> 6] & (1 << UInt64(pair & 63)) == 0 { continue }
+            }
+            for index in range {
+                let word = entries[index]
+                guard word.count > 0, start + word.count <= haystack.count, haystack[start] == bytes[word.start]
+                else { continue }
+                var same = true
+                for offset in 1..<word.count where haystack[start + offset] != bytes[word.start + offset] {
+                    same = false
+                    break
+                }
+                if same, !body(start, word) { return }
             }
         }
-        for index in wordRanges[allergen] {
-            let word = entries[index]
-            var found = false
-            TextSearch.forEachOffset(of: text(word), in: haystack) { offset in
-                if word.atWordStart, !TextSearch.startsWord(at: offset, in: haystack) { return true }
-                if !blanked.isEmpty, blanked[offset] { return true }
-                found = true
-                return false
-            }
-            if found { return true }
-        }
-        return false
     }
 }
 
