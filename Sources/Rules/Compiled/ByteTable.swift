@@ -32,7 +32,7 @@ final class ByteTable: @unchecked Sendable {
         var keyBytes: [UInt8] = []
         for (key, value) in table.sorted(by: { $0.value < $1.value }) {
             let bytes = Array(key.utf8)
-            let hash = bytes.withUnsafeBufferPointer { Self.hash($0) }
+            let hash = bytes.withUnsafeBufferPointer { Self.hash($0).hash }
             var index = Int(truncatingIfNeeded: hash) & mask
             while entries[index].value >= 0 { index = (index + 1) & mask }
             entries[index] = Entry(hash: hash, start: Int32(keyBytes.count), count: Int32(bytes.count), value: value)
@@ -47,25 +47,38 @@ final class ByteTable: @unchecked Sendable {
         entries.deallocate()
     }
 
-    /// FNV-1a over the bytes.
+    /// A hash of the bytes, eight at a time, and whether any byte is not ASCII.
     @inline(__always)
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, nonASCII: Bool) {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return (hash, false) }
+        let raw = UnsafeRawPointer(base)
+        var high: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            high |= word
+            hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            index += 8
         }
-        return hash
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        high |= tail
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 29
+        return (hash, high & 0x8080_8080_8080_8080 != 0)
     }
 
     /// The value for the key spelled by `bytes`, if any.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var high: UInt8 = 0
-        for byte in bytes {
-            high |= byte
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        if anyNonASCII || high >= 0x80 {
+        let (hash, nonASCII) = Self.hash(bytes)
+        if anyNonASCII || nonASCII {
             return exact[String(decoding: bytes, as: UTF8.self)]
         }
         var index = Int(truncatingIfNeeded: hash) & mask

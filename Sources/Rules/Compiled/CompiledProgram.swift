@@ -7,7 +7,6 @@ final class CompiledProgram: @unchecked Sendable {
     let nodes: UnsafeMutableBufferPointer<Node>
     let arguments: UnsafeMutableBufferPointer<Int32>
     let constants: UnsafeMutableBufferPointer<Fast>
-    let sets: UnsafeMutableBufferPointer<ConstantSet>
     let units: UnsafeMutableBufferPointer<TargetUnit>
     let words: UnsafeMutableBufferPointer<Span>
     let definitionRoots: UnsafeMutableBufferPointer<Int32>
@@ -19,16 +18,35 @@ final class CompiledProgram: @unchecked Sendable {
     let memoCount: Int
     /// `Builtin.allCases`, indexed by a `.call` node's `a`.
     let builtins: UnsafeMutableBufferPointer<Builtin>
-    /// The allergen words (`mentionsAllergen`).
-    let allergens = AllergenLexicon.matcher
+    /// Attribute path → slot, list term → index, item member name → id.
+    let slotTable: TableReference
+    let termTable: TableReference
+    let memberTable: TableReference
+    /// Per constant set: its table, its items, whether it has non-ASCII items.
+    let setTables: UnsafeMutableBufferPointer<TableReference>
+    let setItems: UnsafeMutableBufferPointer<Span>
+    let setHasNonASCII: UnsafeMutableBufferPointer<Bool>
     /// The Rec 20 unit codes (`Bytes.unitTable`).
-    let unitTable = Bytes.unitTable
+    let unitTable: TableReference
+    /// The allergen words (`mentionsAllergen`).
+    let allergens: Unmanaged<AllergenMatcher>
+    /// What the unmanaged references point at, kept alive as long as the program.
+    private let owned: [AnyObject]
 
-    init(_ program: Program) {
+    init(_ program: Program, slotTable: ByteTable, termTable: ByteTable, memberTable: ByteTable) {
+        let matcher = AllergenLexicon.matcher
+        owned = [slotTable, termTable, memberTable, Bytes.unitTable, matcher] + program.sets.map(\.table)
+        self.slotTable = TableReference(slotTable)
+        self.termTable = TableReference(termTable)
+        self.memberTable = TableReference(memberTable)
+        unitTable = TableReference(Bytes.unitTable)
+        allergens = Unmanaged.passUnretained(matcher)
+        setTables = Self.copy(program.sets.map { TableReference($0.table) })
+        setItems = Self.copy(program.sets.map(\.items))
+        setHasNonASCII = Self.copy(program.sets.map { !$0.nonASCII.isEmpty })
         nodes = Self.copy(program.nodes)
         arguments = Self.copy(program.arguments)
         constants = Self.copy(program.constants)
-        sets = Self.copy(program.sets)
         units = Self.copy(program.units)
         words = Self.copy(program.words)
         definitionRoots = Self.copy(program.definitionRoots)
@@ -43,7 +61,9 @@ final class CompiledProgram: @unchecked Sendable {
         Self.free(nodes)
         Self.free(arguments)
         Self.free(constants)
-        Self.free(sets)
+        Self.free(setTables)
+        Self.free(setItems)
+        Self.free(setHasNonASCII)
         Self.free(units)
         Self.free(words)
         Self.free(definitionRoots)
@@ -60,5 +80,18 @@ final class CompiledProgram: @unchecked Sendable {
     private static func free<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) {
         buffer.deinitialize()
         buffer.baseAddress?.deallocate()
+    }
+}
+
+/// A `ByteTable` reached without reference counting; whoever holds one keeps the table alive
+/// (`CompiledProgram.owned`).
+struct TableReference {
+    private let table: Unmanaged<ByteTable>
+
+    init(_ table: ByteTable) { self.table = .passUnretained(table) }
+
+    @inline(__always)
+    func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        table._withUnsafeGuaranteedRef { $0.lookup(bytes) }
     }
 }

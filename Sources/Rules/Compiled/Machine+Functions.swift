@@ -91,9 +91,12 @@ extension Machine {
         guard case .text(let span) = first, case .text(let codeSpan) = code else {
             return generic(.mentionsAllergen, [value(first), value(code)])
         }
-        guard let allergen = program.allergens.codes.lookup(buffer(codeSpan)) else { return .bool(false) }
+        let matcher = program.allergens
+        let text = buffer(codeSpan)
+        let allergen = matcher._withUnsafeGuaranteedRef { $0.codes.lookup(text) }
+        guard let allergen else { return .bool(false) }
         let haystack = buffer(folded(node.a, span))
-        return .bool(program.allergens.mentions(folded: haystack, allergen: Int(allergen)))
+        return .bool(matcher._withUnsafeGuaranteedRef { $0.mentions(folded: haystack, allergen: Int(allergen)) })
     }
 
     /// Any other function: on the bytes where `Machine+Builtins` knows how, otherwise through

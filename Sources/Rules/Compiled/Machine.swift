@@ -122,6 +122,7 @@ final class Machine {
 
     /// Copies a string's bytes into the arena.
     func store(_ string: String) -> Span {
+        if let span = string.utf8.withContiguousStorageIfAvailable({ append($0) }) { return span }
         var string = string
         return string.withUTF8 { append($0) }
     }
@@ -143,22 +144,27 @@ final class Machine {
     /// `term[KEY].member` adds a member to the item `KEY` of an `each` term.
     func load(_ datasheet: Datasheet, engine: RuleEngine) {
         reset()
-        var index = 0
-        for attribute in datasheet.attributes {
-            var path = attribute.path
-            path.withUTF8 { load(path: $0, value: attribute.value, index: index, engine: engine) }
-            index += 1
+        datasheet.attributes.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices {
+                let loaded: Void? = attributes[index].path.utf8.withContiguousStorageIfAvailable {
+                    load(path: $0, value: attributes[index].value, index: index, engine: engine)
+                }
+                if loaded == nil {
+                    var path = attributes[index].path
+                    path.withUTF8 { load(path: $0, value: attributes[index].value, index: index, engine: engine) }
+                }
+            }
         }
     }
 
     private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int, engine: RuleEngine) {
         var valueSpan = Span.none
-        if let slot = engine.slotTable.lookup(bytes) {
+        if let slot = program.slotTable.lookup(bytes) {
             valueSpan = store(value)
             setSlot(Int(slot), valueSpan)
             if slot == engine.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
         } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")),
-            let slot = engine.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
+            let slot = program.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
             slotStamps[Int(slot)] != generation
         {
             valueSpan = store(value)
@@ -166,13 +172,13 @@ final class Machine {
         }
         guard engine.hasEachTerms, let open = bytes.firstIndex(of: UInt8(ascii: "[")),
             let close = bytes.firstIndex(of: UInt8(ascii: "]")),
-            let term = engine.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
+            let term = program.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
         else { return }
         if valueSpan.count < 0 { valueSpan = store(value) }
         let keySpan = append(UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]))
         var memberStart = close + 1
         if memberStart < bytes.count, bytes[memberStart] == UInt8(ascii: ".") { memberStart += 1 }
-        let member = engine.memberTable.lookup(UnsafeBufferPointer(rebasing: bytes[memberStart...])) ?? -1
+        let member = program.memberTable.lookup(UnsafeBufferPointer(rebasing: bytes[memberStart...])) ?? -1
         var itemIndex = -1
         for offset in items.indices where items[offset].term == term && sameText(items[offset].key, keySpan) {
             itemIndex = offset
@@ -391,12 +397,12 @@ final class Machine {
         case .text(let span):
             let text = buffer(span)
             if Bytes.isASCII(text) {
-                if program.sets[index].table.lookup(text) != nil { return .bool(true) }
-                if program.sets[index].nonASCII.isEmpty { return .bool(false) }
+                if program.setTables[index].lookup(text) != nil { return .bool(true) }
+                if !program.setHasNonASCII[index] { return .bool(false) }
             }
         default: break
         }
-        let items = program.sets[index].items
+        let items = program.setItems[index]
         for offset in 0..<Int(items.count)
         where compare(.equal, value, lists[Int(items.start) + offset]) == .bool(true) {
             return .bool(true)

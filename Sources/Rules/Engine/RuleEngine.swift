@@ -75,10 +75,11 @@ public struct RuleEngine: Sendable {
                     expected: rule.expected.map { builder.compile($0) } ?? -1, verdict: rule.severity.verdict))
         }
         self.plan = plan
-        program = CompiledProgram(builder.program)
         slotTable = ByteTable(compiler.slotIndex.mapValues { Int32($0) })
         termTable = ByteTable(Dictionary(uniqueKeysWithValues: terms.enumerated().map { ($1, Int32($0)) }))
         memberTable = ByteTable(builder.program.memberNames)
+        program = CompiledProgram(
+            builder.program, slotTable: slotTable, termTable: termTable, memberTable: memberTable)
         gtinSlot = compiler.slotIndex["gtin"].map { Int32($0) } ?? -1
         logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
     }
