@@ -16,6 +16,8 @@ final class CompiledProgram: @unchecked Sendable {
     /// The constant lists, the start of every sheet's list arena.
     let constantLists: [Fast]
     let memoCount: Int
+    /// How many distinct item member names (`$.name`) the rules read.
+    let memberCount: Int
     /// `Builtin.allCases`, indexed by a `.call` node's `a`.
     let builtins: UnsafeMutableBufferPointer<Builtin>
     /// Attribute path → slot, list term → index, item member name → id.
@@ -54,6 +56,7 @@ final class CompiledProgram: @unchecked Sendable {
         constantBytes = program.constantBytes
         constantLists = program.constantLists
         memoCount = program.memoCount
+        memberCount = program.memberNames.count
         builtins = Self.copy(Builtin.allCases)
     }
 

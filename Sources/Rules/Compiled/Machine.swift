@@ -30,6 +30,8 @@ final class Machine {
     var items: [(term: Int32, key: Span)] = []
     /// Members of the list items: (item index, member id, value).
     var members: [(item: Int32, member: Int32, value: Span)] = []
+    /// Per item and member id (`item * memberCount + member`): the first such member's value.
+    private var itemMembers: [Span] = []
     var currentItem: Int32 = -1
     /// The index of the attribute whose path is exactly `gtin`, if any.
     var gtinAttribute = -1
@@ -155,6 +157,19 @@ final class Machine {
                 }
             }
         }
+        indexMembers()
+    }
+
+    /// Fills `itemMembers` from `members`, the first one of each item and member winning.
+    private func indexMembers() {
+        let memberCount = program.memberCount
+        itemMembers.removeAll(keepingCapacity: true)
+        guard memberCount > 0, !items.isEmpty else { return }
+        itemMembers.append(contentsOf: repeatElement(Span.none, count: items.count * memberCount))
+        for member in members where member.member >= 0 && Int(member.member) < memberCount {
+            let index = Int(member.item) * memberCount + Int(member.member)
+            if itemMembers[index].count < 0 { itemMembers[index] = member.value }
+        }
     }
 
     private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int, engine: RuleEngine) {
@@ -261,10 +276,9 @@ final class Machine {
             let span = slot(Int(node.a))
             return span.count > 0 ? .text(span) : .missing
         case .itemMember:
-            for member in members where member.item == currentItem && member.member == node.a {
-                return member.value.count > 0 ? .text(member.value) : .missing
-            }
-            return .missing
+            guard currentItem >= 0 else { return .missing }
+            let value = itemMembers[Int(currentItem) * program.memberCount + Int(node.a)]
+            return value.count > 0 ? .text(value) : .missing
         case .itemKey:
             return currentItem >= 0 ? .text(items[Int(currentItem)].key) : .missing
         case .define: return definition(Int(node.a))
