@@ -47,8 +47,109 @@ extension Machine {
             case .gtinPackagingIndicator: return .number(Double(gtin.packagingIndicator))
             default: return .text(store(GTINFunctions.kind(gtin.prefix.kind)))
             }
+        case .gtinError:
+            let first = evaluate(program.arguments[Int(node.b)])
+            guard case .text(let span) = first else { return nil }
+            do throws(GS1Error) { _ = try GTIN(utf8: buffer(span)) } catch { return .text(store(error.message)) }
+            return .missing
+        case .dateParts, .length, .decimals, .count:
+            let first = evaluate(program.arguments[Int(node.b)])
+            guard case .text(let span) = first else {
+                if case .missing = first { return builtin == .count ? .number(0) : .missing }
+                return nil
+            }
+            let text = buffer(span)
+            // Without non-ASCII bytes and carriage returns, every byte is one `Character`.
+            guard Bytes.isASCII(text), !text.contains(0x0D) else { return nil }
+            switch builtin {
+            case .dateParts: return Self.dateParts(text).map { .number(Double($0)) } ?? .missing
+            case .length: return .number(Double(text.count))
+            case .count:
+                var parts = 0
+                forEachPart(span) { _ in
+                    parts += 1
+                    return true
+                }
+                return .number(Double(parts))
+            default:
+                // The first space-separated word (`split(separator: " ").first`), or the whole text.
+                var head = text
+                if let wordStart = text.firstIndex(where: { $0 != 0x20 }) {
+                    let wordEnd = text[wordStart...].firstIndex(of: 0x20) ?? text.count
+                    head = UnsafeBufferPointer(rebasing: text[wordStart..<wordEnd])
+                }
+                guard let point = head.firstIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }) else {
+                    return .number(0)
+                }
+                return .number(Double(head.count - point - 1))
+            }
+        case .matches:
+            let first = evaluate(program.arguments[Int(node.b)])
+            let second = evaluate(program.arguments[Int(node.b) + 1])
+            guard case .text(let textSpan) = first, case .text(let patternSpan) = second else {
+                if case .missing = first { return .missing }
+                if case .missing = second { return .missing }
+                return nil
+            }
+            let text = buffer(textSpan)
+            let pattern = buffer(patternSpan)
+            guard Bytes.isASCII(text), Bytes.isASCII(pattern), !text.contains(0x0D), !pattern.contains(0x0D) else {
+                return nil
+            }
+            guard text.count == pattern.count else { return .bool(false) }
+            for index in 0..<text.count {
+                let byte = text[index]
+                switch pattern[index] {
+                case UInt8(ascii: "9"): if byte < 0x30 || byte > 0x39 { return .bool(false) }
+                case UInt8(ascii: "A"): if !(byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) { return .bool(false) }
+                case let expected: if byte != expected { return .bool(false) }
+                }
+            }
+            return .bool(true)
         default: return nil
         }
+    }
+
+    /// `DateText.parts` on ASCII bytes: `YYYY-MM-DD` 3, `YYYY-MM` 2, `YYYY` 1 (year from 1900, a real day).
+    static func dateParts(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var pieces: [Range<Int>] = []
+        pieces.reserveCapacity(3)
+        var start = 0
+        for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "-") {
+            pieces.append(start..<end)
+            start = end + 1
+            if pieces.count > 3 { return nil }
+        }
+        func integer(_ range: Range<Int>) -> Int? { Self.integer(UnsafeBufferPointer(rebasing: text[range])) }
+        guard (1...3).contains(pieces.count), pieces[0].count == 4, let year = integer(pieces[0]), year >= 1900 else {
+            return nil
+        }
+        if pieces.count == 1 { return 1 }
+        guard pieces[1].count == 2, let month = integer(pieces[1]), (1...12).contains(month) else { return nil }
+        if pieces.count == 2 { return 2 }
+        guard pieces[2].count == 2, let day = integer(pieces[2]) else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let length = month == 2 ? (leap ? 29 : 28) : (month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31)
+        return (1...length).contains(day) ? 3 : nil
+    }
+
+    /// `Int(String)` on short ASCII text: an optional sign, then one or more digits.
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        guard index < bytes.count else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+            index += 1
+        }
+        return negative ? -value : value
     }
 
     /// Calls `body` with each non-empty `|`-separated part of an ASCII text (as `split(separator: "|")`),
