@@ -37,15 +37,12 @@ extension Machine {
         case .gtinValid, .gtinPrefixKind, .gtinPackagingIndicator, .gtinLength:
             let first = evaluate(program.arguments[Int(node.b)])
             guard case .text(let span) = first else { return nil }
-            let gtin: GTIN
-            do throws(GS1Error) { gtin = try GTIN(utf8: buffer(span)) } catch {
-                return builtin == .gtinValid ? .bool(false) : .missing
-            }
+            guard let gtin = parsedGTIN(span) else { return builtin == .gtinValid ? .bool(false) : .missing }
             switch builtin {
             case .gtinValid: return .bool(true)
-            case .gtinLength: return .number(Double(gtin.length))
-            case .gtinPackagingIndicator: return .number(Double(gtin.packagingIndicator))
-            default: return .text(store(GTINFunctions.kind(gtin.prefix.kind)))
+            case .gtinLength: return .number(Double(gtin.gtin.length))
+            case .gtinPackagingIndicator: return .number(Double(gtin.gtin.packagingIndicator))
+            default: return .text(gtin.kind)
             }
         case .gtinError:
             let first = evaluate(program.arguments[Int(node.b)])

@@ -1,4 +1,5 @@
 import Datasheets
+import GS1
 
 /// Evaluates a `CompiledProgram` on one datasheet at a time: the attribute values are copied once
 /// into a byte arena and referred to by slot; definitions and repeated subexpressions are computed
@@ -35,6 +36,9 @@ final class Machine {
     var currentItem: Int32 = -1
     /// The index of the attribute whose path is exactly `gtin`, if any.
     var gtinAttribute = -1
+    /// The last GTIN text parsed on this sheet, and what it gave (nil: not a valid GTIN).
+    private var lastGTINText = Span.none
+    private var lastGTIN: (gtin: GTIN, kind: Span)?
 
     init(_ program: CompiledProgram, slotCount: Int) {
         self.program = program
@@ -91,6 +95,7 @@ final class Machine {
         members.removeAll(keepingCapacity: true)
         currentItem = -1
         gtinAttribute = -1
+        lastGTINText = .none
     }
 
     // MARK: - Arena
@@ -235,6 +240,18 @@ final class Machine {
         if Bytes.equal(x, y) { return true }
         if Bytes.isASCII(x), Bytes.isASCII(y) { return false }
         return String(decoding: x, as: UTF8.self) == String(decoding: y, as: UTF8.self)
+    }
+
+    /// The GTIN a text spells and its prefix kind (stored in the arena), parsed once per text and sheet
+    /// (`gtinValid`, `gtinPrefixKind`, … of one attribute share it); nil when it is not a valid GTIN.
+    func parsedGTIN(_ span: Span) -> (gtin: GTIN, kind: Span)? {
+        if span == lastGTINText { return lastGTIN }
+        lastGTINText = span
+        lastGTIN = nil
+        if let gtin = try? GTIN(utf8: buffer(span)) {
+            lastGTIN = (gtin, store(GTINFunctions.kind(gtin.prefix.kind)))
+        }
+        return lastGTIN
     }
 
     // MARK: - Evaluation

@@ -1,6 +1,6 @@
 /// `AllergenLexicon`'s words and false friends, folded once into one byte buffer and reached through
-/// a byte table of allergen codes, so a check looks nothing up by `String` and allocates nothing
-/// (unless a false friend occurs).
+/// a byte table of allergen codes, so a check looks nothing up by `String` and allocates nothing.
+/// False friends are looked for only around a word occurrence, not blanked over the whole text.
 ///
 /// `@unchecked Sendable`: the buffers are written only in `init` and freed in `deinit`.
 final class AllergenMatcher: @unchecked Sendable {
@@ -19,9 +19,7 @@ final class AllergenMatcher: @unchecked Sendable {
     private let friendRanges: UnsafeMutableBufferPointer<Range<Int>>
     /// Per allergen, a 4,096-bit filter of the first two bytes of its words (`pairWords` words of 64 bits).
     private let wordPairs: UnsafeMutableBufferPointer<UInt64>
-    /// The same for the false friends.
-    private let friendPairs: UnsafeMutableBufferPointer<UInt64>
-    /// Per allergen: whether a word or false friend is shorter than two bytes (no filter then).
+    /// Per allergen: whether a word is shorter than two bytes (no filter then).
     private let shortRanges: UnsafeMutableBufferPointer<Bool>
     private static let pairWords = 64
 
@@ -56,12 +54,8 @@ final class AllergenMatcher: @unchecked Sendable {
             return pairs
         }
         wordPairs = Self.copy(filter(wordRanges))
-        friendPairs = Self.copy(filter(friendRanges))
-        // An entry shorter than two bytes turns the filter off for its allergen.
-        shortRanges = Self.copy(
-            zip(wordRanges, friendRanges).map { words, friends in
-                entries[words].contains { $0.count < 2 } || entries[friends].contains { $0.count < 2 }
-            })
+        // A word shorter than two bytes turns the filter off for its allergen.
+        shortRanges = Self.copy(wordRanges.map { words in entries[words].contains { $0.count < 2 } })
         codes = ByteTable(table)
         self.bytes = Self.copy(bytes)
         self.entries = Self.copy(entries)
@@ -75,7 +69,6 @@ final class AllergenMatcher: @unchecked Sendable {
         wordRanges.baseAddress?.deallocate()
         friendRanges.baseAddress?.deallocate()
         wordPairs.baseAddress?.deallocate()
-        friendPairs.baseAddress?.deallocate()
         shortRanges.baseAddress?.deallocate()
     }
 
@@ -89,20 +82,34 @@ final class AllergenMatcher: @unchecked Sendable {
     /// false friends are blanked first, then any word occurrence that is not blanked (and starts a
     /// word where it must) counts.
     func mentions(folded haystack: UnsafeBufferPointer<UInt8>, allergen: Int) -> Bool {
-        var blanked: [Bool] = []
-        forEachMatch(friendRanges[allergen], filter: friendPairs, allergen, in: haystack) { start, phrase in
-            if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
-            for index in start..<(start + phrase.count) { blanked[index] = true }
-            return true
-        }
         var found = false
         forEachMatch(wordRanges[allergen], filter: wordPairs, allergen, in: haystack) { start, word in
             if word.atWordStart, !TextSearch.startsWord(at: start, in: haystack) { return true }
-            if !blanked.isEmpty, blanked[start] { return true }
+            if insideFalseFriend(start, allergen, haystack) { return true }
             found = true
             return false
         }
         return found
+    }
+
+    /// Whether an occurrence of one of the allergen's false friends covers `offset` (what blanking
+    /// every false friend first and then looking at `offset` would say).
+    private func insideFalseFriend(_ offset: Int, _ allergen: Int, _ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in friendRanges[allergen] {
+            let phrase = entries[index]
+            guard phrase.count > 0 else { continue }
+            var start = max(0, offset - phrase.count + 1)
+            while start <= offset, start + phrase.count <= haystack.count {
+                var same = true
+                for position in 0..<phrase.count where haystack[start + position] != bytes[phrase.start + position] {
+                    same = false
+                    break
+                }
+                if same { return true }
+                start += 1
+            }
+        }
+        return false
     }
 
     @inline(__always)
