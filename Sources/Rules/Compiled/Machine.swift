@@ -348,6 +348,8 @@ final class Machine {
             case false?: return evaluate(node.c)
             case nil: return .missing
             }
+        case .presentAttribute: return .bool(slot(Int(node.a)).count > 0)
+        case .absentAttribute: return .bool(slot(Int(node.a)).count <= 0)
         case .present: return .bool(evaluate(node.a) != .missing)
         case .absent: return .bool(evaluate(node.a) == .missing)
         case .known: return .bool(evaluate(node.a).truth == true)

@@ -66,6 +66,8 @@ enum Op: UInt8, Sendable {
     case mentionsAllergen
     /// `b`, `c`: argument nodes; `a`: 0 min, 1 max.
     case minMax
+    /// `present(attribute)`, `absent(attribute)`; `a`: attribute slot.
+    case presentAttribute, absentAttribute
 }
 
 /// One node of a compiled expression; children are node indices. `memo` is the per-sheet cache slot
@@ -167,6 +169,13 @@ struct ProgramBuilder {
         return index
     }
 
+    /// Gives a node a per-sheet cache slot (for nodes that do not read the list item: pure per sheet).
+    private mutating func memoise(_ index: Int32) {
+        guard program.nodes[Int(index)].memo < 0 else { return }
+        program.nodes[Int(index)].memo = Int32(program.memoCount)
+        program.memoCount += 1
+    }
+
     private mutating func text(_ text: Substring) -> Span {
         if let span = constantTexts[String(text)] { return span }
         let span = Span(start: Int32(program.constantBytes.count), count: Int32(text.utf8.count))
@@ -263,7 +272,15 @@ struct ProgramBuilder {
             program.memberNames[name] = id
             return add(Node(op: .itemMember, a: id))
         case .itemKey: return add(Node(op: .itemKey))
-        case .define(let index, _): return add(Node(op: .define, a: Int32(index)))
+        case .define(let index, _):
+            // A definition that does not read the list item is its root node, cached per sheet (the
+            // same value, without a `define` step); one that does is evaluated each time.
+            let root = program.definitionRoots[index]
+            if root >= 0, !program.definitionReadsItem[index] {
+                memoise(root)
+                return root
+            }
+            return add(Node(op: .define, a: Int32(index)))
         case .not(let inner): return add(Node(op: .not, a: compile(inner)))
         case .negate(let inner): return add(Node(op: .negate, a: compile(inner)))
         case .and(let left, let right): return add(Node(op: .and, a: compile(left), b: compile(right)))
@@ -293,8 +310,11 @@ struct ProgramBuilder {
 
     private mutating func call(_ builtin: Builtin, _ items: [Expression], cacheable: Bool) -> Int32 {
         switch builtin {
-        case .present: return add(Node(op: .present, a: compile(items[0])))
-        case .absent: return add(Node(op: .absent, a: compile(items[0])))
+        case .present, .absent:
+            if case .attribute(let slot, _) = items[0] {
+                return add(Node(op: builtin == .present ? .presentAttribute : .absentAttribute, a: Int32(slot)))
+            }
+            return add(Node(op: builtin == .present ? .present : .absent, a: compile(items[0])))
         case .known: return add(Node(op: .known, a: compile(items[0])))
         case .abs: return add(Node(op: .abs, a: compile(items[0])))
         case .min, .max:
