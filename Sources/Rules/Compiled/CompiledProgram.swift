@@ -20,6 +20,8 @@ final class CompiledProgram: @unchecked Sendable {
     let memberCount: Int
     /// `Builtin.allCases`, indexed by a `.call` node's `a`.
     let builtins: UnsafeMutableBufferPointer<Builtin>
+    /// Whether any attribute path a rule reads has a `[` (if none, a path with one is never a slot).
+    let slotPathsHaveBrackets: Bool
     /// Attribute path → slot, list term → index, item member name → id.
     let slotTable: TableReference
     let termTable: TableReference
@@ -35,7 +37,11 @@ final class CompiledProgram: @unchecked Sendable {
     /// What the unmanaged references point at, kept alive as long as the program.
     private let owned: [AnyObject]
 
-    init(_ program: Program, slotTable: ByteTable, termTable: ByteTable, memberTable: ByteTable) {
+    init(
+        _ program: Program, slotTable: ByteTable, termTable: ByteTable, memberTable: ByteTable,
+        slotPathsHaveBrackets: Bool
+    ) {
+        self.slotPathsHaveBrackets = slotPathsHaveBrackets
         let matcher = AllergenLexicon.matcher
         owned = [slotTable, termTable, memberTable, Bytes.unitTable, matcher] + program.sets.map(\.table)
         self.slotTable = TableReference(slotTable)

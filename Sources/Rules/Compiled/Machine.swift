@@ -179,19 +179,21 @@ final class Machine {
 
     private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int, engine: RuleEngine) {
         var valueSpan = Span.none
-        if let slot = program.slotTable.lookup(bytes) {
+        let open = bytes.firstIndex(of: UInt8(ascii: "["))
+        // No slot path has a bracket (usually): a path with one is a list item, not a slot.
+        let bracketsRuleOut = !program.slotPathsHaveBrackets
+        if !(bracketsRuleOut && open != nil), let slot = program.slotTable.lookup(bytes) {
             valueSpan = store(value)
             setSlot(Int(slot), valueSpan)
             if slot == engine.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
-        } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")),
+        } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")), !(bracketsRuleOut && open.map { $0 < at } ?? false),
             let slot = program.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
             slotStamps[Int(slot)] != generation
         {
             valueSpan = store(value)
             setSlot(Int(slot), valueSpan)
         }
-        guard engine.hasEachTerms, let open = bytes.firstIndex(of: UInt8(ascii: "[")),
-            let close = bytes.firstIndex(of: UInt8(ascii: "]")),
+        guard engine.hasEachTerms, let open, let close = bytes.firstIndex(of: UInt8(ascii: "]")),
             let term = program.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
         else { return }
         if valueSpan.count < 0 { valueSpan = store(value) }
@@ -323,6 +325,8 @@ final class Machine {
             let a = evaluate(node.a)
             let b = evaluate(node.b)
             return compare(Program.comparison(node.c), a, b)
+        case .compareConstant:
+            return compare(Program.comparison(node.c), evaluate(node.a), program.constants[Int(node.b)])
         case .arithmetic:
             let a = evaluate(node.a)
             let b = evaluate(node.b)

@@ -68,6 +68,8 @@ enum Op: UInt8, Sendable {
     case minMax
     /// `present(attribute)`, `absent(attribute)`; `a`: attribute slot.
     case presentAttribute, absentAttribute
+    /// `compare` with a constant right operand; `b`: index in `constants`.
+    case compareConstant
 }
 
 /// One node of a compiled expression; children are node indices. `memo` is the per-sheet cache slot
@@ -287,7 +289,11 @@ struct ProgramBuilder {
         case .or(let left, let right): return add(Node(op: .or, a: compile(left), b: compile(right)))
         case .compare(let op, let left, let right):
             let index = Int32(Program.comparisons.firstIndex(of: op) ?? 0)
-            return add(Node(op: .compare, a: compile(left), b: compile(right), c: index))
+            let right = compile(right)
+            if program.nodes[Int(right)].op == .constant {
+                return add(Node(op: .compareConstant, a: compile(left), b: program.nodes[Int(right)].a, c: index))
+            }
+            return add(Node(op: .compare, a: compile(left), b: right, c: index))
         case .arithmetic(let op, let left, let right):
             let index = Int32(Program.arithmetics.firstIndex(of: op) ?? 0)
             return add(Node(op: .arithmetic, a: compile(left), b: compile(right), c: index))

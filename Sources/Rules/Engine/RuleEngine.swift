@@ -79,7 +79,8 @@ public struct RuleEngine: Sendable {
         termTable = ByteTable(Dictionary(uniqueKeysWithValues: terms.enumerated().map { ($1, Int32($0)) }))
         memberTable = ByteTable(builder.program.memberNames)
         program = CompiledProgram(
-            builder.program, slotTable: slotTable, termTable: termTable, memberTable: memberTable)
+            builder.program, slotTable: slotTable, termTable: termTable, memberTable: memberTable,
+            slotPathsHaveBrackets: compiler.slotIndex.keys.contains { $0.utf8.contains(UInt8(ascii: "[")) })
         gtinSlot = compiler.slotIndex["gtin"].map { Int32($0) } ?? -1
         logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
     }
