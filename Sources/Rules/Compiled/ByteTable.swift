@@ -92,9 +92,25 @@ final class ByteTable: @unchecked Sendable {
         }
     }
 
+    /// Whether the key's bytes equal `bytes` (of the same count), eight at a time.
     @inline(__always)
     private func same(_ key: UnsafeMutablePointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for offset in 0..<bytes.count where key[offset] != bytes[offset] { return false }
+        guard let base = bytes.baseAddress else { return true }
+        let left = UnsafeRawPointer(key)
+        let right = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if key[offset] != bytes[offset] { return false }
+            offset += 1
+        }
         return true
     }
 

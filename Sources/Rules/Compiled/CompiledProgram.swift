@@ -20,6 +20,10 @@ final class CompiledProgram: @unchecked Sendable {
     let memberCount: Int
     /// `Builtin.allCases`, indexed by a `.call` node's `a`.
     let builtins: UnsafeMutableBufferPointer<Builtin>
+    /// The slot of the path `gtin` (-1: none).
+    let gtinSlot: Int32
+    /// Whether any rule iterates over a list term (`each`).
+    let hasEachTerms: Bool
     /// Whether any attribute path a rule reads has a `[` (if none, a path with one is never a slot).
     let slotPathsHaveBrackets: Bool
     /// Attribute path → slot, list term → index, item member name → id.
@@ -39,8 +43,10 @@ final class CompiledProgram: @unchecked Sendable {
 
     init(
         _ program: Program, slotTable: ByteTable, termTable: ByteTable, memberTable: ByteTable,
-        slotPathsHaveBrackets: Bool
+        slotPathsHaveBrackets: Bool, gtinSlot: Int32, hasEachTerms: Bool
     ) {
+        self.gtinSlot = gtinSlot
+        self.hasEachTerms = hasEachTerms
         self.slotPathsHaveBrackets = slotPathsHaveBrackets
         let matcher = AllergenLexicon.matcher
         owned = [slotTable, termTable, memberTable, Bytes.unitTable, matcher] + program.sets.map(\.table)

@@ -149,16 +149,16 @@ final class Machine {
     /// Reads the datasheet's attributes into slots and list items, as the tree-walking interpreter did:
     /// an exact path sets its slot; `path@lang` sets the slot of `path` when nothing did yet;
     /// `term[KEY].member` adds a member to the item `KEY` of an `each` term.
-    func load(_ datasheet: Datasheet, engine: RuleEngine) {
+    func load(_ datasheet: Datasheet) {
         reset()
         datasheet.attributes.withUnsafeBufferPointer { attributes in
             for index in attributes.indices {
                 let loaded: Void? = attributes[index].path.utf8.withContiguousStorageIfAvailable {
-                    load(path: $0, value: attributes[index].value, index: index, engine: engine)
+                    load(path: $0, value: attributes[index].value, index: index)
                 }
                 if loaded == nil {
                     var path = attributes[index].path
-                    path.withUTF8 { load(path: $0, value: attributes[index].value, index: index, engine: engine) }
+                    path.withUTF8 { load(path: $0, value: attributes[index].value, index: index) }
                 }
             }
         }
@@ -177,7 +177,7 @@ final class Machine {
         }
     }
 
-    private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int, engine: RuleEngine) {
+    private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int) {
         var valueSpan = Span.none
         let open = bytes.firstIndex(of: UInt8(ascii: "["))
         // No slot path has a bracket (usually): a path with one is a list item, not a slot.
@@ -185,7 +185,7 @@ final class Machine {
         if !(bracketsRuleOut && open != nil), let slot = program.slotTable.lookup(bytes) {
             valueSpan = store(value)
             setSlot(Int(slot), valueSpan)
-            if slot == engine.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
+            if slot == program.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
         } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")), !(bracketsRuleOut && open.map { $0 < at } ?? false),
             let slot = program.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
             slotStamps[Int(slot)] != generation
@@ -193,7 +193,7 @@ final class Machine {
             valueSpan = store(value)
             setSlot(Int(slot), valueSpan)
         }
-        guard engine.hasEachTerms, let open, let close = bytes.firstIndex(of: UInt8(ascii: "]")),
+        guard program.hasEachTerms, let open, let close = bytes.firstIndex(of: UInt8(ascii: "]")),
             let term = program.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
         else { return }
         if valueSpan.count < 0 { valueSpan = store(value) }

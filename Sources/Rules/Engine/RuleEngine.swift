@@ -80,8 +80,9 @@ public struct RuleEngine: Sendable {
         memberTable = ByteTable(builder.program.memberNames)
         program = CompiledProgram(
             builder.program, slotTable: slotTable, termTable: termTable, memberTable: memberTable,
-            slotPathsHaveBrackets: compiler.slotIndex.keys.contains { $0.utf8.contains(UInt8(ascii: "[")) })
-        gtinSlot = compiler.slotIndex["gtin"].map { Int32($0) } ?? -1
+            slotPathsHaveBrackets: compiler.slotIndex.keys.contains { $0.utf8.contains(UInt8(ascii: "[")) },
+            gtinSlot: compiler.slotIndex["gtin"].map { Int32($0) } ?? -1, hasEachTerms: !terms.isEmpty)
+        gtinSlot = program.gtinSlot
         logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
     }
 
@@ -134,7 +135,7 @@ public struct RuleEngine: Sendable {
     ) -> Int {
         let machine = machines.take() ?? Machine(program, slotCount: slotCount)
         defer { machines.put(machine) }
-        machine.load(datasheet, engine: self)
+        machine.load(datasheet)
         for planned in plan {
             if planned.eachTerm >= 0 {
                 var any = false
