@@ -179,8 +179,14 @@ struct ProductFlattener {
     static func isValueObject(_ members: [(key: String, value: JSONValue)]) -> Bool {
         members.contains { member in
             let key = member.key
-            return key == "@value" || key == "@id" || key == "value" || key == "gs1:value" || key == "unitCode"
-                || key == "gs1:unitCode" || key.hasSuffix("/voc/value") || key.hasSuffix("/voc/unitCode")
+            if key == "@value" || key == "@id" || key == "value" || key == "gs1:value" || key == "unitCode"
+                || key == "gs1:unitCode"
+            {
+                return true
+            }
+            // The suffixes need a `/`; most keys have none, and looking for a byte is cheap.
+            return key.utf8.contains(UInt8(ascii: "/"))
+                && (key.hasSuffix("/voc/value") || key.hasSuffix("/voc/unitCode"))
         }
     }
 

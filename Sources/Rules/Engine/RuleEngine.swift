@@ -136,14 +136,15 @@ public struct RuleEngine: Sendable {
         let machine = machines.take() ?? Machine(program, slotCount: slotCount)
         defer { machines.put(machine) }
         machine.load(datasheet)
+        let items = machine.items
         for planned in plan {
             if planned.eachTerm >= 0 {
                 var any = false
-                for itemIndex in machine.items.indices where machine.items[itemIndex].term == planned.eachTerm {
+                for itemIndex in items.indices where items[itemIndex].term == planned.eachTerm {
                     any = true
                     machine.currentItem = Int32(itemIndex)
                     let outcome = outcome(planned, machine)
-                    body(planned, machine.items[itemIndex].key, outcome, machine)
+                    body(planned, items[itemIndex].key, outcome, machine)
                 }
                 machine.currentItem = -1
                 if !any { body(planned, nil, .notApplicable, machine) }
