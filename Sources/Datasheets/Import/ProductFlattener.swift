@@ -192,6 +192,19 @@ struct ProductFlattener {
 
     /// `gs1:AllergenTypeCode-AM`, `https://gs1.org/voc/AllergenTypeCode-AM` → `AM`; other text unchanged.
     static func code(_ text: String) -> String {
+        let utf8 = text.utf8
+        // For ASCII text bytes are characters: find the dash and the prefixes without walking `Character`s.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let gs1 = "gs1:".utf8
+            guard let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else {
+                return utf8.starts(with: gs1) ? String(text[utf8.index(utf8.startIndex, offsetBy: 4)...]) : text
+            }
+            let prefix = utf8[..<dash]
+            if prefix.starts(with: gs1) || Self.contains(prefix, "gs1.org/voc/".utf8) {
+                return String(text[utf8.index(after: dash)...])
+            }
+            return text
+        }
         guard let dash = text.firstIndex(of: "-") else {
             return text.hasPrefix("gs1:") ? String(text.dropFirst(4)) : text
         }
@@ -200,6 +213,18 @@ struct ProductFlattener {
             return String(text[text.index(after: dash)...])
         }
         return text
+    }
+
+    /// Whether `needle` occurs in `haystack` (bytes).
+    private static func contains(_ haystack: Substring.UTF8View, _ needle: String.UTF8View) -> Bool {
+        let bytes = Array(haystack)
+        let pattern = Array(needle)
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count)
+        where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
+            return true
+        }
+        return false
     }
 
     private func scalar(
