@@ -146,7 +146,7 @@ final class Machine {
 
     // MARK: - Loading
 
-    /// Reads the datasheet's attributes into slots and list items, as the tree-walking interpreter did:
+    /// Reads the datasheet's attributes into slots and list items (the recorded equivalence digests pin this):
     /// an exact path sets its slot; `path@lang` sets the slot of `path` when nothing did yet;
     /// `term[KEY].member` adds a member to the item `KEY` of an `each` term.
     func load(_ datasheet: Datasheet) {
