@@ -74,7 +74,8 @@ public struct JSONLinesImporter: Sendable {
         let (attributes, issues) = flattener.flatten(value, file: file, line: line)
         if case .object = value {
             return .datasheet(
-                Datasheet(attributes: attributes, source: SourceLocation(file: file, line: line)), issues: issues)
+                Datasheet(uniqueAttributes: attributes, source: SourceLocation(file: file, line: line)),
+                issues: issues)
         }
         return .failed(issues.first ?? ImportIssue(file: file, line: line, message: "not a product object"))
     }

@@ -42,6 +42,16 @@ struct ProductFlattener {
 
     /// The vocabulary term for a key, or nil when the key is not a GS1 term (`@type`, `schema:name`).
     func term(for key: String) -> String? {
+        let utf8 = key.utf8
+        // For ASCII keys bytes are characters: find the colon without walking `Character`s.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            if utf8.first == UInt8(ascii: "@") { return nil }
+            guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else {
+                return bareTermsAreGS1 ? alias(key) : nil
+            }
+            let prefix = utf8[..<colon]
+            if prefix.elementsEqual("gs1".utf8) { return alias(String(key[utf8.index(after: colon)...])) }
+        }
         if key.hasPrefix("@") { return nil }
         for namespace in ["https://gs1.org/voc/", "http://gs1.org/voc/", "https://ref.gs1.org/voc/"]
         where key.hasPrefix(namespace) {
@@ -54,7 +64,12 @@ struct ProductFlattener {
         return bareTermsAreGS1 ? alias(key) : nil
     }
 
-    private func alias(_ term: String) -> String { Self.aliases[term] ?? term }
+    /// The vocabulary term a member name aliases (`aliases`), without hashing the common names.
+    private func alias(_ term: String) -> String {
+        let count = term.utf8.count
+        guard count == 22 || count == 16 else { return term }
+        return Self.aliases[term] ?? term
+    }
 
     /// Flattens a product; fields that cannot be read are reported in `issues` and left out.
     func flatten(_ product: JSONValue, file: String, line: Int) -> (attributes: [Attribute], issues: [ImportIssue]) {
@@ -78,11 +93,18 @@ struct ProductFlattener {
         var line: Int
         var attributes: [Attribute] = []
         var issues: [ImportIssue] = []
+        /// The index of each path in `attributes`.
+        private var indices: [String: Int] = [:]
+        init(file: String, line: Int) {
+            self.file = file
+            self.line = line
+        }
         /// Values collected per path, joined with `|` when a path repeats.
         mutating func add(_ path: String, _ value: String) {
-            if let index = attributes.lastIndex(where: { $0.path == path }) {
+            if let index = indices[path] {
                 attributes[index].value += "|" + value
             } else {
+                indices[path] = attributes.count
                 attributes.append(Attribute(path: path, value: value))
             }
         }
@@ -157,13 +179,32 @@ struct ProductFlattener {
     static func isValueObject(_ members: [(key: String, value: JSONValue)]) -> Bool {
         members.contains { member in
             let key = member.key
-            return key == "@value" || key == "@id" || key == "value" || key == "gs1:value" || key == "unitCode"
-                || key == "gs1:unitCode" || key.hasSuffix("/voc/value") || key.hasSuffix("/voc/unitCode")
+            if key == "@value" || key == "@id" || key == "value" || key == "gs1:value" || key == "unitCode"
+                || key == "gs1:unitCode"
+            {
+                return true
+            }
+            // The suffixes need a `/`; most keys have none, and looking for a byte is cheap.
+            return key.utf8.contains(UInt8(ascii: "/"))
+                && (key.hasSuffix("/voc/value") || key.hasSuffix("/voc/unitCode"))
         }
     }
 
     /// `gs1:AllergenTypeCode-AM`, `https://gs1.org/voc/AllergenTypeCode-AM` → `AM`; other text unchanged.
     static func code(_ text: String) -> String {
+        let utf8 = text.utf8
+        // For ASCII text bytes are characters: find the dash and the prefixes without walking `Character`s.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let gs1 = "gs1:".utf8
+            guard let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else {
+                return utf8.starts(with: gs1) ? String(text[utf8.index(utf8.startIndex, offsetBy: 4)...]) : text
+            }
+            let prefix = utf8[..<dash]
+            if prefix.starts(with: gs1) || Self.contains(prefix, "gs1.org/voc/".utf8) {
+                return String(text[utf8.index(after: dash)...])
+            }
+            return text
+        }
         guard let dash = text.firstIndex(of: "-") else {
             return text.hasPrefix("gs1:") ? String(text.dropFirst(4)) : text
         }
@@ -172,6 +213,18 @@ struct ProductFlattener {
             return String(text[text.index(after: dash)...])
         }
         return text
+    }
+
+    /// Whether `needle` occurs in `haystack` (bytes).
+    private static func contains(_ haystack: Substring.UTF8View, _ needle: String.UTF8View) -> Bool {
+        let bytes = Array(haystack)
+        let pattern = Array(needle)
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count)
+        where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
+            return true
+        }
+        return false
     }
 
     private func scalar(

@@ -27,6 +27,12 @@ public struct Datasheet: Sendable, Hashable, Codable {
         self.source = source
     }
 
+    /// Creates a datasheet from attributes whose paths are already unique (what the importers make).
+    init(uniqueAttributes attributes: [Attribute], source: SourceLocation?) {
+        self.attributes = attributes
+        self.source = source
+    }
+
     /// Creates a datasheet from the flat view, the form a `DatasheetImported` event carries.
     public init(flat: [(path: String, value: String)], source: SourceLocation? = nil) {
         self.init(attributes: flat.map { Attribute(path: $0.path, value: $0.value) }, source: source)

@@ -4,16 +4,19 @@
 /// (for ASCII, byte equality is Swift's string equality); a query with a non-ASCII byte, or any
 /// lookup when a key is non-ASCII, goes through a `String` dictionary, which compares canonically
 /// (the Kelvin sign equals `K`).
-struct ByteTable: Sendable {
-    private struct Entry: Sendable {
+///
+/// A final class over buffers allocated once, so a lookup touches no reference counts or bounds
+/// checks. `@unchecked Sendable`: the buffers are written only in `init` and freed in `deinit`.
+final class ByteTable: @unchecked Sendable {
+    private struct Entry {
         var hash: UInt64
         var start: Int32
         var count: Int32
         var value: Int32
     }
 
-    private var keys: [UInt8] = []
-    private var entries: [Entry]
+    private let keys: UnsafeMutablePointer<UInt8>
+    private let entries: UnsafeMutablePointer<Entry>
     private let mask: Int
     private let exact: [String: Int32]
     private let anyNonASCII: Bool
@@ -24,49 +27,91 @@ struct ByteTable: Sendable {
         var capacity = 8
         while capacity < table.count * 3 { capacity *= 2 }
         mask = capacity - 1
-        entries = Array(repeating: Entry(hash: 0, start: 0, count: 0, value: -1), count: capacity)
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(hash: 0, start: 0, count: 0, value: -1), count: capacity)
+        var keyBytes: [UInt8] = []
         for (key, value) in table.sorted(by: { $0.value < $1.value }) {
             let bytes = Array(key.utf8)
-            let hash = bytes.withUnsafeBufferPointer { Self.hash($0) }
+            let hash = bytes.withUnsafeBufferPointer { Self.hash($0).hash }
             var index = Int(truncatingIfNeeded: hash) & mask
             while entries[index].value >= 0 { index = (index + 1) & mask }
-            entries[index] = Entry(hash: hash, start: Int32(keys.count), count: Int32(bytes.count), value: value)
-            keys += bytes
+            entries[index] = Entry(hash: hash, start: Int32(keyBytes.count), count: Int32(bytes.count), value: value)
+            keyBytes += bytes
         }
+        keys = .allocate(capacity: max(keyBytes.count, 1))
+        keys.initialize(from: keyBytes, count: keyBytes.count)
     }
 
-    /// FNV-1a over the bytes.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    deinit {
+        keys.deallocate()
+        entries.deallocate()
+    }
+
+    /// A hash of the bytes, eight at a time, and whether any byte is not ASCII.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, nonASCII: Bool) {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard let base = bytes.baseAddress else { return (hash, false) }
+        let raw = UnsafeRawPointer(base)
+        var high: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            high |= word
+            hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            index += 8
         }
-        return hash
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < bytes.count {
+            tail |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        high |= tail
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 29
+        return (hash, high & 0x8080_8080_8080_8080 != 0)
     }
 
     /// The value for the key spelled by `bytes`, if any.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        if anyNonASCII || bytes.contains(where: { $0 >= 0x80 }) {
+        let (hash, nonASCII) = Self.hash(bytes)
+        if anyNonASCII || nonASCII {
             return exact[String(decoding: bytes, as: UTF8.self)]
         }
-        let hash = Self.hash(bytes)
         var index = Int(truncatingIfNeeded: hash) & mask
-        return keys.withUnsafeBufferPointer { keyBytes in
-            while true {
-                let entry = entries[index]
-                if entry.value < 0 { return nil }
-                if entry.hash == hash, Int(entry.count) == bytes.count {
-                    let start = Int(entry.start)
-                    var same = true
-                    for offset in 0..<bytes.count where keyBytes[start + offset] != bytes[offset] {
-                        same = false
-                        break
-                    }
-                    if same { return entry.value }
-                }
-                index = (index + 1) & mask
+        while true {
+            let entry = entries[index]
+            if entry.value < 0 { return nil }
+            if entry.hash == hash, Int(entry.count) == bytes.count, same(keys + Int(entry.start), bytes) {
+                return entry.value
             }
+            index = (index + 1) & mask
         }
+    }
+
+    /// Whether the key's bytes equal `bytes` (of the same count), eight at a time.
+    @inline(__always)
+    private func same(_ key: UnsafeMutablePointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let left = UnsafeRawPointer(key)
+        let right = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if key[offset] != bytes[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// The value for a string key.

@@ -3,69 +3,65 @@ import Datasheets
 extension Machine {
     /// `convert(x, "UNIT")` and `amount(x, "UNIT")` with a constant unit, on the bytes of ASCII text;
     /// anything else goes through `Builtin.apply`.
-    mutating func convert(_ node: Node) -> Fast {
+    func convert(_ node: Node) -> Fast {
         let first = evaluate(node.a)
         let unit = program.units[Int(node.b)]
         guard case .text(let span) = first else {
             if case .missing = first { return .missing }
             return generic(node.c == 1 ? .convert : .amount, [value(first), value(.text(unit.text))])
         }
-        let result: Double?? = arena.withUnsafeBufferPointer { bytes -> Double?? in
-            let text = UnsafeBufferPointer(rebasing: bytes[span.range])
-            guard Bytes.isASCII(text) else { return .none }
-            let unitBytes = UnsafeBufferPointer(rebasing: bytes[unit.text.range])
-            var parts: [Range<Int>] = []
-            var start = 0
-            // The part written in exactly this unit (one space, then the code).
-            for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "|") {
-                defer { start = end + 1 }
-                guard end > start else { continue }
-                parts.append(start..<end)
-                let part = UnsafeBufferPointer(rebasing: text[start..<end])
-                guard let space = part.firstIndex(of: 0x20) else { continue }
-                if Bytes.equal(UnsafeBufferPointer(rebasing: part[(space + 1)...]), unitBytes),
-                    let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space]))
-                {
-                    return .some(number)
-                }
-            }
-            guard node.c == 1, let target = unit.known else { return .some(nil) }
-            for range in parts {
-                let part = UnsafeBufferPointer(rebasing: text[range])
-                guard let space = part.firstIndex(of: 0x20) else { continue }
-                var unitStart = space
-                while unitStart < part.count, part[unitStart] == 0x20 { unitStart += 1 }
-                guard unitStart < part.count, let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space])),
-                    let from = Bytes.unitTable.lookup(UnsafeBufferPointer(rebasing: part[unitStart...]))
-                else { continue }
-                let known = Bytes.units[Int(from)]
-                guard known.dimension == target.dimension else { continue }
-                return .some(number * known.factor / target.factor)
-            }
-            return .some(nil)
-        }
-        switch result {
+        switch convertASCII(buffer(span), unit: unit, converting: node.c == 1) {
         case .some(let number?): return .number(number)
         case .some(nil): return .missing
         case .none: return generic(node.c == 1 ? .convert : .amount, [value(first), value(.text(unit.text))])
         }
     }
 
-    /// The folded bytes of a text, stored in the arena (cached per slot for attributes).
-    mutating func folded(_ node: Int32, _ span: Span) -> Span {
-        let source = program.nodes[Int(node)]
-        if source.op == .attribute, foldedSlots[Int(source.a)].count >= 0 { return foldedSlots[Int(source.a)] }
-        let folded = arena.withUnsafeBufferPointer {
-            TextSearch.folded(bytes: UnsafeBufferPointer(rebasing: $0[span.range]))
+    /// The number of `text` in `unit` (`.some(nil)`: none), or nil when the text is not ASCII.
+    private func convertASCII(_ text: UnsafeBufferPointer<UInt8>, unit: TargetUnit, converting: Bool) -> Double?? {
+        guard Bytes.isASCII(text) else { return .none }
+        let unitBytes = buffer(unit.text)
+        var start = 0
+        // The part written in exactly this unit (one space, then the code).
+        for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "|") {
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            let part = UnsafeBufferPointer(rebasing: text[start..<end])
+            guard let space = part.firstIndex(of: 0x20) else { continue }
+            if Bytes.equal(UnsafeBufferPointer(rebasing: part[(space + 1)...]), unitBytes),
+                let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space]))
+            {
+                return .some(number)
+            }
         }
-        let result = Span(start: Int32(arena.count), count: Int32(folded.count))
-        arena += folded
-        if source.op == .attribute { foldedSlots[Int(source.a)] = result }
-        return result
+        guard converting, let target = unit.known else { return .some(nil) }
+        start = 0
+        for end in 0...text.count where end == text.count || text[end] == UInt8(ascii: "|") {
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            let part = UnsafeBufferPointer(rebasing: text[start..<end])
+            guard let space = part.firstIndex(of: 0x20) else { continue }
+            var unitStart = space
+            while unitStart < part.count, part[unitStart] == 0x20 { unitStart += 1 }
+            guard unitStart < part.count, let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space])),
+                let from = program.unitTable.lookup(UnsafeBufferPointer(rebasing: part[unitStart...]))
+            else { continue }
+            let known = Bytes.units[Int(from)]
+            guard known.dimension == target.dimension else { continue }
+            return .some(number * known.factor / target.factor)
+        }
+        return .some(nil)
+    }
+
+    /// The folded bytes of a text, stored in the arena (cached per slot for attributes).
+    func folded(_ node: Int32, _ span: Span) -> Span {
+        let source = program.nodes[Int(node)]
+        if source.op == .attribute { return foldedSlot(Int(source.a), span) }
+        return appendFolded(span)
     }
 
     /// `mentions(text, "word", …)` with constant words (folded when compiled).
-    mutating func mentions(_ node: Node) -> Fast {
+    func mentions(_ node: Node) -> Fast {
         let first = evaluate(node.a)
         guard case .text(let span) = first else {
             if case .missing = first { return .missing }
@@ -80,48 +76,44 @@ extension Machine {
                     TextSearch.contains(TextSearch.folded(arguments[0].display), TextSearch.folded(word.display))
                 })
         }
-        let haystack = folded(node.a, span)
-        let found = arena.withUnsafeBufferPointer { bytes in
-            let text = UnsafeBufferPointer(rebasing: bytes[haystack.range])
-            for offset in 0..<Int(node.c) {
-                let word = program.words[Int(node.b) + offset]
-                if TextSearch.contains(text, UnsafeBufferPointer(rebasing: bytes[word.range])) { return true }
-            }
-            return false
+        let text = buffer(folded(node.a, span))
+        for offset in 0..<Int(node.c) {
+            let word = program.words[Int(node.b) + offset]
+            if TextSearch.contains(text, buffer(word)) { return .bool(true) }
         }
-        return .bool(found)
+        return .bool(false)
     }
 
     /// `mentionsAllergen(text, code)`.
-    mutating func mentionsAllergen(_ node: Node) -> Fast {
+    func mentionsAllergen(_ node: Node) -> Fast {
         let first = evaluate(node.a)
         let code = evaluate(node.b)
         guard case .text(let span) = first, case .text(let codeSpan) = code else {
             return generic(.mentionsAllergen, [value(first), value(code)])
         }
-        guard case .text(let codeText) = value(.text(codeSpan)) else { return .missing }
-        guard let words = AllergenLexicon.foldedWords[String(codeText)] else { return .bool(false) }
-        let haystack = folded(node.a, span)
-        return .bool(
-            arena.withUnsafeBufferPointer {
-                AllergenLexicon.mentions(
-                    folded: UnsafeBufferPointer(rebasing: $0[haystack.range]), words: words,
-                    falseFriends: AllergenLexicon.foldedFalseFriends[String(codeText)] ?? [])
-            })
+        let matcher = program.allergens
+        let text = buffer(codeSpan)
+        let allergen = matcher._withUnsafeGuaranteedRef { $0.codes.lookup(text) }
+        guard let allergen else { return .bool(false) }
+        let haystack = buffer(folded(node.a, span))
+        return .bool(matcher._withUnsafeGuaranteedRef { $0.mentions(folded: haystack, allergen: Int(allergen)) })
     }
 
-    /// Any other function: through `Builtin.apply` on `Value`s (results are cached per sheet).
-    mutating func call(_ node: Node) -> Fast {
+    /// Any other function: on the bytes where `Machine+Builtins` knows how, otherwise through
+    /// `Builtin.apply` on `Value`s (results are cached per sheet).
+    func call(_ node: Node) -> Fast {
+        let builtin = program.builtins[Int(node.a)]
+        if let result = fastCall(builtin, node) { return result }
         var arguments: [Value] = []
         arguments.reserveCapacity(Int(node.c))
         for offset in 0..<Int(node.c) {
             let argument = evaluate(program.arguments[Int(node.b) + offset])
             arguments.append(value(argument))
         }
-        return fast(Builtin.allCases[Int(node.a)].apply(arguments))
+        return fast(builtin.apply(arguments))
     }
 
-    mutating func generic(_ builtin: Builtin, _ arguments: [Value]) -> Fast {
+    func generic(_ builtin: Builtin, _ arguments: [Value]) -> Fast {
         fast(builtin.apply(arguments))
     }
 }

@@ -1,137 +1,303 @@
 import Datasheets
+import GS1
 
-/// Evaluates a `Program` on one datasheet: the attribute values are copied once into a byte arena
-/// and referred to by slot; definitions and repeated subexpressions are computed at most once.
-struct Machine {
-    let program: Program
-    var arena: [UInt8]
+/// Evaluates a `CompiledProgram` on one datasheet at a time: the attribute values are copied once
+/// into a byte arena and referred to by slot; definitions and repeated subexpressions are computed
+/// at most once per sheet.
+///
+/// A final class owning buffers allocated once and reused for every sheet (`RuleEngine` keeps a pool
+/// of them): per-sheet state is reset by bumping `generation`, so nothing is cleared or reallocated.
+/// One machine is used by one thread at a time.
+final class Machine {
+    let program: CompiledProgram
+    /// The arena: the program's constant texts, then the current sheet's bytes.
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCount: Int
+    private var byteCapacity: Int
     var lists: [Fast]
-    /// Per slot: the value's bytes in the arena (count -1: absent).
-    var slots: [Span]
+    /// Per slot: the value's bytes in the arena, valid when its stamp is the current generation.
+    private let slots: UnsafeMutablePointer<Span>
+    private let slotStamps: UnsafeMutablePointer<UInt32>
     /// Per slot: the folded (lower-case) bytes, computed on first use.
-    var foldedSlots: [Span]
-    var definitionValues: [Fast]
-    var definitionDone: [Bool]
-    var memoValues: [Fast]
-    var memoDone: [Bool]
+    private let foldedSlots: UnsafeMutablePointer<Span>
+    private let foldedStamps: UnsafeMutablePointer<UInt32>
+    private let definitionValues: UnsafeMutablePointer<Fast>
+    private let definitionStamps: UnsafeMutablePointer<UInt32>
+    private let memoValues: UnsafeMutablePointer<Fast>
+    private let memoStamps: UnsafeMutablePointer<UInt32>
+    private let slotCount: Int
+    private var generation: UInt32 = 1
     /// The list items of `each` terms, in order of first appearance.
     var items: [(term: Int32, key: Span)] = []
     /// Members of the list items: (item index, member id, value).
     var members: [(item: Int32, member: Int32, value: Span)] = []
+    /// Per item and member id (`item * memberCount + member`): the first such member's value.
+    private var itemMembers: [Span] = []
     var currentItem: Int32 = -1
     /// The index of the attribute whose path is exactly `gtin`, if any.
     var gtinAttribute = -1
+    /// The last GTIN text parsed on this sheet, and what it gave (nil: not a valid GTIN).
+    private var lastGTINText = Span.none
+    private var lastGTIN: (gtin: GTIN, kind: Span)?
 
-    init(_ program: Program, slotCount: Int) {
+    init(_ program: CompiledProgram, slotCount: Int) {
         self.program = program
-        arena = program.constantBytes
+        self.slotCount = slotCount
+        let capacity = max(4096, program.constantBytes.count * 2)
+        let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        program.constantBytes.withUnsafeBufferPointer { constant in
+            if let base = constant.baseAddress { arena.initialize(from: base, count: constant.count) }
+        }
+        bytes = arena
+        byteCapacity = capacity
+        byteCount = program.constantBytes.count
         lists = program.constantLists
-        slots = Array(repeating: .none, count: slotCount)
-        foldedSlots = Array(repeating: .none, count: slotCount)
-        definitionValues = Array(repeating: .missing, count: program.definitionRoots.count)
-        definitionDone = Array(repeating: false, count: program.definitionRoots.count)
-        memoValues = Array(repeating: .missing, count: program.memoCount)
-        memoDone = Array(repeating: false, count: program.memoCount)
+        slots = Self.buffer(slotCount, Span.none)
+        slotStamps = Self.buffer(slotCount, 0)
+        foldedSlots = Self.buffer(slotCount, Span.none)
+        foldedStamps = Self.buffer(slotCount, 0)
+        definitionValues = Self.buffer(program.definitionRoots.count, Fast.missing)
+        definitionStamps = Self.buffer(program.definitionRoots.count, 0)
+        memoValues = Self.buffer(program.memoCount, Fast.missing)
+        memoStamps = Self.buffer(program.memoCount, 0)
+    }
+
+    deinit {
+        bytes.deallocate()
+        slots.deallocate()
+        slotStamps.deallocate()
+        foldedSlots.deallocate()
+        foldedStamps.deallocate()
+        definitionValues.deallocate()
+        definitionStamps.deallocate()
+        memoValues.deallocate()
+        memoStamps.deallocate()
+    }
+
+    private static func buffer<Element>(_ count: Int, _ value: Element) -> UnsafeMutablePointer<Element> {
+        let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        pointer.initialize(repeating: value, count: max(count, 1))
+        return pointer
+    }
+
+    /// Forgets the previous sheet: everything stamped with an older generation is stale.
+    func reset() {
+        if generation == UInt32.max {
+            generation = 0
+            for stamps in [slotStamps, foldedStamps] { stamps.update(repeating: 0, count: max(slotCount, 1)) }
+            definitionStamps.update(repeating: 0, count: max(program.definitionRoots.count, 1))
+            memoStamps.update(repeating: 0, count: max(program.memoCount, 1))
+        }
+        generation += 1
+        byteCount = program.constantBytes.count
+        if lists.count != program.constantLists.count { lists.removeSubrange(program.constantLists.count...) }
+        items.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        currentItem = -1
+        gtinAttribute = -1
+        lastGTINText = .none
+    }
+
+    // MARK: - Arena
+
+    /// The bytes of a span of the arena (valid until the next append).
+    @inline(__always)
+    func buffer(_ span: Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes + Int(span.start), count: Int(span.count))
+    }
+
+    /// Makes room for `extra` more bytes (moves the arena: take pointers into it only afterwards).
+    func reserve(_ extra: Int) {
+        guard byteCount + extra > byteCapacity else { return }
+        var capacity = byteCapacity * 2
+        while capacity < byteCount + extra { capacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: bytes, count: byteCount)
+        bytes.deallocate()
+        bytes = grown
+        byteCapacity = capacity
+    }
+
+    /// Copies bytes (not from the arena itself) to the end of the arena.
+    func append(_ source: UnsafeBufferPointer<UInt8>) -> Span {
+        reserve(source.count)
+        let start = byteCount
+        if let base = source.baseAddress { (bytes + start).update(from: base, count: source.count) }
+        byteCount += source.count
+        return Span(start: Int32(start), count: Int32(source.count))
     }
 
     /// Copies a string's bytes into the arena.
-    mutating func store(_ string: String) -> Span {
-        let start = Int32(arena.count)
+    func store(_ string: String) -> Span {
+        if let span = string.utf8.withContiguousStorageIfAvailable({ append($0) }) { return span }
         var string = string
-        string.withUTF8 { arena.append(contentsOf: $0) }
-        return Span(start: start, count: Int32(arena.count) - start)
+        return string.withUTF8 { append($0) }
     }
 
-    /// Reads the datasheet's attributes into slots and list items, as the tree-walking interpreter did:
+    /// Copies a span of the arena to its end, folded to lower case (see `TextSearch.folded`).
+    func appendFolded(_ span: Span) -> Span {
+        reserve(Int(span.count))
+        let start = byteCount
+        (bytes + start).update(from: bytes + Int(span.start), count: Int(span.count))
+        byteCount += Int(span.count)
+        TextSearch.fold(UnsafeMutableBufferPointer(start: bytes + start, count: Int(span.count)))
+        return Span(start: Int32(start), count: span.count)
+    }
+
+    // MARK: - Loading
+
+    /// Reads the datasheet's attributes into slots and list items (the recorded equivalence digests pin this):
     /// an exact path sets its slot; `path@lang` sets the slot of `path` when nothing did yet;
     /// `term[KEY].member` adds a member to the item `KEY` of an `each` term.
-    mutating func load(_ datasheet: Datasheet, engine: RuleEngine) {
-        for (index, attribute) in datasheet.attributes.enumerated() {
-            var path = attribute.path
-            var valueSpan = Span.none
-            path.withUTF8 { bytes in
-                if let slot = engine.slotTable.lookup(bytes) {
-                    valueSpan = store(attribute.value)
-                    slots[Int(slot)] = valueSpan
-                    if slot == engine.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
-                } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")),
-                    let slot = engine.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
-                    slots[Int(slot)].count < 0
-                {
-                    valueSpan = store(attribute.value)
-                    slots[Int(slot)] = valueSpan
+    func load(_ datasheet: Datasheet) {
+        reset()
+        datasheet.attributes.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices {
+                let loaded: Void? = attributes[index].path.utf8.withContiguousStorageIfAvailable {
+                    load(path: $0, value: attributes[index].value, index: index)
                 }
-                guard engine.hasEachTerms, let open = bytes.firstIndex(of: UInt8(ascii: "[")),
-                    let close = bytes.firstIndex(of: UInt8(ascii: "]")),
-                    let term = engine.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
-                else { return }
-                if valueSpan.count < 0 { valueSpan = store(attribute.value) }
-                let keySpan = Span(start: Int32(arena.count), count: Int32(close - open - 1))
-                arena.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]))
-                var memberStart = close + 1
-                if memberStart < bytes.count, bytes[memberStart] == UInt8(ascii: ".") { memberStart += 1 }
-                let member = engine.memberTable.lookup(UnsafeBufferPointer(rebasing: bytes[memberStart...])) ?? -1
-                var itemIndex = -1
-                for (offset, item) in items.enumerated() where item.term == term && sameText(item.key, keySpan) {
-                    itemIndex = offset
-                    break
+                if loaded == nil {
+                    var path = attributes[index].path
+                    path.withUTF8 { load(path: $0, value: attributes[index].value, index: index) }
                 }
-                if itemIndex < 0 {
-                    items.append((term, keySpan))
-                    itemIndex = items.count - 1
-                }
-                members.append((Int32(itemIndex), member, valueSpan))
             }
         }
+        indexMembers()
+    }
+
+    /// Fills `itemMembers` from `members`, the first one of each item and member winning.
+    private func indexMembers() {
+        let memberCount = program.memberCount
+        itemMembers.removeAll(keepingCapacity: true)
+        guard memberCount > 0, !items.isEmpty else { return }
+        itemMembers.append(contentsOf: repeatElement(Span.none, count: items.count * memberCount))
+        for member in members where member.member >= 0 && Int(member.member) < memberCount {
+            let index = Int(member.item) * memberCount + Int(member.member)
+            if itemMembers[index].count < 0 { itemMembers[index] = member.value }
+        }
+    }
+
+    private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int) {
+        var valueSpan = Span.none
+        let open = bytes.firstIndex(of: UInt8(ascii: "["))
+        // No slot path has a bracket (usually): a path with one is a list item, not a slot.
+        let bracketsRuleOut = !program.slotPathsHaveBrackets
+        if !(bracketsRuleOut && open != nil), let slot = program.slotTable.lookup(bytes) {
+            valueSpan = store(value)
+            setSlot(Int(slot), valueSpan)
+            if slot == program.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
+        } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")), !(bracketsRuleOut && open.map { $0 < at } ?? false),
+            let slot = program.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
+            slotStamps[Int(slot)] != generation
+        {
+            valueSpan = store(value)
+            setSlot(Int(slot), valueSpan)
+        }
+        guard program.hasEachTerms, let open, let close = bytes.firstIndex(of: UInt8(ascii: "]")),
+            let term = program.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
+        else { return }
+        if valueSpan.count < 0 { valueSpan = store(value) }
+        let keySpan = append(UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]))
+        var memberStart = close + 1
+        if memberStart < bytes.count, bytes[memberStart] == UInt8(ascii: ".") { memberStart += 1 }
+        let member = program.memberTable.lookup(UnsafeBufferPointer(rebasing: bytes[memberStart...])) ?? -1
+        var itemIndex = -1
+        for offset in items.indices where items[offset].term == term && sameText(items[offset].key, keySpan) {
+            itemIndex = offset
+            break
+        }
+        if itemIndex < 0 {
+            items.append((term, keySpan))
+            itemIndex = items.count - 1
+        }
+        members.append((Int32(itemIndex), member, valueSpan))
+    }
+
+    @inline(__always)
+    private func setSlot(_ slot: Int, _ span: Span) {
+        slots[slot] = span
+        slotStamps[slot] = generation
+    }
+
+    /// The value of an attribute slot.
+    @inline(__always)
+    func slot(_ slot: Int) -> Span {
+        slotStamps[slot] == generation ? slots[slot] : .none
+    }
+
+    /// The folded bytes of an attribute slot's text, folded on first use.
+    func foldedSlot(_ slot: Int, _ span: Span) -> Span {
+        if foldedStamps[slot] == generation { return foldedSlots[slot] }
+        let folded = appendFolded(span)
+        foldedSlots[slot] = folded
+        foldedStamps[slot] = generation
+        return folded
     }
 
     /// Text equality with Swift's semantics: equal bytes are equal; different ASCII texts are not;
     /// anything else is compared as strings (canonical equivalence).
     func sameText(_ a: Span, _ b: Span) -> Bool {
-        arena.withUnsafeBufferPointer { bytes in
-            let x = UnsafeBufferPointer(rebasing: bytes[a.range])
-            let y = UnsafeBufferPointer(rebasing: bytes[b.range])
-            if Bytes.equal(x, y) { return true }
-            if Bytes.isASCII(x), Bytes.isASCII(y) { return false }
-            return String(decoding: x, as: UTF8.self) == String(decoding: y, as: UTF8.self)
-        }
+        let x = buffer(a)
+        let y = buffer(b)
+        if Bytes.equal(x, y) { return true }
+        if Bytes.isASCII(x), Bytes.isASCII(y) { return false }
+        return String(decoding: x, as: UTF8.self) == String(decoding: y, as: UTF8.self)
     }
 
+    /// The GTIN a text spells and its prefix kind (stored in the arena), parsed once per text and sheet
+    /// (`gtinValid`, `gtinPrefixKind`, … of one attribute share it); nil when it is not a valid GTIN.
+    func parsedGTIN(_ span: Span) -> (gtin: GTIN, kind: Span)? {
+        if span == lastGTINText { return lastGTIN }
+        lastGTINText = span
+        lastGTIN = nil
+        if let gtin = try? GTIN(utf8: buffer(span)) {
+            lastGTIN = (gtin, store(GTINFunctions.kind(gtin.prefix.kind)))
+        }
+        return lastGTIN
+    }
+
+    // MARK: - Evaluation
+
     /// Evaluates a definition, cached for the sheet unless it reads the current item.
-    mutating func definition(_ index: Int) -> Fast {
-        if definitionDone[index] { return definitionValues[index] }
+    func definition(_ index: Int) -> Fast {
+        if definitionStamps[index] == generation { return definitionValues[index] }
         let value = evaluate(program.definitionRoots[index])
         if !program.definitionReadsItem[index] {
             definitionValues[index] = value
-            definitionDone[index] = true
+            definitionStamps[index] = generation
         }
         return value
     }
 
-    /// Evaluates a node with three-valued logic (see `Expression.evaluate`, the reference semantics).
-    mutating func evaluate(_ index: Int32) -> Fast {
+    /// Evaluates a node with three-valued logic (the semantics of the rule language, as documented
+    /// in `Schemas/rules/`).
+    func evaluate(_ index: Int32) -> Fast {
         let node = program.nodes[Int(index)]
         if node.memo >= 0 {
-            if memoDone[Int(node.memo)] { return memoValues[Int(node.memo)] }
+            let memo = Int(node.memo)
+            if memoStamps[memo] == generation { return memoValues[memo] }
             let value = compute(node)
-            memoValues[Int(node.memo)] = value
-            memoDone[Int(node.memo)] = true
+            memoValues[memo] = value
+            memoStamps[memo] = generation
             return value
         }
         return compute(node)
     }
 
-    private mutating func compute(_ node: Node) -> Fast {
+    private func argument(_ node: Node, _ offset: Int) -> Fast {
+        evaluate(program.arguments[Int(node.b) + offset])
+    }
+
+    private func compute(_ node: Node) -> Fast {
         switch node.op {
         case .constant: return program.constants[Int(node.a)]
         case .attribute:
-            let span = slots[Int(node.a)]
+            let span = slot(Int(node.a))
             return span.count > 0 ? .text(span) : .missing
         case .itemMember:
-            for member in members where member.item == currentItem && member.member == node.a {
-                return member.value.count > 0 ? .text(member.value) : .missing
-            }
-            return .missing
+            guard currentItem >= 0 else { return .missing }
+            let value = itemMembers[Int(currentItem) * program.memberCount + Int(node.a)]
+            return value.count > 0 ? .text(value) : .missing
         case .itemKey:
             return currentItem >= 0 ? .text(items[Int(currentItem)].key) : .missing
         case .define: return definition(Int(node.a))
@@ -142,8 +308,7 @@ struct Machine {
             case nil: return .missing
             }
         case .negate:
-            let value = evaluate(node.a)
-            return number(value).map { .number(-$0) } ?? .missing
+            return number(evaluate(node.a)).map { .number(-$0) } ?? .missing
         case .and:
             let a = evaluate(node.a).truth
             if a == false { return .bool(false) }
@@ -159,25 +324,25 @@ struct Machine {
         case .compare:
             let a = evaluate(node.a)
             let b = evaluate(node.b)
-            return compare(Program.comparisons[Int(node.c)], a, b)
+            return compare(Program.comparison(node.c), a, b)
+        case .compareConstant:
+            return compare(Program.comparison(node.c), evaluate(node.a), program.constants[Int(node.b)])
         case .arithmetic:
             let a = evaluate(node.a)
             let b = evaluate(node.b)
-            return arithmetic(Program.arithmetics[Int(node.c)], a, b)
+            return arithmetic(Program.arithmetic(node.c), a, b)
         case .member:
             let value = evaluate(node.a)
             if case .missing = value { return .missing }
-            for offset in 0..<Int(node.c) {
-                let item = evaluate(program.arguments[Int(node.b) + offset])
-                if compare(.equal, value, item) == .bool(true) { return .bool(true) }
+            for offset in 0..<Int(node.c) where compare(.equal, value, argument(node, offset)) == .bool(true) {
+                return .bool(true)
             }
             return .bool(false)
         case .memberSet:
-            let value = evaluate(node.a)
-            return memberSet(value, program.sets[Int(node.b)])
+            return memberSet(evaluate(node.a), set: Int(node.b))
         case .list:
             var values: [Fast] = []
-            for offset in 0..<Int(node.c) { values.append(evaluate(program.arguments[Int(node.b) + offset])) }
+            for offset in 0..<Int(node.c) { values.append(argument(node, offset)) }
             let start = Int32(lists.count)
             lists += values
             return .list(Span(start: start, count: Int32(values.count)))
@@ -187,17 +352,17 @@ struct Machine {
             case false?: return evaluate(node.c)
             case nil: return .missing
             }
+        case .presentAttribute: return .bool(slot(Int(node.a)).count > 0)
+        case .absentAttribute: return .bool(slot(Int(node.a)).count <= 0)
         case .present: return .bool(evaluate(node.a) != .missing)
         case .absent: return .bool(evaluate(node.a) == .missing)
         case .known: return .bool(evaluate(node.a).truth == true)
         case .abs:
-            let value = evaluate(node.a)
-            return number(value).map { .number(Swift.abs($0)) } ?? .missing
+            return number(evaluate(node.a)).map { .number(Swift.abs($0)) } ?? .missing
         case .minMax:
             var result: Double?
             for offset in 0..<Int(node.c) {
-                let argument = evaluate(program.arguments[Int(node.b) + offset])
-                guard let value = number(argument) else { continue }
+                guard let value = number(argument(node, offset)) else { continue }
                 guard let current = result else {
                     result = value
                     continue
@@ -216,8 +381,7 @@ struct Machine {
     func number(_ value: Fast) -> Double? {
         switch value {
         case .number(let number): number
-        case .text(let span):
-            arena.withUnsafeBufferPointer { Bytes.number(UnsafeBufferPointer(rebasing: $0[span.range])) }
+        case .text(let span): Bytes.number(buffer(span))
         case .bool(let flag): flag ? 1 : 0
         default: nil
         }
@@ -250,9 +414,9 @@ struct Machine {
         }
     }
 
-    mutating func arithmetic(_ op: ArithmeticOperator, _ a: Fast, _ b: Fast) -> Fast {
+    func arithmetic(_ op: ArithmeticOperator, _ a: Fast, _ b: Fast) -> Fast {
         if op == .add, case .text = a, number(a) == nil, b != .missing {
-            return fast(Expression.arithmetic(op, value(a), value(b)))
+            return fast(Value.arithmetic(op, value(a), value(b)))
         }
         guard let x = number(a), let y = number(b) else { return .missing }
         switch op {
@@ -263,25 +427,21 @@ struct Machine {
         }
     }
 
-    func memberSet(_ value: Fast, _ set: ConstantSet) -> Fast {
+    /// `value in [constant texts]`: a byte-table lookup for ASCII text, item by item otherwise.
+    func memberSet(_ value: Fast, set index: Int) -> Fast {
         switch value {
         case .missing: return .missing
         case .text(let span):
-            let found: Bool = arena.withUnsafeBufferPointer { bytes in
-                let text = UnsafeBufferPointer(rebasing: bytes[span.range])
-                guard Bytes.isASCII(text) else { return false }
-                return set.table.lookup(text) != nil
-            }
-            if found { return .bool(true) }
-            if set.nonASCII.isEmpty,
-                arena.withUnsafeBufferPointer({ Bytes.isASCII(UnsafeBufferPointer(rebasing: $0[span.range])) })
-            {
-                return .bool(false)
+            let text = buffer(span)
+            if Bytes.isASCII(text) {
+                if program.setTables[index].lookup(text) != nil { return .bool(true) }
+                if !program.setHasNonASCII[index] { return .bool(false) }
             }
         default: break
         }
-        for offset in 0..<Int(set.items.count)
-        where compare(.equal, value, lists[Int(set.items.start) + offset]) == .bool(true) {
+        let items = program.setItems[index]
+        for offset in 0..<Int(items.count)
+        where compare(.equal, value, lists[Int(items.start) + offset]) == .bool(true) {
             return .bool(true)
         }
         return .bool(false)
@@ -293,18 +453,13 @@ struct Machine {
         case .missing: .missing
         case .bool(let flag): .bool(flag)
         case .number(let number): .number(number)
-        case .text(let span):
-            .text(
-                Substring(
-                    arena.withUnsafeBufferPointer {
-                        String(decoding: UnsafeBufferPointer(rebasing: $0[span.range]), as: UTF8.self)
-                    }))
+        case .text(let span): .text(Substring(text(span)))
         case .list(let span): .list(lists[span.range].map { value($0) })
         }
     }
 
     /// A compiled value for a `Value`, its text stored in the arena.
-    mutating func fast(_ value: Value) -> Fast {
+    func fast(_ value: Value) -> Fast {
         switch value {
         case .missing: return .missing
         case .bool(let flag): return .bool(flag)
@@ -317,11 +472,9 @@ struct Machine {
             return .list(Span(start: start, count: Int32(converted.count)))
         }
     }
-}
 
-extension Machine {
     /// The text of a span of the arena.
     func text(_ span: Span) -> String {
-        arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[span.range]), as: UTF8.self) }
+        String(decoding: buffer(span), as: UTF8.self)
     }
 }

@@ -66,6 +66,10 @@ enum Op: UInt8, Sendable {
     case mentionsAllergen
     /// `b`, `c`: argument nodes; `a`: 0 min, 1 max.
     case minMax
+    /// `present(attribute)`, `absent(attribute)`; `a`: attribute slot.
+    case presentAttribute, absentAttribute
+    /// `compare` with a constant right operand; `b`: index in `constants`.
+    case compareConstant
 }
 
 /// One node of a compiled expression; children are node indices. `memo` is the per-sheet cache slot
@@ -108,6 +112,30 @@ struct Program: Sendable {
 
     static let comparisons: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
     static let arithmetics: [ArithmeticOperator] = [.add, .subtract, .multiply, .divide]
+
+    /// The comparison with index `code` in `comparisons` (without touching the array).
+    @inline(__always)
+    static func comparison(_ code: Int32) -> ComparisonOperator {
+        switch code {
+        case 0: .equal
+        case 1: .notEqual
+        case 2: .less
+        case 3: .lessOrEqual
+        case 4: .greater
+        default: .greaterOrEqual
+        }
+    }
+
+    /// The operator with index `code` in `arithmetics`.
+    @inline(__always)
+    static func arithmetic(_ code: Int32) -> ArithmeticOperator {
+        switch code {
+        case 0: .add
+        case 1: .subtract
+        case 2: .multiply
+        default: .divide
+        }
+    }
 }
 
 /// Compiles `Expression` trees into a `Program`, sharing identical subexpressions (so a value like
@@ -141,6 +169,13 @@ struct ProgramBuilder {
         let index = Int32(program.nodes.count - 1)
         shared[node] = index
         return index
+    }
+
+    /// Gives a node a per-sheet cache slot (for nodes that do not read the list item: pure per sheet).
+    private mutating func memoise(_ index: Int32) {
+        guard program.nodes[Int(index)].memo < 0 else { return }
+        program.nodes[Int(index)].memo = Int32(program.memoCount)
+        program.memoCount += 1
     }
 
     private mutating func text(_ text: Substring) -> Span {
@@ -239,14 +274,26 @@ struct ProgramBuilder {
             program.memberNames[name] = id
             return add(Node(op: .itemMember, a: id))
         case .itemKey: return add(Node(op: .itemKey))
-        case .define(let index, _): return add(Node(op: .define, a: Int32(index)))
+        case .define(let index, _):
+            // A definition that does not read the list item is its root node, cached per sheet (the
+            // same value, without a `define` step); one that does is evaluated each time.
+            let root = program.definitionRoots[index]
+            if root >= 0, !program.definitionReadsItem[index] {
+                memoise(root)
+                return root
+            }
+            return add(Node(op: .define, a: Int32(index)))
         case .not(let inner): return add(Node(op: .not, a: compile(inner)))
         case .negate(let inner): return add(Node(op: .negate, a: compile(inner)))
         case .and(let left, let right): return add(Node(op: .and, a: compile(left), b: compile(right)))
         case .or(let left, let right): return add(Node(op: .or, a: compile(left), b: compile(right)))
         case .compare(let op, let left, let right):
             let index = Int32(Program.comparisons.firstIndex(of: op) ?? 0)
-            return add(Node(op: .compare, a: compile(left), b: compile(right), c: index))
+            let right = compile(right)
+            if program.nodes[Int(right)].op == .constant {
+                return add(Node(op: .compareConstant, a: compile(left), b: program.nodes[Int(right)].a, c: index))
+            }
+            return add(Node(op: .compare, a: compile(left), b: right, c: index))
         case .arithmetic(let op, let left, let right):
             let index = Int32(Program.arithmetics.firstIndex(of: op) ?? 0)
             return add(Node(op: .arithmetic, a: compile(left), b: compile(right), c: index))
@@ -269,8 +316,11 @@ struct ProgramBuilder {
 
     private mutating func call(_ builtin: Builtin, _ items: [Expression], cacheable: Bool) -> Int32 {
         switch builtin {
-        case .present: return add(Node(op: .present, a: compile(items[0])))
-        case .absent: return add(Node(op: .absent, a: compile(items[0])))
+        case .present, .absent:
+            if case .attribute(let slot, _) = items[0] {
+                return add(Node(op: builtin == .present ? .presentAttribute : .absentAttribute, a: Int32(slot)))
+            }
+            return add(Node(op: builtin == .present ? .present : .absent, a: compile(items[0])))
         case .known: return add(Node(op: .known, a: compile(items[0])))
         case .abs: return add(Node(op: .abs, a: compile(items[0])))
         case .min, .max:

@@ -17,6 +17,8 @@ public struct RuleEngine: Sendable {
     let plan: [PlannedRule]
     /// Every rule, flattened, for findings.
     let flatRules: [Rule]
+    /// Each flattened rule's message, split at its placeholders.
+    let messages: [MessageTemplate]
 
     /// What evaluating one rule needs: node indices in `program` (-1: none).
     struct PlannedRule: Sendable {
@@ -30,7 +32,9 @@ public struct RuleEngine: Sendable {
     }
 
     /// The compiled expressions.
-    let program: Program
+    let program: CompiledProgram
+    /// Machines of finished checks, reused by the next ones.
+    let machines = MachinePool()
     /// Attribute path → slot, list term → index, item member name → id, looked up with bytes.
     let slotTable: ByteTable
     let termTable: ByteTable
@@ -58,6 +62,7 @@ public struct RuleEngine: Sendable {
         let terms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
         eachTerms = terms
         flatRules = sets.flatMap(\.rules)
+        messages = flatRules.map { MessageTemplate($0.message) }
         var builder = ProgramBuilder(definitions: compiler.definitions, readsItem: compiler.definitionReadsItem)
         builder.compileDefinitions()
         var plan: [PlannedRule] = []
@@ -70,11 +75,14 @@ public struct RuleEngine: Sendable {
                     expected: rule.expected.map { builder.compile($0) } ?? -1, verdict: rule.severity.verdict))
         }
         self.plan = plan
-        program = builder.program
         slotTable = ByteTable(compiler.slotIndex.mapValues { Int32($0) })
         termTable = ByteTable(Dictionary(uniqueKeysWithValues: terms.enumerated().map { ($1, Int32($0)) }))
         memberTable = ByteTable(builder.program.memberNames)
-        gtinSlot = compiler.slotIndex["gtin"].map { Int32($0) } ?? -1
+        program = CompiledProgram(
+            builder.program, slotTable: slotTable, termTable: termTable, memberTable: memberTable,
+            slotPathsHaveBrackets: compiler.slotIndex.keys.contains { $0.utf8.contains(UInt8(ascii: "[")) },
+            gtinSlot: compiler.slotIndex["gtin"].map { Int32($0) } ?? -1, hasEachTerms: !terms.isEmpty)
+        gtinSlot = program.gtinSlot
         logger?.info("compiled \(sets.count) rule sets, \(sets.reduce(0) { $0 + $1.rules.count }) rules")
     }
 
@@ -97,11 +105,11 @@ public struct RuleEngine: Sendable {
         var report = DatasheetReport(
             gtin: "", source: datasheet.source?.description ?? "", verdict: .passed, findings: [],
             passedRules: 0, notApplicableRules: 0, unableRules: 0, attributeVerdicts: [:])
-        let machine = forEachOutcome(datasheet) { planned, key, outcome, machine in
-            record(planned, key: key, outcome, &machine, into: &report, options)
+        let gtinAttribute = forEachOutcome(datasheet) { planned, key, outcome, machine in
+            record(planned, key: key, outcome, machine, into: &report, options)
         }
-        if machine.gtinAttribute >= 0 {
-            report.gtin = datasheet.attributes[machine.gtinAttribute].value
+        if gtinAttribute >= 0 {
+            report.gtin = datasheet.attributes[gtinAttribute].value
         } else if gtinSlot < 0 {
             report.gtin = datasheet.gtin ?? ""
         }
@@ -119,33 +127,36 @@ public struct RuleEngine: Sendable {
         return results
     }
 
-    /// Loads the datasheet's facts and evaluates every rule, calling `body` with each outcome.
+    /// Loads the datasheet's facts and evaluates every rule, calling `body` with each outcome;
+    /// returns the index of the attribute `gtin` (-1: none).
     @discardableResult
     private func forEachOutcome(
-        _ datasheet: Datasheet, _ body: (PlannedRule, Span?, RuleOutcome, inout Machine) -> Void
-    ) -> Machine {
-        var machine = Machine(program, slotCount: slotCount)
-        machine.load(datasheet, engine: self)
+        _ datasheet: Datasheet, _ body: (PlannedRule, Span?, RuleOutcome, Machine) -> Void
+    ) -> Int {
+        let machine = machines.take() ?? Machine(program, slotCount: slotCount)
+        defer { machines.put(machine) }
+        machine.load(datasheet)
+        let items = machine.items
         for planned in plan {
             if planned.eachTerm >= 0 {
                 var any = false
-                for itemIndex in machine.items.indices where machine.items[itemIndex].term == planned.eachTerm {
+                for itemIndex in items.indices where items[itemIndex].term == planned.eachTerm {
                     any = true
                     machine.currentItem = Int32(itemIndex)
-                    let outcome = outcome(planned, &machine)
-                    body(planned, machine.items[itemIndex].key, outcome, &machine)
+                    let outcome = outcome(planned, machine)
+                    body(planned, items[itemIndex].key, outcome, machine)
                 }
                 machine.currentItem = -1
-                if !any { body(planned, nil, .notApplicable, &machine) }
+                if !any { body(planned, nil, .notApplicable, machine) }
             } else {
-                let outcome = outcome(planned, &machine)
-                body(planned, nil, outcome, &machine)
+                let outcome = outcome(planned, machine)
+                body(planned, nil, outcome, machine)
             }
         }
-        return machine
+        return machine.gtinAttribute
     }
 
-    private func outcome(_ planned: PlannedRule, _ machine: inout Machine) -> RuleOutcome {
+    private func outcome(_ planned: PlannedRule, _ machine: Machine) -> RuleOutcome {
         if planned.when >= 0, machine.evaluate(planned.when).truth != true { return .notApplicable }
         switch machine.evaluate(planned.check).truth {
         case true?: return .passed
@@ -155,7 +166,7 @@ public struct RuleEngine: Sendable {
     }
 
     private func record(
-        _ planned: PlannedRule, key span: Span?, _ outcome: RuleOutcome, _ machine: inout Machine,
+        _ planned: PlannedRule, key span: Span?, _ outcome: RuleOutcome, _ machine: Machine,
         into report: inout DatasheetReport, _ options: Options
     ) {
         let verdict: Verdict
@@ -169,11 +180,11 @@ public struct RuleEngine: Sendable {
         case .broken:
             verdict = planned.verdict
             if verdict > report.verdict { report.verdict = verdict }
-            report.findings.append(finding(planned, key: span, verdict: verdict, &machine))
+            report.findings.append(finding(planned, key: span, verdict: verdict, machine))
         case .unable:
             report.unableRules += 1
             verdict = .unable
-            if options.reportUnable { report.findings.append(finding(planned, key: span, verdict: verdict, &machine)) }
+            if options.reportUnable { report.findings.append(finding(planned, key: span, verdict: verdict, machine)) }
         }
         if options.attributeVerdicts {
             let rule = flatRules[planned.index]
@@ -188,7 +199,7 @@ public struct RuleEngine: Sendable {
     }
 
     private func finding(
-        _ planned: PlannedRule, key span: Span?, verdict: Verdict, _ machine: inout Machine
+        _ planned: PlannedRule, key span: Span?, verdict: Verdict, _ machine: Machine
     ) -> Finding {
         let rule = flatRules[planned.index]
         let key = span.map { machine.text($0) }
@@ -204,11 +215,8 @@ public struct RuleEngine: Sendable {
         }
         var attribute = rule.attribute
         if let key { attribute = attribute.replacingFirst("$", with: String(key)) }
-        var message = rule.message
-        message = message.replacingAll("{observed}", with: observed)
-        message = message.replacingAll("{expected}", with: expected)
-        message = message.replacingAll("{attribute}", with: attribute)
-        if let key { message = message.replacingAll("{key}", with: String(key)) }
+        let message = messages[planned.index].filled(
+            observed: observed, expected: expected, attribute: attribute, key: key)
         return Finding(
             rule: rule.id, attribute: attribute, verdict: verdict,
             severity: verdict == .unable ? "unable" : rule.severity.rawValue, message: message, observed: observed,

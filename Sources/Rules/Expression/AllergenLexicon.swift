@@ -71,46 +71,10 @@ enum AllergenLexicon {
 
     /// Whether `text` names the allergen `code` (false for codes without words).
     static func mentions(_ text: Substring, code: Substring) -> Bool {
-        guard let words = foldedWords[String(code)] else { return false }
+        var code = String(code)
+        guard let allergen = code.withUTF8({ matcher.codes.lookup($0) }) else { return false }
         return TextSearch.folded(text).withUnsafeBufferPointer {
-            mentions(folded: $0, words: words, falseFriends: foldedFalseFriends[String(code)] ?? [])
+            matcher.mentions(folded: $0, allergen: Int(allergen))
         }
     }
-
-    /// Whether the folded text names an allergen with these folded words and false friends.
-    static func mentions(
-        folded haystack: UnsafeBufferPointer<UInt8>, words: [(word: [UInt8], atWordStart: Bool)],
-        falseFriends: [[UInt8]]
-    ) -> Bool {
-        var blanked: [Bool] = []
-        for phrase in falseFriends {
-            phrase.withUnsafeBufferPointer { phraseBytes in
-                TextSearch.forEachOffset(of: phraseBytes, in: haystack) { offset in
-                    if blanked.isEmpty { blanked = Array(repeating: false, count: haystack.count) }
-                    for index in offset..<(offset + phrase.count) { blanked[index] = true }
-                    return true
-                }
-            }
-        }
-        for (word, atWordStart) in words {
-            var found = false
-            word.withUnsafeBufferPointer { wordBytes in
-                TextSearch.forEachOffset(of: wordBytes, in: haystack) { offset in
-                    if atWordStart, !TextSearch.startsWord(at: offset, in: haystack) { return true }
-                    if !blanked.isEmpty, blanked[offset] { return true }
-                    found = true
-                    return false
-                }
-            }
-            if found { return true }
-        }
-        return false
-    }
-
-    /// The words, folded, with whether each must start a word.
-    static let foldedWords: [String: [(word: [UInt8], atWordStart: Bool)]] = words.mapValues { list in
-        list.map { (TextSearch.folded($0), wordStart.contains($0)) }
-    }
-
-    static let foldedFalseFriends: [String: [[UInt8]]] = falseFriends.mapValues { $0.map { TextSearch.folded($0) } }
 }

@@ -9,6 +9,12 @@ enum TextSearch {
     /// The bytes with letters folded to lower case.
     static func folded(bytes: some Sequence<UInt8>) -> [UInt8] {
         var bytes = Array(bytes)
+        bytes.withUnsafeMutableBufferPointer { fold($0) }
+        return bytes
+    }
+
+    /// Folds letters to lower case in place.
+    static func fold(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -22,7 +28,6 @@ enum TextSearch {
             }
             index += 1
         }
-        return bytes
     }
 
     /// Every start offset of `needle` in `haystack`.

@@ -1,83 +1,9 @@
 import Datasheets
 import GS1
 
-/// The facts one evaluation reads: attribute values by slot, the current list item, cached definitions.
-struct EvaluationContext {
-    var facts: [Substring?]
-    var itemKey: Substring?
-    var itemMembers: [(name: Substring, value: Substring)] = []
-    var definitionCache: [Value?]
-    let definitions: [Expression]
-    let definitionReadsItem: [Bool]
-
-    func member(_ name: String) -> Substring? {
-        for member in itemMembers where member.name == name { return member.value }
-        return nil
-    }
-}
-
-extension Expression {
-    /// Evaluates with three-valued logic: `missing` propagates through comparisons and arithmetic.
-    func evaluate(_ context: inout EvaluationContext) -> Value {
-        switch self {
-        case .constant(let value): return value
-        case .attribute(let slot, _):
-            guard let text = context.facts[slot], !text.isEmpty else { return .missing }
-            return .text(text)
-        case .itemMember(let name):
-            guard let text = context.member(name), !text.isEmpty else { return .missing }
-            return .text(text)
-        case .itemKey:
-            return context.itemKey.map { .text($0) } ?? .missing
-        case .define(let index, _):
-            if !context.definitionReadsItem[index], let cached = context.definitionCache[index] { return cached }
-            let value = context.definitions[index].evaluate(&context)
-            if !context.definitionReadsItem[index] { context.definitionCache[index] = value }
-            return value
-        case .not(let inner):
-            switch inner.evaluate(&context).truth {
-            case true?: return .bool(false)
-            case false?: return .bool(true)
-            case nil: return .missing
-            }
-        case .negate(let inner):
-            return inner.evaluate(&context).number.map { .number(-$0) } ?? .missing
-        case .and(let left, let right):
-            let a = left.evaluate(&context).truth
-            if a == false { return .bool(false) }
-            let b = right.evaluate(&context).truth
-            if b == false { return .bool(false) }
-            return a == true && b == true ? .bool(true) : .missing
-        case .or(let left, let right):
-            let a = left.evaluate(&context).truth
-            if a == true { return .bool(true) }
-            let b = right.evaluate(&context).truth
-            if b == true { return .bool(true) }
-            return a == false && b == false ? .bool(false) : .missing
-        case .compare(let op, let left, let right):
-            return Self.compare(op, left.evaluate(&context), right.evaluate(&context))
-        case .arithmetic(let op, let left, let right):
-            return Self.arithmetic(op, left.evaluate(&context), right.evaluate(&context))
-        case .member(let left, let items):
-            let value = left.evaluate(&context)
-            if case .missing = value { return .missing }
-            for item in items where Self.compare(.equal, value, item.evaluate(&context)) == .bool(true) {
-                return .bool(true)
-            }
-            return .bool(false)
-        case .list(let items):
-            return .list(items.map { $0.evaluate(&context) })
-        case .conditional(let condition, let whenTrue, let whenFalse):
-            switch condition.evaluate(&context).truth {
-            case true?: return whenTrue.evaluate(&context)
-            case false?: return whenFalse.evaluate(&context)
-            case nil: return .missing
-            }
-        case .call(let builtin, let arguments):
-            return builtin.apply(arguments.map { $0.evaluate(&context) })
-        }
-    }
-
+extension Value {
+    /// `a op b` with three-valued logic: `missing` propagates; texts compare as strings for `==`
+    /// and `!=`, anything else as numbers.
     static func compare(_ op: ComparisonOperator, _ a: Value, _ b: Value) -> Value {
         if case .missing = a { return .missing }
         if case .missing = b { return .missing }
@@ -105,6 +31,7 @@ extension Expression {
         }
     }
 
+    /// `a op b`; `text + x` concatenates when the text is not a number.
     static func arithmetic(_ op: ArithmeticOperator, _ a: Value, _ b: Value) -> Value {
         if op == .add, case .text(let x) = a, Quantity.number(x) == nil, b != .missing {
             return .text(Substring(String(x) + b.display))
@@ -252,7 +179,7 @@ extension Builtin {
         case .inList:
             guard first != .missing else { return .missing }
             guard case .list(let items) = arguments[1] else { return .missing }
-            return .bool(items.contains { Expression.compare(.equal, first, $0) == .bool(true) })
+            return .bool(items.contains { Value.compare(.equal, first, $0) == .bool(true) })
         case .gtinValid, .gtinError, .gtinPrefixKind, .gtinPackagingIndicator, .gtinLength, .gtinCountry:
             guard let text = first.text else { return .missing }
             return GTINFunctions.call(self, String(text))

@@ -1,0 +1,154 @@
+/// `AllergenLexicon`'s words and false friends, folded once into one byte buffer and reached through
+/// a byte table of allergen codes, so a check looks nothing up by `String` and allocates nothing.
+/// False friends are looked for only around a word occurrence, not blanked over the whole text.
+///
+/// `@unchecked Sendable`: the buffers are written only in `init` and freed in `deinit`.
+final class AllergenMatcher: @unchecked Sendable {
+    struct Word {
+        var start: Int
+        var count: Int
+        var atWordStart: Bool
+    }
+
+    /// Allergen code → index in `words` and `falseFriends`.
+    let codes: ByteTable
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    /// All words, then all false friends; per allergen a range of each.
+    private let entries: UnsafeMutableBufferPointer<Word>
+    private let wordRanges: UnsafeMutableBufferPointer<Range<Int>>
+    private let friendRanges: UnsafeMutableBufferPointer<Range<Int>>
+    /// Per allergen, a 4,096-bit filter of the first two bytes of its words (`pairWords` words of 64 bits).
+    private let wordPairs: UnsafeMutableBufferPointer<UInt64>
+    /// Per allergen: whether a word is shorter than two bytes (no filter then).
+    private let shortRanges: UnsafeMutableBufferPointer<Bool>
+    private static let pairWords = 64
+
+    init(words lexicon: [String: [String]], falseFriends friends: [String: [String]], wordStart: Set<String>) {
+        var table: [String: Int32] = [:]
+        var bytes: [UInt8] = []
+        var entries: [Word] = []
+        func add(_ texts: [String], wordStart: Set<String>) -> Range<Int> {
+            let start = entries.count
+            for text in texts {
+                let folded = TextSearch.folded(text)
+                entries.append(Word(start: bytes.count, count: folded.count, atWordStart: wordStart.contains(text)))
+                bytes += folded
+            }
+            return start..<entries.count
+        }
+        var wordRanges: [Range<Int>] = []
+        var friendRanges: [Range<Int>] = []
+        for code in lexicon.keys.sorted() {
+            table[code] = Int32(wordRanges.count)
+            wordRanges.append(add(lexicon[code, default: []], wordStart: wordStart))
+            friendRanges.append(add(friends[code, default: []], wordStart: []))
+        }
+        func filter(_ ranges: [Range<Int>]) -> [UInt64] {
+            var pairs = [UInt64](repeating: 0, count: ranges.count * Self.pairWords)
+            for (allergen, range) in ranges.enumerated() {
+                for word in entries[range] where word.count >= 2 {
+                    let pair = Self.pair(bytes[word.start], bytes[word.start + 1])
+                    pairs[allergen * Self.pairWords + pair >> 6] |= 1 << UInt64(pair & 63)
+                }
+            }
+            return pairs
+        }
+        wordPairs = Self.copy(filter(wordRanges))
+        // A word shorter than two bytes turns the filter off for its allergen.
+        shortRanges = Self.copy(wordRanges.map { words in entries[words].contains { $0.count < 2 } })
+        codes = ByteTable(table)
+        self.bytes = Self.copy(bytes)
+        self.entries = Self.copy(entries)
+        self.wordRanges = Self.copy(wordRanges)
+        self.friendRanges = Self.copy(friendRanges)
+    }
+
+    deinit {
+        bytes.baseAddress?.deallocate()
+        entries.baseAddress?.deallocate()
+        wordRanges.baseAddress?.deallocate()
+        friendRanges.baseAddress?.deallocate()
+        wordPairs.baseAddress?.deallocate()
+        shortRanges.baseAddress?.deallocate()
+    }
+
+    private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    /// Whether the folded text names the allergen with index `allergen` (see `AllergenLexicon.mentions`):
+    /// false friends are blanked first, then any word occurrence that is not blanked (and starts a
+    /// word where it must) counts.
+    func mentions(folded haystack: UnsafeBufferPointer<UInt8>, allergen: Int) -> Bool {
+        var found = false
+        forEachMatch(wordRanges[allergen], filter: wordPairs, allergen, in: haystack) { start, word in
+            if word.atWordStart, !TextSearch.startsWord(at: start, in: haystack) { return true }
+            if insideFalseFriend(start, allergen, haystack) { return true }
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// Whether an occurrence of one of the allergen's false friends covers `offset` (what blanking
+    /// every false friend first and then looking at `offset` would say).
+    private func insideFalseFriend(_ offset: Int, _ allergen: Int, _ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in friendRanges[allergen] {
+            let phrase = entries[index]
+            guard phrase.count > 0 else { continue }
+            var start = max(0, offset - phrase.count + 1)
+            while start <= offset, start + phrase.count <= haystack.count {
+                var same = true
+                for position in 0..<phrase.count where haystack[start + position] != bytes[phrase.start + position] {
+                    same = false
+                    break
+                }
+                if same { return true }
+                start += 1
+            }
+        }
+        return false
+    }
+
+    @inline(__always)
+    private static func pair(_ first: UInt8, _ second: UInt8) -> Int {
+        (Int(first) << 5 ^ Int(second)) & 4095
+    }
+
+    /// Calls `body` with each occurrence (start offset and entry) of the entries in `range`, in one pass
+    /// over the text that tries the entries only where the filter of their first two bytes says one may
+    /// start; stops when `body` returns false.
+    private func forEachMatch(
+        _ range: Range<Int>, filter: UnsafeMutableBufferPointer<UInt64>, _ allergen: Int,
+        in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int, Word) -> Bool
+    ) {
+        guard !range.isEmpty else { return }
+        let shortEntries = shortRanges[allergen]
+        let filterStart = allergen * Self.pairWords
+        for start in 0..<haystack.count {
+            if !shortEntries {
+                guard start + 1 < haystack.count else { return }
+                let pair = Self.pair(haystack[start], haystack[start + 1])
+                if filter[filterStart + pair >> 6] & (1 << UInt64(pair & 63)) == 0 { continue }
+            }
+            for index in range {
+                let word = entries[index]
+                guard word.count > 0, start + word.count <= haystack.count, haystack[start] == bytes[word.start]
+                else { continue }
+                var same = true
+                for offset in 1..<word.count where haystack[start + offset] != bytes[word.start + offset] {
+                    same = false
+                    break
+                }
+                if same, !body(start, word) { return }
+            }
+        }
+    }
+}
+
+extension AllergenLexicon {
+    /// The lexicon compiled for matching on bytes.
+    static let matcher = AllergenMatcher(words: words, falseFriends: falseFriends, wordStart: wordStart)
+}
