@@ -96,6 +96,14 @@ struct DemoCommand: AsyncParsableCommand {
 
     static func section(_ title: String) -> String { "\n== \(title)\n" }
 
+    /// A word of a product name worth searching for: the one before the size ("jogurtti" in
+    /// "Kultasato jogurtti 400 g").
+    static func searchWord(_ name: String) -> String {
+        let words = name.split(separator: " ")
+        let size = words.firstIndex { $0.first?.isNumber == true } ?? words.endIndex
+        return size > words.startIndex ? String(words[words.index(before: size)]) : String(words.first ?? "")
+    }
+
     static func render(_ report: DemoScenario.Report, seconds: Double) throws -> String {
         let store = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: report.dataDirectory))
         let history = report.history
@@ -138,13 +146,16 @@ struct DemoCommand: AsyncParsableCommand {
         let data = report.dataDirectory.path
         let dataOption = data == DataDirectoryOption.defaultPath ? "" : " --data \(data)"
         let sample = report.sampleGTIN ?? "GTIN"
+        let word =
+            try report.sampleGTIN.flatMap { try store.productQuality(gtin: $0)?.product?.name }
+            .map(Self.searchWord) ?? "jogurtti"
         out += section("Next commands to try")
         out += """
             itemaudit coverage --by inspector\(dataOption)
             itemaudit inspectors --format csv\(dataOption)
             itemaudit history --gtin \(sample)\(dataOption)
             itemaudit product \(sample) --format json\(dataOption)
-            itemaudit search "juice"\(dataOption)
+            itemaudit search \(word)\(dataOption)
             itemaudit check \(report.datasheetsFile.path) --format json
             itemaudit replay --until \(report.end.iso8601.prefix(10)) --out as-of.sqlite\(dataOption)
             itemaudit verify\(dataOption)
