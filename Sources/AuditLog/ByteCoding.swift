@@ -87,6 +87,13 @@ struct ByteReader {
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
+    /// Moves past `count` bytes.
+    @inline(__always)
+    mutating func skip(_ count: UInt64) throws(ByteReaderError) {
+        guard count <= UInt64(end - offset) else { throw ByteReaderError() }
+        offset += Int(count)
+    }
+
     /// A length-prefixed byte range, as a pointer into the buffer.
     @inline(__always)
     mutating func slice() throws(ByteReaderError) -> UnsafeRawBufferPointer {

@@ -151,9 +151,12 @@ extension ByteReader {
 
 extension EventLog {
     /// Records how far the log is verified: writes the streams and command ids added since the
-    /// last checkpoint as new on-disk runs (merging runs of similar size), then the checkpoint
-    /// naming them, so the next open checks only what follows and loads no per-event data.
+    /// last checkpoint as a new on-disk run, then the checkpoint naming the runs, so the next
+    /// open checks only what follows and loads no per-event data. Merging runs is left to the
+    /// ``IndexMerger`` thread; runs its merges replaced are deleted once this checkpoint,
+    /// which no longer names them, is durable. Writer thread only.
     func writeCheckpoint() throws {
+        applyCompletedMerges()
         let snapshot = stateLock.withLock { index }
         writer.bytesSinceCheckpoint = 0
         writer.eventsSinceCheckpoint = 0
@@ -162,25 +165,14 @@ extension EventLog {
         var streamRuns = snapshot.streamRuns
         var commandRuns = snapshot.commandRuns
         let mask = snapshot.keyHash.mask
-        func nextName(_ kind: IndexRun.Kind) -> String {
-            writer.runSequence += 1
-            return IndexRun.fileName(kind: kind, sequence: writer.runSequence)
-        }
         func add(_ kind: IndexRun.Kind, _ bytes: [UInt8], _ count: Int, to runs: inout [IndexRun]) throws {
             guard count > 0 else { return }
             runs.append(
                 try bytes.withUnsafeBytes {
                     try IndexRun.write(
-                        kind: kind, entries: $0, count: count, mask: mask, name: nextName(kind), directory: directory)
+                        kind: kind, entries: $0, count: count, mask: mask, name: merger.nextName(kind),
+                        directory: directory)
                 })
-            // Merge while the run before is no larger: a binary counter, so each entry is
-            // rewritten about log2(runs) times and lookups search few runs.
-            while runs.count >= 2, runs[runs.count - 2].count <= runs[runs.count - 1].count {
-                let merged = try IndexRun.merge(
-                    Array(runs.suffix(2)), mask: mask, name: nextName(kind), directory: directory)
-                runs.removeLast(2)
-                runs.append(merged)
-            }
         }
         try add(.streams, entries.streams, entries.streamCount, to: &streamRuns)
         try add(.commands, entries.commands, entries.commandCount, to: &commandRuns)
@@ -188,7 +180,7 @@ extension EventLog {
         saved.streamRuns = streamRuns
         saved.commandRuns = commandRuns
         try Checkpoint(
-            segment: writer.segment, endOffset: writer.segmentEnd, index: saved, runSequence: writer.runSequence
+            segment: writer.segment, endOffset: writer.segmentEnd, index: saved, runSequence: merger.lastSequence
         ).save(to: directory)
         // Only the writer thread changes the index, so nothing was added since the snapshot.
         stateLock.withLock {
@@ -199,6 +191,25 @@ extension EventLog {
             index.collidingStreams = [:]
             index.collidingCommands = [:]
         }
-        Checkpoint.removeUnusedRuns(in: directory, keeping: streamRuns + commandRuns)
+        for run in writer.retiredRuns {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(run.name))
+        }
+        writer.retiredRuns.removeAll()
+        merger.submit(streams: streamRuns, commands: commandRuns)
+    }
+
+    /// Swaps the merges the ``IndexMerger`` finished into the index. Writer thread only.
+    func applyCompletedMerges() {
+        let merges = merger.takeCompleted()
+        guard !merges.isEmpty else { return }
+        stateLock.withLock {
+            for merge in merges {
+                if IndexMerger.apply(merge, to: &index.streamRuns) || IndexMerger.apply(merge, to: &index.commandRuns) {
+                    writer.retiredRuns += merge.replaced
+                } else {
+                    writer.retiredRuns.append(merge.merged)
+                }
+            }
+        }
     }
 }

@@ -14,8 +14,11 @@ struct WriterState {
     var segmentEnd: UInt64 = UInt64(Segment.headerSize)
     var bytesSinceCheckpoint = 0
     var eventsSinceCheckpoint = 0
-    /// The sequence number of the last index run file written.
+    /// The sequence number of the last index run file written (as the checkpoint says; the
+    /// ``IndexMerger`` hands out the next ones).
     var runSequence: UInt64 = 0
+    /// Runs replaced by merges: deleted once a checkpoint that does not name them is durable.
+    var retiredRuns: [IndexRun] = []
     /// Set when a write failed in a way that could not be undone: appends fail until reopened.
     var failure: EventLogError?
 }
@@ -70,6 +73,7 @@ extension EventLog {
         thread.qualityOfService = .userInitiated
         writer.thread = thread
         thread.start()
+        merger.start()
     }
 
     private func writerLoop() {
@@ -95,6 +99,7 @@ extension EventLog {
             for request in group { request.continuation.resume(throwing: failure) }
             return
         }
+        applyCompletedMerges()
         // Only this thread changes the index, so it reads it without the lock; verifying an
         // index hit reads a frame, which takes the lock briefly.
         let current = index

@@ -58,6 +58,8 @@ public final class EventLog: @unchecked Sendable {
 
     // Writer-thread state.
     var writer: WriterState
+    /// Merges index runs off the writer thread.
+    let merger: IndexMerger
     let lockFile: LogFile?
 
     /// What opening found and repaired.
@@ -75,10 +77,13 @@ public final class EventLog: @unchecked Sendable {
         self.index = opened.index
         self.files = opened.files
         self.writer = opened.writer
+        self.merger = IndexMerger(
+            directory: directory, mask: opened.index.keyHash.mask, sequence: opened.writer.runSequence, logger: logger)
         self.recovery = opened.recovery
     }
 
     deinit {
+        merger.stopSoon()
         lockFile?.unlock()
         queue.lock()
         stopping = true
@@ -137,6 +142,7 @@ public final class EventLog: @unchecked Sendable {
         queue.broadcast()
         while writer.thread != nil && !writerFinished { queue.wait() }
         queue.unlock()
+        merger.stop()
         let alreadyClosed = stateLock.withLock {
             defer { closed = true }
             return closed

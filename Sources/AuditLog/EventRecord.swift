@@ -74,7 +74,7 @@ public struct EventRecord: Sendable, Hashable {
     public static func == (a: EventRecord, b: EventRecord) -> Bool {
         a.position == b.position && a.streamID == b.streamID && a.streamVersion == b.streamVersion
             && a.eventType == b.eventType && a.schemaVersion == b.schemaVersion && a.recordedAt == b.recordedAt
-            && a.occurredAt == b.occurredAt && a.actor == b.actor && a.tail.commandBytesEqual(b.tail)
+            && a.occurredAt == b.occurredAt && a.actor == b.actor && a.tail.commandIDEqual(b.tail)
             && a.withPayload { x in b.withPayload { y in x.elementsEqual(y) } }
     }
 

@@ -12,6 +12,7 @@ public struct EventRecordView {
     let streamBytes: UnsafeRawBufferPointer
     let typeBytes: UnsafeRawBufferPointer
     let actorBytes: UnsafeRawBufferPointer
+    /// The command id as ``CommandIDCodec`` stored it.
     let commandBytes: UnsafeRawBufferPointer
     let payloadBytes: UnsafeRawBufferPointer
 
@@ -22,7 +23,7 @@ public struct EventRecordView {
     /// Who caused the event.
     public var actor: String { String(decoding: actorBytes, as: UTF8.self) }
     /// The command that produced it.
-    public var commandID: String { String(decoding: commandBytes, as: UTF8.self) }
+    public var commandID: String { CommandIDCodec.decode(commandBytes) }
     /// A copy of the payload.
     public var payload: [UInt8] { [UInt8](payloadBytes) }
     /// The payload's length in bytes.

@@ -4,7 +4,7 @@ import Crypto
 ///
 /// ```
 /// offset size field
-///      0    4 magic "IAF1"
+///      0    4 magic "IAF2" (format 2: occurred-at deltas, binary command ids)
 ///      4    4 CRC32C of bytes 8..<72 and the body
 ///      8    4 body length (compressed bytes)
 ///     12    4 raw length (uncompressed bytes)
@@ -19,7 +19,7 @@ import Crypto
 /// the chain cheap to check: verification never has to decompress to check it.
 struct FrameHeader {
     static let size = 72
-    static let magic: UInt32 = 0x3146_4149  // "IAF1" little-endian
+    static let magic: UInt32 = 0x3246_4149  // "IAF2" little-endian
     /// A frame's body may not exceed this; larger lengths in a header mean damage.
     static let maximumBodyLength = 256 << 20
 

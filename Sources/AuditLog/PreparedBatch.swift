@@ -57,7 +57,7 @@ struct PreparedBatch: Sendable {
                     writer.varint(UInt64(event.schemaVersion))
                     let middle = writer.bytes.count
                     writer.string(append.actor)
-                    writer.string(append.commandID)
+                    CommandIDCodec.encode(append.commandID, into: &writer)
                     writer.blob(event.payload)
                     events.append(
                         Event(

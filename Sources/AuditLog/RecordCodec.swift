@@ -4,17 +4,21 @@ import Foundation
 /// Collects records for one frame and seals them: LZ4 body, CRC32C and chained hash.
 ///
 /// A record inside a frame's raw (uncompressed) bytes, all lengths as varints:
-/// stream id, stream version, event type, schema version, occurred-at minus recorded-at
-/// (zigzag), actor, command id, payload. Position and recorded-at come from the frame header.
+/// stream id, stream version, event type, schema version, occurred-at minus the previous
+/// record's occurred-at (zigzag; the first record's minus the frame's recorded-at), actor,
+/// command id (see ``CommandIDCodec``), payload. Position and recorded-at come from the frame header.
 struct FrameBuilder {
     private(set) var raw = ByteWriter(capacity: 64 << 10)
     let firstPosition: UInt64
     private(set) var count: UInt32 = 0
     let recordedAt: Int64
+    /// Occurred-at of the last record added: the next one is stored as a difference from it.
+    private var previousOccurredAt: Int64
 
     init(firstPosition: UInt64, recordedAt: Int64) {
         self.firstPosition = firstPosition
         self.recordedAt = recordedAt
+        previousOccurredAt = recordedAt
     }
 
     var rawCount: Int { raw.bytes.count }
@@ -30,7 +34,8 @@ struct FrameBuilder {
                 raw.bytes.append(contentsOf: stream)
                 raw.varint(version)
                 raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.start..<event.middle]))
-                raw.zigzag(event.occurredAt &- recordedAt)
+                raw.zigzag(event.occurredAt &- previousOccurredAt)
+                previousOccurredAt = event.occurredAt
                 raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.middle..<event.end]))
                 version += 1
             }
@@ -156,6 +161,7 @@ struct FrameDecoder {
         var reader = ByteReader(buffer)
         let recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
         var position = header.firstPosition
+        var occurredAt = header.recordedAt
         for _ in 0..<header.recordCount {
             let view: EventRecordView
             do {
@@ -165,12 +171,13 @@ struct FrameDecoder {
                 let schema = try reader.varint()
                 let occurred = try reader.zigzag()
                 let actor = try reader.slice()
-                let command = try reader.slice()
+                let command = try CommandIDCodec.slice(&reader)
                 let payload = try reader.slice()
                 guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
+                occurredAt &+= occurred
                 view = EventRecordView(
                     position: position, streamVersion: version, schemaVersion: UInt16(schema), recordedAt: recordedAt,
-                    occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt &+ occurred), streamBytes: stream,
+                    occurredAt: Timestamp(microsecondsSinceEpoch: occurredAt), streamBytes: stream,
                     typeBytes: type, actorBytes: actor, commandBytes: command, payloadBytes: payload)
             } catch {
                 throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")

@@ -14,7 +14,8 @@ final class FrameBuffer: @unchecked Sendable {
 }
 
 /// A record's command id and payload: either owned values, or ranges of the frame buffer the
-/// record was decoded from (one allocation per frame instead of two per record).
+/// record was decoded from (one allocation per frame instead of two per record); there the
+/// command id is in its stored form (``CommandIDCodec``), turned into text when asked for.
 enum RecordTail: Sendable {
     case owned(commandID: String, payload: [UInt8])
     case frame(FrameBuffer, command: UInt32, commandCount: UInt32, payload: UInt32, payloadCount: UInt32)
@@ -23,9 +24,9 @@ enum RecordTail: Sendable {
         switch self {
         case .owned(let commandID, _): return commandID
         case .frame(let buffer, let start, let count, _, _):
-            return String(
-                decoding: UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]), as: UTF8.self
-            )
+            return withExtendedLifetime(buffer) {
+                CommandIDCodec.decode(UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]))
+            }
         }
     }
 
@@ -53,19 +54,7 @@ enum RecordTail: Sendable {
         }
     }
 
-    func withCommandBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch self {
-        case .owned(let commandID, _):
-            var commandID = commandID
-            return try commandID.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
-        case .frame(let buffer, let start, let count, _, _):
-            return try withExtendedLifetime(buffer) {
-                try body(UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]))
-            }
-        }
-    }
-
-    func commandBytesEqual(_ other: RecordTail) -> Bool {
-        withCommandBytes { a in other.withCommandBytes { b in a.elementsEqual(b) } }
+    func commandIDEqual(_ other: RecordTail) -> Bool {
+        commandID == other.commandID
     }
 }

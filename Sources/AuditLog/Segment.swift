@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```
 /// offset size field
-///      0    8 magic "IASEG001"
+///      0    8 magic "IASEG002" (format 2; format 1 is refused, not cut)
 ///      8    8 position of the segment's first record
 ///     16   32 hash of the last frame before this segment (zeros for the first)
 /// ```
@@ -12,7 +12,9 @@ import Foundation
 /// the next one starts with the next frame.
 enum Segment {
     static let headerSize = 48
-    static let magic = Array("IASEG001".utf8)
+    static let magic = Array("IASEG002".utf8)
+    /// Magics of older formats this version does not read.
+    static let olderMagics = [Array("IASEG001".utf8)]
 
     static func fileName(_ number: UInt32) -> String {
         let digits = String(number)
@@ -49,6 +51,12 @@ enum Segment {
     static func readHeader(_ file: LogFile) throws -> (firstPosition: UInt64, previousHash: SHA256Digest.Bytes)? {
         var bytes = [UInt8](repeating: 0, count: headerSize)
         let count = try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
+        if count >= 8, olderMagics.contains(Array(bytes[0..<8])) {
+            throw EventLogError(
+                .io,
+                "\(file.url.lastPathComponent) was written in an older log format (\(String(decoding: bytes[0..<8], as: UTF8.self))) that this version does not read (open it with the itemaudit that wrote it, or move the directory aside)",
+                context: ["file": file.url.path])
+        }
         guard count == headerSize, Array(bytes[0..<8]) == magic else { return nil }
         return bytes.withUnsafeBytes { raw in
             var hash = SHA256Digest.zero

@@ -1,0 +1,171 @@
+/// Stores command ids compactly and exactly: a hex tail or a UUID in binary, anything else as text.
+///
+/// Command ids are usually random (`cmd-3f9a…`, UUIDs), so LZ4 cannot shrink their text; their
+/// binary form is half the size. A command id is encoded as a varint header `h`, then:
+///
+/// ```
+/// h & 3 == 0  text: h >> 2 bytes of UTF-8
+/// h & 3 == 1  prefix + lowercase hex: h >> 2 prefix bytes, varint n, n bytes (2n hex digits)
+/// h & 3 == 2  prefix + uppercase hex: as above, letters A–F
+/// h & 3 == 3  canonical UUID (8-4-4-4-12 hex digits): h >> 2 is 0 lowercase, 1 uppercase; 16 bytes
+/// ```
+/// Only a form that turns back into exactly the same text is chosen: a hex tail has an even
+/// number of digits, all its letters in one case, and at least ``minimumHexDigits``.
+enum CommandIDCodec {
+    static let minimumHexDigits = 8
+
+    /// Appends the encoded form of `commandID` to `writer`.
+    static func encode(_ commandID: String, into writer: inout ByteWriter) {
+        var commandID = commandID
+        commandID.withUTF8 { utf8 in encode(UnsafeRawBufferPointer(utf8), into: &writer) }
+    }
+
+    static func encode(_ text: UnsafeRawBufferPointer, into writer: inout ByteWriter) {
+        if text.count == 36, let upper = uuidCase(text) {
+            writer.varint(upper ? 7 : 3)
+            var index = 0
+            while index < 36 {
+                if text[index] == UInt8(ascii: "-") {
+                    index += 1
+                    continue
+                }
+                writer.bytes.append(nibble(text[index]) << 4 | nibble(text[index + 1]))
+                index += 2
+            }
+            return
+        }
+        // The longest hex tail whose letters share one case.
+        var start = text.count
+        var upper: Bool?
+        while start > 0 {
+            let byte = text[start - 1]
+            guard isHex(byte) else { break }
+            if byte >= UInt8(ascii: "A") {
+                let isUpper = byte <= UInt8(ascii: "F")
+                if let upper, upper != isUpper { break }
+                upper = isUpper
+            }
+            start -= 1
+        }
+        // An odd digit count leaves the first digit in the prefix (digits read the same in either case).
+        if (text.count - start) % 2 == 1 { start += 1 }
+        let digits = text.count - start
+        guard digits >= minimumHexDigits else {
+            writer.varint(UInt64(text.count) << 2)
+            writer.bytes.append(contentsOf: text)
+            return
+        }
+        writer.varint(UInt64(start) << 2 | (upper == true ? 2 : 1))
+        writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<start]))
+        writer.varint(UInt64(digits / 2))
+        var index = start
+        while index < text.count {
+            writer.bytes.append(nibble(text[index]) << 4 | nibble(text[index + 1]))
+            index += 2
+        }
+    }
+
+    /// Skips one encoded command id and returns its bytes (header included), for ``decode(_:)``.
+    @inline(__always)
+    static func slice(_ reader: inout ByteReader) throws(ByteReaderError) -> UnsafeRawBufferPointer {
+        let start = reader.offset
+        let header = try reader.varint()
+        switch header & 3 {
+        case 0:
+            try reader.skip(header >> 2)
+        case 3:
+            guard header >> 2 <= 1 else { throw ByteReaderError() }
+            try reader.skip(16)
+        default:
+            try reader.skip(header >> 2)
+            try reader.skip(try reader.varint())
+        }
+        return UnsafeRawBufferPointer(start: reader.base + start, count: reader.offset - start)
+    }
+
+    /// The text of a command id encoded by ``encode(_:into:)`` and checked by ``slice(_:)``.
+    static func decode(_ encoded: UnsafeRawBufferPointer) -> String {
+        var reader = ByteReader(encoded)
+        guard let header = try? reader.varint() else { return "" }
+        let rest = UnsafeRawBufferPointer(rebasing: encoded[reader.offset...])
+        switch header & 3 {
+        case 0:
+            return String(decoding: rest, as: UTF8.self)
+        case 3:
+            let digits = header >> 2 == 1 ? upperDigits : lowerDigits
+            return String(unsafeUninitializedCapacity: 36) { output in
+                var out = 0
+                for (index, byte) in rest.prefix(16).enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        output[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    output[out] = digits[Int(byte >> 4)]
+                    output[out + 1] = digits[Int(byte & 0xF)]
+                    out += 2
+                }
+                return out
+            }
+        default:
+            let digits = header & 3 == 2 ? upperDigits : lowerDigits
+            let prefixCount = Int(header >> 2)
+            guard prefixCount <= rest.count else { return "" }
+            var tail = ByteReader(UnsafeRawBufferPointer(rebasing: rest[prefixCount...]))
+            guard let count = try? tail.varint(), count <= UInt64(tail.remaining) else { return "" }
+            let bytes = UnsafeRawBufferPointer(start: tail.base + tail.offset, count: Int(count))
+            return String(unsafeUninitializedCapacity: prefixCount + bytes.count * 2) { output in
+                for index in 0..<prefixCount { output[index] = rest[index] }
+                var out = prefixCount
+                for byte in bytes {
+                    output[out] = digits[Int(byte >> 4)]
+                    output[out + 1] = digits[Int(byte & 0xF)]
+                    out += 2
+                }
+                return out
+            }
+        }
+    }
+
+    private static let lowerDigits = Array("0123456789abcdef".utf8)
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            return true
+        default: return false
+        }
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return byte - UInt8(ascii: "A") + 10
+        }
+    }
+
+    /// Whether `text` is a canonical UUID with its letters in one case: nil when it is not one,
+    /// else true for uppercase (a UUID of digits only counts as lowercase).
+    private static func uuidCase(_ text: UnsafeRawBufferPointer) -> Bool? {
+        var upper: Bool?
+        for (index, byte) in text.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            case UInt8(ascii: "a")...UInt8(ascii: "f"):
+                if upper == true { return nil }
+                upper = false
+            case UInt8(ascii: "A")...UInt8(ascii: "F"):
+                if upper == false { return nil }
+                upper = true
+            default: return nil
+            }
+        }
+        return upper ?? false
+    }
+}
