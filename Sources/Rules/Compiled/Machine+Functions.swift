@@ -122,7 +122,28 @@ extension Machine {
 enum Bytes {
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        for index in 0..<a.count where a[index] != b[index] { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+        return equal(UnsafeRawPointer(x), UnsafeRawPointer(y), count: a.count)
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time.
+    @inline(__always)
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset += 1
+        }
         return true
     }
 

@@ -8,13 +8,18 @@ import GS1
 /// A final class owning buffers allocated once and reused for every sheet (`RuleEngine` keeps a pool
 /// of them): per-sheet state is reset by bumping `generation`, so nothing is cleared or reallocated.
 /// One machine is used by one thread at a time.
+///
+/// Its stored properties skip the run-time exclusivity check (`@exclusivity(unchecked)`): a machine is
+/// used by one thread at a time (`MachinePool` hands it out), and no method of it mutates a property
+/// while another access to the same property is in progress (each mutation is a single statement
+/// that reads only other state), so the check could never fire; it cost about 3 % of a check.
 final class Machine {
     let program: CompiledProgram
     /// The arena: the program's constant texts, then the current sheet's bytes.
-    private(set) var bytes: UnsafeMutablePointer<UInt8>
-    private var byteCount: Int
-    private var byteCapacity: Int
-    var lists: [Fast]
+    @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var byteCount: Int
+    @exclusivity(unchecked) private var byteCapacity: Int
+    @exclusivity(unchecked) var lists: [Fast]
     /// Per slot: the value's bytes in the arena, valid when its stamp is the current generation.
     private let slots: UnsafeMutablePointer<Span>
     private let slotStamps: UnsafeMutablePointer<UInt32>
@@ -26,19 +31,21 @@ final class Machine {
     private let memoValues: UnsafeMutablePointer<Fast>
     private let memoStamps: UnsafeMutablePointer<UInt32>
     private let slotCount: Int
-    private var generation: UInt32 = 1
+    /// What the paths at each attribute index resolved to on earlier sheets.
+    private let pathCache = PathCache()
+    @exclusivity(unchecked) private var generation: UInt32 = 1
     /// The list items of `each` terms, in order of first appearance.
-    var items: [(term: Int32, key: Span)] = []
+    @exclusivity(unchecked) var items: [(term: Int32, key: Span)] = []
     /// Members of the list items: (item index, member id, value).
-    var members: [(item: Int32, member: Int32, value: Span)] = []
+    @exclusivity(unchecked) var members: [(item: Int32, member: Int32, value: Span)] = []
     /// Per item and member id (`item * memberCount + member`): the first such member's value.
-    private var itemMembers: [Span] = []
-    var currentItem: Int32 = -1
+    @exclusivity(unchecked) private var itemMembers: [Span] = []
+    @exclusivity(unchecked) var currentItem: Int32 = -1
     /// The index of the attribute whose path is exactly `gtin`, if any.
-    var gtinAttribute = -1
+    @exclusivity(unchecked) var gtinAttribute = -1
     /// The last GTIN text parsed on this sheet, and what it gave (nil: not a valid GTIN).
-    private var lastGTINText = Span.none
-    private var lastGTIN: (gtin: GTIN, kind: Span)?
+    @exclusivity(unchecked) private var lastGTINText = Span.none
+    @exclusivity(unchecked) private var lastGTIN: (gtin: GTIN, kind: Span)?
 
     init(_ program: CompiledProgram, slotCount: Int) {
         self.program = program
@@ -151,6 +158,7 @@ final class Machine {
     /// `term[KEY].member` adds a member to the item `KEY` of an `each` term.
     func load(_ datasheet: Datasheet) {
         reset()
+        pathCache.begin()
         datasheet.attributes.withUnsafeBufferPointer { attributes in
             for index in attributes.indices {
                 let loaded: Void? = attributes[index].path.utf8.withContiguousStorageIfAvailable {
@@ -179,28 +187,20 @@ final class Machine {
 
     private func load(path bytes: UnsafeBufferPointer<UInt8>, value: String, index: Int) {
         var valueSpan = Span.none
-        let open = bytes.firstIndex(of: UInt8(ascii: "["))
-        // No slot path has a bracket (usually): a path with one is a list item, not a slot.
-        let bracketsRuleOut = !program.slotPathsHaveBrackets
-        if !(bracketsRuleOut && open != nil), let slot = program.slotTable.lookup(bytes) {
+        let resolved = pathCache.resolve(bytes, program)
+        if resolved.exact >= 0 {
             valueSpan = store(value)
-            setSlot(Int(slot), valueSpan)
-            if slot == program.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
-        } else if let at = bytes.firstIndex(of: UInt8(ascii: "@")), !(bracketsRuleOut && open.map { $0 < at } ?? false),
-            let slot = program.slotTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<at])),
-            slotStamps[Int(slot)] != generation
-        {
+            setSlot(Int(resolved.exact), valueSpan)
+            if resolved.exact == program.gtinSlot, gtinAttribute < 0 { gtinAttribute = index }
+        } else if resolved.language >= 0, slotStamps[Int(resolved.language)] != generation {
             valueSpan = store(value)
-            setSlot(Int(slot), valueSpan)
+            setSlot(Int(resolved.language), valueSpan)
         }
-        guard program.hasEachTerms, let open, let close = bytes.firstIndex(of: UInt8(ascii: "]")),
-            let term = program.termTable.lookup(UnsafeBufferPointer(rebasing: bytes[..<open]))
-        else { return }
+        guard resolved.term >= 0 else { return }
+        let term = resolved.term
         if valueSpan.count < 0 { valueSpan = store(value) }
-        let keySpan = append(UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]))
-        var memberStart = close + 1
-        if memberStart < bytes.count, bytes[memberStart] == UInt8(ascii: ".") { memberStart += 1 }
-        let member = program.memberTable.lookup(UnsafeBufferPointer(rebasing: bytes[memberStart...])) ?? -1
+        let keySpan = append(UnsafeBufferPointer(rebasing: bytes[Int(resolved.open + 1)..<Int(resolved.close)]))
+        let member = resolved.member
         var itemIndex = -1
         for offset in items.indices where items[offset].term == term && sameText(items[offset].key, keySpan) {
             itemIndex = offset

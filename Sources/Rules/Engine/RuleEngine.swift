@@ -133,7 +133,9 @@ public struct RuleEngine: Sendable {
     private func forEachOutcome(
         _ datasheet: Datasheet, _ body: (PlannedRule, Span?, RuleOutcome, Machine) -> Void
     ) -> Int {
-        let machine = machines.take() ?? Machine(program, slotCount: slotCount)
+        // Not `take() ?? Machine(…)`: the autoclosure would copy the whole engine on every check.
+        let machine: Machine
+        if let idle = machines.take() { machine = idle } else { machine = Machine(program, slotCount: slotCount) }
         defer { machines.put(machine) }
         machine.load(datasheet)
         let items = machine.items
