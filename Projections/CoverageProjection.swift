@@ -77,11 +77,13 @@ final class CoverageFold: ProjectionFold {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
                 .execute(arguments: [event.gtin, event.locationID])
         case .inspectionFinished(let event):
-            guard let facts = try directory?.facts(event.taskID, db) else { return }
-            let type = try productTypes.value(facts.gtin) { try Int.fetchOne(selectType, arguments: [$0]) ?? -1 }
+            guard let task = try directory?.record(event.taskID, db) else { return }
+            let type = try productTypes.value(task.facts.gtin) {
+                try Int.fetchOne(selectType, arguments: [$0]) ?? -1
+            }
             try insertInspection.execute(
-                .integer(Int64(envelope.position)), .text(facts.gtin), .int(type ?? -1), .int(facts.mode),
-                .text(facts.locationID), .text(facts.inspectorID), .integer(envelope.occurredAt))
+                .integer(Int64(envelope.position)), .text(task.facts.gtin), .int(type ?? -1), .int(task.facts.mode),
+                .text(task.facts.locationID), .text(task.facts.inspectorID), .integer(envelope.occurredAt))
         default:
             break
         }

@@ -85,7 +85,7 @@ final class InspectorFold: ProjectionFold {
     init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
-        days = RowCache(capacity: limit / 5 + 1)
+        days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
         upsertInspector = try WriteStatement(db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
         upsertDay = try WriteStatement(
             db,
@@ -131,7 +131,7 @@ final class InspectorFold: ProjectionFold {
         case .photoAttached(let event):
             try taskDay(event.taskID, time, db) { $0.photos += 1 }
         case .inspectionStarted(let event):
-            let isNew = try (directory?.facts(event.taskID, db)?.position ?? 0) > timers.completeAfter
+            let isNew = try (directory?.record(event.taskID, db)?.facts.position ?? 0) > timers.completeAfter
             let known = try timers.modify(event.taskID, load: isNew ? { _ in nil } : loadTimer) {
                 $0.runningSince = $0.runningSince ?? time
             }
@@ -195,8 +195,8 @@ final class InspectorFold: ProjectionFold {
     private func taskDay(
         _ taskID: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
     ) throws {
-        guard let facts = try directory?.facts(taskID, db) else { return }
-        try day(facts.inspectorID, time, db, body)
+        guard let task = try directory?.record(taskID, db) else { return }
+        try day(task.facts.inspectorID, time, db, body)
     }
 
     private func day(_ inspector: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void)
@@ -207,6 +207,7 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
+        guard !days.isComplete else { return nil }
         guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
@@ -217,6 +218,7 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func loadTimer(_ task: String) throws -> InspectionTimer? {
+        guard !timers.isComplete else { return nil }
         guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
         return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }
