@@ -195,12 +195,29 @@ public struct ProjectionRunner: Sendable {
 
     /// Creates the secondary indexes a rebuild deferred (nothing when they exist): at the end of
     /// every catch-up, so a rebuild that was stopped gets them when it resumes.
+    ///
+    /// The page cache shrinks meanwhile and the sort spills to a temporary file, so indexing a
+    /// large table does not raise the peak memory.
     private func createIndexes(_ selected: [any Projection], _ db: Database) throws {
-        for projection in selected {
-            for sql in projection.migrations {
-                if let create = Self.deferredIndex(sql) { try db.execute(sql: create) }
-            }
+        let missing = try selected.flatMap(\.migrations).compactMap(Self.deferredIndex).filter { sql in
+            let name = sql.dropFirst("CREATE INDEX IF NOT EXISTS ".count).prefix { $0 != " " }
+            let exists = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?)",
+                arguments: [String(name)])
+            return exists != true
         }
+        guard !missing.isEmpty else { return }
+        // The sort keeps up to the page cache's size in memory, on top of the cache itself: both
+        // shrink meanwhile, and what the sort holds beyond that goes to a temporary file.
+        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
+        try db.execute(sql: "PRAGMA cache_size = -4096")
+        try db.execute(sql: "PRAGMA shrink_memory")
+        try db.execute(sql: "PRAGMA temp_store = FILE")
+        defer {
+            try? db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)")
+        }
+        for sql in missing { try db.execute(sql: sql) }
     }
 
     /// `CREATE INDEX IF NOT EXISTS …` for a migration that creates a plain (not unique) index,
