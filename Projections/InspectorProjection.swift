@@ -38,7 +38,8 @@ public struct InspectorProjection: Projection {
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
         try InspectorFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit,
+            context: context)
     }
 }
 
@@ -75,20 +76,25 @@ final class InspectorFold: ProjectionFold {
     private let days: RowCache<InspectorDayKey, InspectorDayRow>
     private let timers: RowCache<String, InspectionTimer>
     private let directory: TaskDirectory?
+    private let context: FoldContext
     private let upsertInspector: WriteStatement
     private let upsertDay: WriteStatement
     private let upsertTimer: WriteStatement
     private let deleteTimer: WriteStatement
     private let selectDay: Statement
+    /// The latest day of any row in `inspector_day`: a later day has no row to load.
+    private var storedDayMax: Int64
     private let selectTimer: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int, context: FoldContext) throws {
+        self.context = context
         self.directory = directory
         timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
         days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
-        upsertInspector = try WriteStatement(db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
+        upsertInspector = try WriteStatement(
+            db, behind: context.writes, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
         upsertDay = try WriteStatement(
-            db,
+            db, behind: context.writes,
             """
             INSERT OR REPLACE INTO inspector_day (inspector, day, allocated, collected, skipped_unable,
               skipped_out_of_stock, skipped_unavailable, inspected, passed, failed, inspection_skipped, verdicts,
@@ -96,9 +102,11 @@ final class InspectorFold: ProjectionFold {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         upsertTimer = try WriteStatement(
-            db, "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
-        deleteTimer = try WriteStatement(db, "DELETE FROM inspector_open_timer WHERE task = ?")
+            db, behind: context.writes,
+            "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
+        deleteTimer = try WriteStatement(db, behind: context.writes, "DELETE FROM inspector_open_timer WHERE task = ?")
         selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
+        storedDayMax = try Int64.fetchOne(db, sql: "SELECT max(day) FROM inspector_day") ?? .min
         selectTimer = try db.makeStatement(
             sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
     }
@@ -167,6 +175,7 @@ final class InspectorFold: ProjectionFold {
 
     func flush(_ db: Database, at position: UInt64) throws {
         try days.flush(at: position) { key, row in
+            storedDayMax = max(storedDayMax, key.day)
             try upsertDay.execute(
                 .text(key.inspector), .integer(key.day), .int(row.allocated), .int(row.collected),
                 .int(row.skippedUnable), .int(row.skippedOutOfStock), .int(row.skippedUnavailable),
@@ -207,7 +216,8 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
-        guard !days.isComplete else { return nil }
+        guard !days.isComplete, key.day <= storedDayMax else { return nil }
+        try context.drain()
         guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
@@ -219,6 +229,7 @@ final class InspectorFold: ProjectionFold {
 
     private func loadTimer(_ task: String) throws -> InspectionTimer? {
         guard !timers.isComplete else { return nil }
+        try context.drain()
         guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
         return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }

@@ -33,20 +33,25 @@ final class TaskRecord {
 /// one primary-key read; the cache is cleared whenever it outgrows its capacity.
 public final class TaskDirectory {
     private var cache: [String: TaskRecord] = [:]
+    /// The cache before it last filled up: recent tasks found here move back into ``cache``.
+    private var previous: [String: TaskRecord] = [:]
     private let capacity: Int
     private let select: Statement
     private let insertStatement: WriteStatement
     /// Folds ask about the same task one after the other: the last answer is kept.
     private var last: TaskRecord?
 
-    init(_ db: Database, capacity: Int = 100_000) throws {
+    private let context: FoldContext?
+
+    init(_ db: Database, capacity: Int = 100_000, context: FoldContext? = nil) throws {
         self.capacity = capacity
+        self.context = context
         select = try db.makeStatement(
             sql:
                 "SELECT batch, inspector, location, gtin, mode, allocated_at, position FROM task_directory WHERE task = ?"
         )
         insertStatement = try WriteStatement(
-            db,
+            db, behind: context?.writes,
             """
             INSERT OR REPLACE INTO task_directory (task, batch, inspector, location, gtin, mode, allocated_at,
               position)
@@ -66,6 +71,8 @@ public final class TaskDirectory {
             last = record
             return record
         }
+        if let record = previous[taskID] { return remember(record) }
+        try context?.drain()
         guard let row = try Row.fetchOne(select, arguments: [taskID]) else { return nil }
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
@@ -82,10 +89,16 @@ public final class TaskDirectory {
     }
 
     @discardableResult
-    private func remember(_ facts: TaskFacts) -> TaskRecord {
-        if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-        let record = TaskRecord(facts)
-        cache[facts.taskID] = record
+    private func remember(_ facts: TaskFacts) -> TaskRecord { remember(TaskRecord(facts)) }
+
+    /// Keeps `record`; a full cache becomes ``previous`` and a new one starts (at most twice the
+    /// capacity is held).
+    private func remember(_ record: TaskRecord) -> TaskRecord {
+        if cache.count >= capacity {
+            swap(&cache, &previous)
+            cache.removeAll(keepingCapacity: true)
+        }
+        cache[record.facts.taskID] = record
         last = record
         return record
     }
@@ -111,7 +124,7 @@ public struct TaskDirectoryProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        let directory = try TaskDirectory(db, capacity: context.workingSetLimit)
+        let directory = try TaskDirectory(db, capacity: context.workingSetLimit, context: context)
         context.directory = directory
         return Fold(directory: directory)
     }
