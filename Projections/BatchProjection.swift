@@ -35,8 +35,7 @@ public struct BatchProjection: Projection {
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
         try BatchFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit,
-            context: context)
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -95,19 +94,17 @@ final class BatchFold: ProjectionFold {
     private let batches: RowCache<String, BatchRow>
     private let tasks: RowCache<String, TaskStateRow>
     private let directory: TaskDirectory?
-    private let context: FoldContext
     private let writeBatch: WriteStatement
     private let writeTask: WriteStatement
     private let selectBatch: Statement
     private let selectTask: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int, context: FoldContext) throws {
-        self.context = context
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         batches = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
         tasks = RowCache(capacity: limit, completeAfter: checkpoint)
         writeBatch = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT OR REPLACE INTO batch (id, inspector, location, mode, status, paused, expired, allocated_at,
               expires_at, updated_at, task_ids, task_count, resolved, begun, inspected_without_photo, collected,
@@ -115,7 +112,7 @@ final class BatchFold: ProjectionFold {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         writeTask = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT OR REPLACE INTO task_state (task, collection, skip_reason, inspection, phase, verdicts, passed,
               warning, failure, unable, photos, updated_at)
@@ -290,7 +287,6 @@ final class BatchFold: ProjectionFold {
 
     private func loadBatch(_ id: String) throws -> BatchRow? {
         guard !batches.isComplete else { return nil }
-        try context.drain()
         guard let row = try Row.fetchOne(selectBatch, arguments: [id]) else { return nil }
         return BatchRow(
             id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],
@@ -304,7 +300,6 @@ final class BatchFold: ProjectionFold {
 
     private func loadTask(_ id: String) throws -> TaskStateRow? {
         guard !tasks.isComplete else { return nil }
-        try context.drain()
         guard let row = try Row.fetchOne(selectTask, arguments: [id]) else { return nil }
         return TaskStateRow(
             collection: row["collection"], skipReason: row["skip_reason"], inspection: row["inspection"],

@@ -41,7 +41,6 @@ final class CoverageFold: ProjectionFold {
     /// GTIN → product type (-1 when the product is not registered).
     private let productTypes: RowCache<String, Int>
     private let directory: TaskDirectory?
-    private let context: FoldContext
     private let insertInspection: WriteStatement
     private let upsertProduct: WriteStatement
     private let updateReceived: WriteStatement
@@ -49,23 +48,22 @@ final class CoverageFold: ProjectionFold {
     private let selectType: Statement
 
     init(_ db: Database, directory: TaskDirectory?, limit: Int, context: FoldContext) throws {
-        self.context = context
         self.directory = directory
         productTypes = RowCache(capacity: limit, completeAfter: context.checkpoint)
         upsertProduct = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT INTO coverage_product (gtin, product_type, manufacturer, registered_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (gtin) DO UPDATE SET product_type = excluded.product_type,
               manufacturer = excluded.manufacturer
             """)
         updateReceived = try WriteStatement(
-            db, behind: context.writes,
+            db,
             "UPDATE coverage_product SET received_at = ?, inspect_before = ? WHERE gtin = ?")
         insertListing = try WriteStatement(
-            db, behind: context.writes, "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
+            db, "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
         insertInspection = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT INTO coverage_inspection (position, gtin, product_type, mode, location, inspector, finished_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -90,7 +88,6 @@ final class CoverageFold: ProjectionFold {
             let type = try productTypes.value(task.facts.gtin) { gtin -> Int? in
                 // Every product registered since an empty start is held: a miss is an unknown GTIN.
                 if productTypes.isComplete { return -1 }
-                try self.context.drain()
                 return try Int.fetchOne(selectType, arguments: [gtin]) ?? -1
             }
             try insertInspection.execute(

@@ -38,8 +38,7 @@ public struct InspectorProjection: Projection {
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
         try InspectorFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit,
-            context: context)
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -76,7 +75,6 @@ final class InspectorFold: ProjectionFold {
     private let days: RowCache<InspectorDayKey, InspectorDayRow>
     private let timers: RowCache<String, InspectionTimer>
     private let directory: TaskDirectory?
-    private let context: FoldContext
     private let upsertInspector: WriteStatement
     private let upsertDay: WriteStatement
     private let upsertTimer: WriteStatement
@@ -86,15 +84,14 @@ final class InspectorFold: ProjectionFold {
     private var storedDayMax: Int64
     private let selectTimer: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int, context: FoldContext) throws {
-        self.context = context
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
         days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
         upsertInspector = try WriteStatement(
-            db, behind: context.writes, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
+            db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
         upsertDay = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT OR REPLACE INTO inspector_day (inspector, day, allocated, collected, skipped_unable,
               skipped_out_of_stock, skipped_unavailable, inspected, passed, failed, inspection_skipped, verdicts,
@@ -102,9 +99,9 @@ final class InspectorFold: ProjectionFold {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         upsertTimer = try WriteStatement(
-            db, behind: context.writes,
+            db,
             "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
-        deleteTimer = try WriteStatement(db, behind: context.writes, "DELETE FROM inspector_open_timer WHERE task = ?")
+        deleteTimer = try WriteStatement(db, "DELETE FROM inspector_open_timer WHERE task = ?")
         selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
         storedDayMax = try Int64.fetchOne(db, sql: "SELECT max(day) FROM inspector_day") ?? .min
         selectTimer = try db.makeStatement(
@@ -217,7 +214,6 @@ final class InspectorFold: ProjectionFold {
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
         guard !days.isComplete, key.day <= storedDayMax else { return nil }
-        try context.drain()
         guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
@@ -229,7 +225,6 @@ final class InspectorFold: ProjectionFold {
 
     private func loadTimer(_ task: String) throws -> InspectionTimer? {
         guard !timers.isComplete else { return nil }
-        try context.drain()
         guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
         return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }

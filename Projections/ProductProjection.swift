@@ -34,10 +34,9 @@ public struct ProductProjection: Projection {
     }
 }
 
-/// Keeps product ids in memory (a rebuild assigns them as SQLite would: the largest plus one),
-/// so registering a product needs no read and every write can be queued.
+/// Keeps product ids in memory (assigned as SQLite would: the largest plus one), so registering
+/// a product needs no read.
 final class ProductFold: ProjectionFold {
-    private let context: FoldContext
     /// GTIN → product id.
     private let ids: RowCache<String, Int64>
     /// The largest product id so far.
@@ -50,28 +49,27 @@ final class ProductFold: ProjectionFold {
     private let updateDatasheet: WriteStatement
 
     init(_ db: Database, context: FoldContext) throws {
-        self.context = context
         ids = RowCache(capacity: context.workingSetLimit, completeAfter: context.checkpoint)
         lastID = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM product") ?? 0
         selectID = try db.makeStatement(sql: "SELECT id FROM product WHERE gtin = ?")
         insertProduct = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT INTO product (id, gtin, name, brand, manufacturer, product_type, category, child_gtin,
               child_quantity, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         updateProduct = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             UPDATE product SET name = ?, brand = ?, manufacturer = ?, product_type = ?, category = ?,
               child_gtin = ?, child_quantity = ? WHERE id = ?
             """)
-        deleteSearch = try WriteStatement(db, behind: context.writes, "DELETE FROM product_fts WHERE rowid = ?")
+        deleteSearch = try WriteStatement(db, "DELETE FROM product_fts WHERE rowid = ?")
         insertSearch = try WriteStatement(
-            db, behind: context.writes,
+            db,
             "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)")
         updateDatasheet = try WriteStatement(
-            db, behind: context.writes, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
+            db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
     }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
@@ -110,7 +108,6 @@ final class ProductFold: ProjectionFold {
     private func loadID(_ gtin: String) throws -> Int64? {
         // Every product registered since an empty start is held: a miss is a new product.
         guard !ids.isComplete else { return nil }
-        try context.drain()
         return try Int64.fetchOne(selectID, arguments: [gtin])
     }
 }

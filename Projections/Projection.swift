@@ -66,12 +66,6 @@ public final class FoldContext {
     public internal(set) var checkpoint: UInt64 = 0
     /// How many rows a fold keeps in memory per working set before it forgets them after a flush.
     public let workingSetLimit: Int
-    /// The writer thread the folds' ``WriteStatement``s queue to (nil: they write in place).
-    /// A fold calls ``drain()`` before it uses the database in any other way.
-    var writes: WriteBehind?
-
-    /// Waits for the queued writes, so the database can be read (or written through GRDB).
-    func drain() throws { try writes?.drain() }
 
     init(workingSetLimit: Int) { self.workingSetLimit = max(1, workingSetLimit) }
 

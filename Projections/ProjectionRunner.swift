@@ -66,11 +66,6 @@ public struct ProjectionRunner: Sendable {
                 return report
             }
             let context = FoldContext(workingSetLimit: workingSetLimit)
-            // A long run writes rows on a second thread (stopped on every way out); a short one
-            // writes in place.
-            let writes = end - low >= Self.writeBehindThreshold ? WriteBehind() : nil
-            defer { writes?.stop() }
-            context.writes = writes
             let folds = try selected.indices.map { index in
                 context.checkpoint = checkpoints[index]
                 return try selected[index].makeFold(db, context: context)
@@ -99,7 +94,7 @@ public struct ProjectionRunner: Sendable {
                             }
                         }
                         if inChunk >= chunkSize {
-                            try commit(folds, selected, &folded, at: last, writes, db)
+                            try commit(folds, selected, &folded, at: last, db)
                             report.events += inChunk
                             inChunk = 0
                             try progress(last, end)
@@ -107,12 +102,10 @@ public struct ProjectionRunner: Sendable {
                         }
                     }
                 }
-                try commit(folds, selected, &folded, at: last, writes, db)
+                try commit(folds, selected, &folded, at: last, db)
                 report.events += inChunk
                 try progress(last, end)
             } catch {
-                // The writer must be idle before the connection is used here.
-                writes?.stop()
                 if db.isInsideTransaction { try? db.rollback() }
                 throw error
             }
@@ -152,17 +145,14 @@ public struct ProjectionRunner: Sendable {
         }
     }
 
-    /// Flushes the folds, waits for their writes, then stores the checkpoints and commits.
     private func commit(
         _ folds: [any ProjectionFold], _ selected: [any Projection], _ folded: inout [UInt64], at position: UInt64,
-        _ writes: WriteBehind?, _ db: Database
+        _ db: Database
     ) throws {
-        let behind = folds.indices.filter { folded[$0] < position }
-        for index in behind { try folds[index].flush(db, at: position) }
-        try writes?.drain()
         let statement = try db.cachedStatement(
             sql: "UPDATE projection_checkpoint SET position = ? WHERE name = ?")
-        for index in behind {
+        for index in folds.indices where folded[index] < position {
+            try folds[index].flush(db, at: position)
             try statement.execute(arguments: [Int64(position), selected[index].name])
             folded[index] = position
         }
@@ -202,9 +192,6 @@ public struct ProjectionRunner: Sendable {
         }
         return (checkpoints, rebuilt)
     }
-
-    /// Catch-ups of at least this many events write on a second thread (``WriteBehind``).
-    static let writeBehindThreshold: UInt64 = 4_096
 
     /// Creates the secondary indexes a rebuild deferred (nothing when they exist): at the end of
     /// every catch-up, so a rebuild that was stopped gets them when it resumes.

@@ -38,8 +38,7 @@ public struct QualityProjection: Projection {
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
         try QualityFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit,
-            context: context)
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -102,34 +101,32 @@ struct OpenVerdicts: Sendable, Hashable {
 final class QualityFold: ProjectionFold {
     private let open: RowCache<String, OpenVerdicts>
     private let directory: TaskDirectory?
-    private let context: FoldContext
     private let insertInspection: WriteStatement
     private let insertRuleCheck: WriteStatement
     private let upsertOpen: WriteStatement
     private let deleteOpen: WriteStatement
     private let selectOpen: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int, context: FoldContext) throws {
-        self.context = context
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         open = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
         insertInspection = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
               recorded_at, result, passed, warning, failure, unable, failing)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertRuleCheck = try WriteStatement(
-            db, behind: context.writes,
+            db,
             """
             INSERT INTO quality_rule_check (position, gtin, datasheet, rule_sets, occurred_at, passed, warning,
               failure, unable, failing)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         upsertOpen = try WriteStatement(
-            db, behind: context.writes, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
-        deleteOpen = try WriteStatement(db, behind: context.writes, "DELETE FROM quality_open_task WHERE task = ?")
+            db, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
+        deleteOpen = try WriteStatement(db, "DELETE FROM quality_open_task WHERE task = ?")
         selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
     }
 
@@ -199,7 +196,6 @@ final class QualityFold: ProjectionFold {
 
     private func loadOpen(_ task: String) throws -> OpenVerdicts? {
         guard !open.isComplete else { return nil }
-        try context.drain()
         return try String.fetchOne(selectOpen, arguments: [task]).map {
             var verdicts = OpenVerdicts(encoded: $0)
             verdicts.stored = true

@@ -41,17 +41,14 @@ public final class TaskDirectory {
     /// Folds ask about the same task one after the other: the last answer is kept.
     private var last: TaskRecord?
 
-    private let context: FoldContext?
-
-    init(_ db: Database, capacity: Int = 100_000, context: FoldContext? = nil) throws {
+    init(_ db: Database, capacity: Int = 100_000) throws {
         self.capacity = capacity
-        self.context = context
         select = try db.makeStatement(
             sql:
                 "SELECT batch, inspector, location, gtin, mode, allocated_at, position FROM task_directory WHERE task = ?"
         )
         insertStatement = try WriteStatement(
-            db, behind: context?.writes,
+            db,
             """
             INSERT OR REPLACE INTO task_directory (task, batch, inspector, location, gtin, mode, allocated_at,
               position)
@@ -72,7 +69,6 @@ public final class TaskDirectory {
             return record
         }
         if let record = previous[taskID] { return remember(record) }
-        try context?.drain()
         guard let row = try Row.fetchOne(select, arguments: [taskID]) else { return nil }
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
@@ -124,7 +120,7 @@ public struct TaskDirectoryProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        let directory = try TaskDirectory(db, capacity: context.workingSetLimit, context: context)
+        let directory = try TaskDirectory(db, capacity: context.workingSetLimit)
         context.directory = directory
         return Fold(directory: directory)
     }

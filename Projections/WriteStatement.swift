@@ -9,26 +9,13 @@ import GRDBSQLite
 struct WriteStatement {
     private let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
-    /// Where the write runs: queued for the writer thread, or here and now when nil.
-    private let behind: WriteBehind?
 
-    init(_ db: Database, behind: WriteBehind? = nil, _ sql: String) throws {
+    init(_ db: Database, _ sql: String) throws {
         statement = try db.makeStatement(sql: sql)
-        self.behind = behind
     }
 
-    /// Binds `values` to the parameters in order, runs the statement and resets it (or queues
-    /// that for the writer thread).
+    /// Binds `values` to the parameters in order, runs the statement and resets it.
     func execute(_ values: SQLValue...) throws {
-        if let behind {
-            try behind.enqueue(self, values)
-        } else {
-            try executeNow(values)
-        }
-    }
-
-    /// Binds `values`, runs the statement and resets it, on the calling thread.
-    func executeNow(_ values: [SQLValue]) throws {
         let code = bind(values, from: 0)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
