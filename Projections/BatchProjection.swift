@@ -34,7 +34,8 @@ public struct BatchProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try BatchFold(db, directory: context.directory, limit: context.workingSetLimit)
+        try BatchFold(
+            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -98,10 +99,10 @@ final class BatchFold: ProjectionFold {
     private let selectBatch: Statement
     private let selectTask: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
-        batches = RowCache(capacity: limit / 5 + 1)
-        tasks = RowCache(capacity: limit)
+        batches = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
+        tasks = RowCache(capacity: limit, completeAfter: checkpoint)
         writeBatch = try WriteStatement(
             db,
             """
@@ -258,8 +259,10 @@ final class BatchFold: ProjectionFold {
             $0.updatedAt = time
             changed = $0
         }
-        guard let update, let changed, let facts = try directory?.facts(id, db), !facts.batchID.isEmpty else { return }
-        try batch(facts.batchID, time, db) { update(&$0, changed) }
+        guard let update, let changed, let task = try directory?.record(id, db), !task.facts.batchID.isEmpty else {
+            return
+        }
+        try batch(task.facts.batchID, time, db) { update(&$0, changed) }
     }
 
     /// Status 7: every unresolved task goes back to "not allocated".
@@ -283,6 +286,7 @@ final class BatchFold: ProjectionFold {
     }
 
     private func loadBatch(_ id: String) throws -> BatchRow? {
+        guard !batches.isComplete else { return nil }
         guard let row = try Row.fetchOne(selectBatch, arguments: [id]) else { return nil }
         return BatchRow(
             id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],
@@ -295,6 +299,7 @@ final class BatchFold: ProjectionFold {
     }
 
     private func loadTask(_ id: String) throws -> TaskStateRow? {
+        guard !tasks.isComplete else { return nil }
         guard let row = try Row.fetchOne(selectTask, arguments: [id]) else { return nil }
         return TaskStateRow(
             collection: row["collection"], skipReason: row["skip_reason"], inspection: row["inspection"],

@@ -33,7 +33,7 @@ public struct CoverageProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try CoverageFold(db, directory: context.directory, limit: context.workingSetLimit)
+        try CoverageFold(db, directory: context.directory, limit: context.workingSetLimit, context: context)
     }
 }
 
@@ -42,11 +42,26 @@ final class CoverageFold: ProjectionFold {
     private let productTypes: RowCache<String, Int>
     private let directory: TaskDirectory?
     private let insertInspection: WriteStatement
+    private let upsertProduct: WriteStatement
+    private let updateReceived: WriteStatement
+    private let insertListing: WriteStatement
     private let selectType: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory?, limit: Int, context: FoldContext) throws {
         self.directory = directory
-        productTypes = RowCache(capacity: limit)
+        productTypes = RowCache(capacity: limit, completeAfter: context.checkpoint)
+        upsertProduct = try WriteStatement(
+            db,
+            """
+            INSERT INTO coverage_product (gtin, product_type, manufacturer, registered_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (gtin) DO UPDATE SET product_type = excluded.product_type,
+              manufacturer = excluded.manufacturer
+            """)
+        updateReceived = try WriteStatement(
+            db,
+            "UPDATE coverage_product SET received_at = ?, inspect_before = ? WHERE gtin = ?")
+        insertListing = try WriteStatement(
+            db, "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
         insertInspection = try WriteStatement(
             db,
             """
@@ -59,29 +74,25 @@ final class CoverageFold: ProjectionFold {
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
         case .productRegistered(let event):
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO coverage_product (gtin, product_type, manufacturer, registered_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (gtin) DO UPDATE SET product_type = excluded.product_type,
-                      manufacturer = excluded.manufacturer
-                    """
-            ).execute(arguments: [event.gtin, event.productType.rawValue, event.manufacturer, envelope.occurredAt])
-            productTypes.remove(event.gtin)
-            let listing = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
-            for location in event.listings { try listing.execute(arguments: [event.gtin, location.locationID]) }
+            try upsertProduct.execute(
+                .text(event.gtin), .int(event.productType.rawValue), .text(event.manufacturer),
+                .integer(envelope.occurredAt))
+            productTypes.insert(event.gtin, event.productType.rawValue)
+            for location in event.listings { try insertListing.execute(.text(event.gtin), .text(location.locationID)) }
         case .productReceived(let event):
-            try db.cachedStatement(
-                sql: "UPDATE coverage_product SET received_at = ?, inspect_before = ? WHERE gtin = ?"
-            ).execute(arguments: [envelope.occurredAt, event.inspectBefore?.microseconds, event.gtin])
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
-                .execute(arguments: [event.gtin, event.locationID])
+            try updateReceived.execute(
+                .integer(envelope.occurredAt), .optional(event.inspectBefore?.microseconds), .text(event.gtin))
+            try insertListing.execute(.text(event.gtin), .text(event.locationID))
         case .inspectionFinished(let event):
-            guard let facts = try directory?.facts(event.taskID, db) else { return }
-            let type = try productTypes.value(facts.gtin) { try Int.fetchOne(selectType, arguments: [$0]) ?? -1 }
+            guard let task = try directory?.record(event.taskID, db) else { return }
+            let type = try productTypes.value(task.facts.gtin) { gtin -> Int? in
+                // Every product registered since an empty start is held: a miss is an unknown GTIN.
+                if productTypes.isComplete { return -1 }
+                return try Int.fetchOne(selectType, arguments: [gtin]) ?? -1
+            }
             try insertInspection.execute(
-                .integer(Int64(envelope.position)), .text(facts.gtin), .int(type ?? -1), .int(facts.mode),
-                .text(facts.locationID), .text(facts.inspectorID), .integer(envelope.occurredAt))
+                .integer(Int64(envelope.position)), .text(task.facts.gtin), .int(type ?? -1), .int(task.facts.mode),
+                .text(task.facts.locationID), .text(task.facts.inspectorID), .integer(envelope.occurredAt))
         default:
             break
         }

@@ -80,13 +80,16 @@ final class InspectorFold: ProjectionFold {
     private let upsertTimer: WriteStatement
     private let deleteTimer: WriteStatement
     private let selectDay: Statement
+    /// The latest day of any row in `inspector_day`: a later day has no row to load.
+    private var storedDayMax: Int64
     private let selectTimer: Statement
 
     init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
-        days = RowCache(capacity: limit / 5 + 1)
-        upsertInspector = try WriteStatement(db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
+        days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
+        upsertInspector = try WriteStatement(
+            db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
         upsertDay = try WriteStatement(
             db,
             """
@@ -96,9 +99,11 @@ final class InspectorFold: ProjectionFold {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         upsertTimer = try WriteStatement(
-            db, "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
+            db,
+            "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
         deleteTimer = try WriteStatement(db, "DELETE FROM inspector_open_timer WHERE task = ?")
         selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
+        storedDayMax = try Int64.fetchOne(db, sql: "SELECT max(day) FROM inspector_day") ?? .min
         selectTimer = try db.makeStatement(
             sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
     }
@@ -131,7 +136,7 @@ final class InspectorFold: ProjectionFold {
         case .photoAttached(let event):
             try taskDay(event.taskID, time, db) { $0.photos += 1 }
         case .inspectionStarted(let event):
-            let isNew = try (directory?.facts(event.taskID, db)?.position ?? 0) > timers.completeAfter
+            let isNew = try (directory?.record(event.taskID, db)?.facts.position ?? 0) > timers.completeAfter
             let known = try timers.modify(event.taskID, load: isNew ? { _ in nil } : loadTimer) {
                 $0.runningSince = $0.runningSince ?? time
             }
@@ -167,6 +172,7 @@ final class InspectorFold: ProjectionFold {
 
     func flush(_ db: Database, at position: UInt64) throws {
         try days.flush(at: position) { key, row in
+            storedDayMax = max(storedDayMax, key.day)
             try upsertDay.execute(
                 .text(key.inspector), .integer(key.day), .int(row.allocated), .int(row.collected),
                 .int(row.skippedUnable), .int(row.skippedOutOfStock), .int(row.skippedUnavailable),
@@ -195,8 +201,8 @@ final class InspectorFold: ProjectionFold {
     private func taskDay(
         _ taskID: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
     ) throws {
-        guard let facts = try directory?.facts(taskID, db) else { return }
-        try day(facts.inspectorID, time, db, body)
+        guard let task = try directory?.record(taskID, db) else { return }
+        try day(task.facts.inspectorID, time, db, body)
     }
 
     private func day(_ inspector: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void)
@@ -207,6 +213,7 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
+        guard !days.isComplete, key.day <= storedDayMax else { return nil }
         guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
@@ -217,6 +224,7 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func loadTimer(_ task: String) throws -> InspectionTimer? {
+        guard !timers.isComplete else { return nil }
         guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
         return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }

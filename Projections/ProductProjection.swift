@@ -29,51 +29,85 @@ public struct ProductProjection: Projection {
         ]
     }
 
-    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold { ProductFold() }
+    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
+        try ProductFold(db, context: context)
+    }
 }
 
+/// Keeps product ids in memory (assigned as SQLite would: the largest plus one), so registering
+/// a product needs no read.
 final class ProductFold: ProjectionFold {
+    /// GTIN → product id.
+    private let ids: RowCache<String, Int64>
+    /// The largest product id so far.
+    private var lastID: Int64
+    private let selectID: Statement
+    private let insertProduct: WriteStatement
+    private let updateProduct: WriteStatement
+    private let deleteSearch: WriteStatement
+    private let insertSearch: WriteStatement
+    private let updateDatasheet: WriteStatement
+
+    init(_ db: Database, context: FoldContext) throws {
+        ids = RowCache(capacity: context.workingSetLimit, completeAfter: context.checkpoint)
+        lastID = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM product") ?? 0
+        selectID = try db.makeStatement(sql: "SELECT id FROM product WHERE gtin = ?")
+        insertProduct = try WriteStatement(
+            db,
+            """
+            INSERT INTO product (id, gtin, name, brand, manufacturer, product_type, category, child_gtin,
+              child_quantity, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        updateProduct = try WriteStatement(
+            db,
+            """
+            UPDATE product SET name = ?, brand = ?, manufacturer = ?, product_type = ?, category = ?,
+              child_gtin = ?, child_quantity = ? WHERE id = ?
+            """)
+        deleteSearch = try WriteStatement(db, "DELETE FROM product_fts WHERE rowid = ?")
+        insertSearch = try WriteStatement(
+            db,
+            "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)")
+        updateDatasheet = try WriteStatement(
+            db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
+    }
+
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
         case .productRegistered(let event):
-            let existing = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM product WHERE gtin = ?"), arguments: [event.gtin])
             let id: Int64
-            if let existing {
+            if let existing = try ids.value(event.gtin, load: loadID) {
                 id = existing
-                try db.cachedStatement(
-                    sql: """
-                        UPDATE product SET name = ?, brand = ?, manufacturer = ?, product_type = ?, category = ?,
-                          child_gtin = ?, child_quantity = ? WHERE id = ?
-                        """
-                ).execute(arguments: [
-                    event.name, event.brand, event.manufacturer, event.productType.rawValue, event.category,
-                    event.childGTIN, event.childQuantity, id,
-                ])
-                try db.cachedStatement(sql: "DELETE FROM product_fts WHERE rowid = ?").execute(arguments: [id])
+                try updateProduct.execute(
+                    .text(event.name), .text(event.brand), .text(event.manufacturer), .int(event.productType.rawValue),
+                    .text(event.category), .optional(event.childGTIN), .int(event.childQuantity), .integer(id))
+                try deleteSearch.execute(.integer(id))
             } else {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO product (gtin, name, brand, manufacturer, product_type, category, child_gtin,
-                          child_quantity, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [
-                    event.gtin, event.name, event.brand, event.manufacturer, event.productType.rawValue,
-                    event.category, event.childGTIN, event.childQuantity, envelope.occurredAt,
-                ])
-                id = db.lastInsertedRowID
+                lastID += 1
+                id = lastID
+                ids.insert(event.gtin, id)
+                try insertProduct.execute(
+                    .integer(id), .text(event.gtin), .text(event.name), .text(event.brand), .text(event.manufacturer),
+                    .int(event.productType.rawValue), .text(event.category), .optional(event.childGTIN),
+                    .int(event.childQuantity), .integer(envelope.occurredAt))
             }
-            try db.cachedStatement(
-                sql:
-                    "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)"
-            ).execute(arguments: [id, event.gtin, event.name, event.brand, event.manufacturer, event.category])
+            try insertSearch.execute(
+                .integer(id), .text(event.gtin), .text(event.name), .text(event.brand), .text(event.manufacturer),
+                .text(event.category))
         case .datasheetImported(let event):
-            try db.cachedStatement(sql: "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
-                .execute(arguments: [event.datasheetID, event.attributes.count, event.gtin])
+            try updateDatasheet.execute(.text(event.datasheetID), .int(event.attributes.count), .text(event.gtin))
         default:
             break
         }
     }
 
-    func flush(_ db: Database, at position: UInt64) throws {}
+    func flush(_ db: Database, at position: UInt64) throws {
+        ids.flush(at: position) { _, _ in }
+    }
+
+    private func loadID(_ gtin: String) throws -> Int64? {
+        // Every product registered since an empty start is held: a miss is a new product.
+        guard !ids.isComplete else { return nil }
+        return try Int64.fetchOne(selectID, arguments: [gtin])
+    }
 }

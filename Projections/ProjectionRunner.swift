@@ -61,7 +61,10 @@ public struct ProjectionRunner: Sendable {
         return try store.database.writeWithoutTransaction { db in
             let (checkpoints, rebuilt) = try prepare(selected, db)
             var report = Report(events: 0, positions: nil, rebuilt: rebuilt, seconds: 0)
-            guard let low = checkpoints.min(), low < end else { return report }
+            guard let low = checkpoints.min(), low < end else {
+                try createIndexes(selected, db)
+                return report
+            }
             let context = FoldContext(workingSetLimit: workingSetLimit)
             let folds = try selected.indices.map { index in
                 context.checkpoint = checkpoints[index]
@@ -106,6 +109,7 @@ public struct ProjectionRunner: Sendable {
                 if db.isInsideTransaction { try? db.rollback() }
                 throw error
             }
+            try createIndexes(selected, db)
             report.positions = (low + 1)...last
             report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             logger.info(
@@ -174,7 +178,9 @@ public struct ProjectionRunner: Sendable {
             }
             try db.inTransaction {
                 for table in projection.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
-                for sql in projection.migrations { try db.execute(sql: sql) }
+                // Secondary indexes come after the bulk load (``createIndexes(_:_:)``): one sort
+                // instead of a b-tree insert per row.
+                for sql in projection.migrations where Self.deferredIndex(sql) == nil { try db.execute(sql: sql) }
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO projection_checkpoint (name, version, position) VALUES (?, ?, 0)",
                     arguments: [projection.name, projection.version])
@@ -185,6 +191,43 @@ public struct ProjectionRunner: Sendable {
             checkpoints.append(0)
         }
         return (checkpoints, rebuilt)
+    }
+
+    /// Creates the secondary indexes a rebuild deferred (nothing when they exist): at the end of
+    /// every catch-up, so a rebuild that was stopped gets them when it resumes.
+    ///
+    /// The page cache shrinks meanwhile and the sort spills to a temporary file, so indexing a
+    /// large table does not raise the peak memory.
+    private func createIndexes(_ selected: [any Projection], _ db: Database) throws {
+        let missing = try selected.flatMap(\.migrations).compactMap(Self.deferredIndex).filter { sql in
+            let name = sql.dropFirst("CREATE INDEX IF NOT EXISTS ".count).prefix { $0 != " " }
+            let exists = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?)",
+                arguments: [String(name)])
+            return exists != true
+        }
+        guard !missing.isEmpty else { return }
+        // The sort keeps up to the page cache's size in memory, on top of the cache itself: both
+        // shrink meanwhile, and what the sort holds beyond that goes to a temporary file.
+        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
+        try db.execute(sql: "PRAGMA cache_size = -4096")
+        try db.execute(sql: "PRAGMA shrink_memory")
+        try db.execute(sql: "PRAGMA temp_store = FILE")
+        defer {
+            try? db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)")
+        }
+        for sql in missing { try db.execute(sql: sql) }
+    }
+
+    /// `CREATE INDEX IF NOT EXISTS …` for a migration that creates a plain (not unique) index,
+    /// nil for any other statement.
+    static func deferredIndex(_ sql: String) -> String? {
+        let prefix = "CREATE INDEX "
+        guard sql.uppercased().hasPrefix(prefix) else { return nil }
+        let rest = sql.dropFirst(prefix.count)
+        if rest.uppercased().hasPrefix("IF NOT EXISTS ") { return sql }
+        return "CREATE INDEX IF NOT EXISTS " + rest
     }
 
     /// The projections named (with their dependencies), in dependency order.

@@ -39,7 +39,7 @@ public struct ProjectionStore: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA cache_size = -32768")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         return configuration

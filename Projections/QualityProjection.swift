@@ -124,7 +124,8 @@ final class QualityFold: ProjectionFold {
               failure, unable, failing)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        upsertOpen = try WriteStatement(db, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
+        upsertOpen = try WriteStatement(
+            db, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
         deleteOpen = try WriteStatement(db, "DELETE FROM quality_open_task WHERE task = ?")
         selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
     }
@@ -140,11 +141,12 @@ final class QualityFold: ProjectionFold {
                 open.insert(event.taskID, verdicts)
             }
         case .inspectionFinished(let event):
-            guard let facts = try directory?.facts(event.taskID, db) else { return }
+            guard let task = try directory?.record(event.taskID, db) else { return }
             let verdicts = try open.value(event.taskID, load: loadOpen)
             try insertInspection.execute(
-                .integer(Int64(envelope.position)), .text(facts.gtin), .text(facts.taskID), .text(facts.batchID),
-                .text(facts.inspectorID), .int(facts.mode), .integer(envelope.occurredAt),
+                .integer(Int64(envelope.position)), .text(task.facts.gtin), .text(task.facts.taskID),
+                .text(task.facts.batchID), .text(task.facts.inspectorID), .int(task.facts.mode),
+                .integer(envelope.occurredAt),
                 .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
                 .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
                 .text(verdicts?.failing ?? ""))
@@ -167,8 +169,8 @@ final class QualityFold: ProjectionFold {
 
     /// Whether the task was allocated after every evicted row: then a miss means no row.
     private func isNew(_ taskID: String, _ db: Database) throws -> Bool {
-        guard let facts = try directory?.facts(taskID, db) else { return false }
-        return facts.position > open.completeAfter
+        guard let task = try directory?.record(taskID, db) else { return false }
+        return task.facts.position > open.completeAfter
     }
 
     /// A finished task's verdicts: deleted at the next flush if stored, else simply forgotten.
@@ -193,7 +195,8 @@ final class QualityFold: ProjectionFold {
     }
 
     private func loadOpen(_ task: String) throws -> OpenVerdicts? {
-        try String.fetchOne(selectOpen, arguments: [task]).map {
+        guard !open.isComplete else { return nil }
+        return try String.fetchOne(selectOpen, arguments: [task]).map {
             var verdicts = OpenVerdicts(encoded: $0)
             verdicts.stored = true
             return verdicts

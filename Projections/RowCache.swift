@@ -19,6 +19,10 @@ final class RowCache<Key: Hashable, Value> {
     /// for such a row means it does not exist, and needs no read.
     private(set) var completeAfter: UInt64
 
+    /// Every row of the table is in memory (it was empty at the run's start and nothing was
+    /// evicted since): a miss means there is no such row, so loads can return nil without a read.
+    var isComplete: Bool { completeAfter == 0 }
+
     init(capacity: Int, completeAfter: UInt64 = .max) {
         self.capacity = capacity
         self.completeAfter = completeAfter

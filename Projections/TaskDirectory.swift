@@ -21,17 +21,25 @@ public struct TaskFacts: Sendable, Hashable {
     public var position: UInt64
 }
 
+/// One task's facts, shared by reference: folds read its fields without copying every string.
+final class TaskRecord {
+    let facts: TaskFacts
+    init(_ facts: TaskFacts) { self.facts = facts }
+}
+
 /// Task facts by id: a bounded in-memory cache over the `task_directory` table.
 ///
 /// Rows are inserted as allocations are folded (inside the runner's transaction), so a miss is
 /// one primary-key read; the cache is cleared whenever it outgrows its capacity.
 public final class TaskDirectory {
-    private var cache: [String: TaskFacts] = [:]
+    private var cache: [String: TaskRecord] = [:]
+    /// The cache before it last filled up: recent tasks found here move back into ``cache``.
+    private var previous: [String: TaskRecord] = [:]
     private let capacity: Int
     private let select: Statement
     private let insertStatement: WriteStatement
     /// Folds ask about the same task one after the other: the last answer is kept.
-    private var last: TaskFacts?
+    private var last: TaskRecord?
 
     init(_ db: Database, capacity: Int = 100_000) throws {
         self.capacity = capacity
@@ -50,17 +58,22 @@ public final class TaskDirectory {
 
     /// The facts of `taskID`, from memory or the table; nil for a task never allocated.
     public func facts(_ taskID: String, _ db: Database) throws -> TaskFacts? {
-        if let last, last.taskID == taskID { return last }
-        if let facts = cache[taskID] {
-            last = facts
-            return facts
+        try record(taskID, db)?.facts
+    }
+
+    /// Like ``facts(_:_:)`` without copying the facts: the hot path of the folds.
+    func record(_ taskID: String, _ db: Database) throws -> TaskRecord? {
+        if let last, last.facts.taskID == taskID { return last }
+        if let record = cache[taskID] {
+            last = record
+            return record
         }
+        if let record = previous[taskID] { return remember(record) }
         guard let row = try Row.fetchOne(select, arguments: [taskID]) else { return nil }
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
             allocatedAt: row[5], position: UInt64(row[6] as Int64))
-        remember(facts)
-        return facts
+        return remember(facts)
     }
 
     func insert(_ facts: TaskFacts) throws {
@@ -71,10 +84,19 @@ public final class TaskDirectory {
         remember(facts)
     }
 
-    private func remember(_ facts: TaskFacts) {
-        if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-        cache[facts.taskID] = facts
-        last = facts
+    @discardableResult
+    private func remember(_ facts: TaskFacts) -> TaskRecord { remember(TaskRecord(facts)) }
+
+    /// Keeps `record`; a full cache becomes ``previous`` and a new one starts (at most twice the
+    /// capacity is held).
+    private func remember(_ record: TaskRecord) -> TaskRecord {
+        if cache.count >= capacity {
+            swap(&cache, &previous)
+            cache.removeAll(keepingCapacity: true)
+        }
+        cache[record.facts.taskID] = record
+        last = record
+        return record
     }
 }
 

@@ -16,20 +16,7 @@ struct WriteStatement {
 
     /// Binds `values` to the parameters in order, runs the statement and resets it.
     func execute(_ values: SQLValue...) throws {
-        let handle = self.handle
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .integer(let number): sqlite3_bind_int64(handle, index, number)
-            case .text(let text):
-                var text = text
-                text.withUTF8 { utf8 in
-                    _ = sqlite3_bind_text(handle, index, utf8.baseAddress, Int32(utf8.count), transient)
-                }
-            case .null: sqlite3_bind_null(handle, index)
-            }
-        }
-        let code = sqlite3_step(handle)
+        let code = bind(values, from: 0)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             throw ProjectionError(
@@ -37,6 +24,30 @@ struct WriteStatement {
                 "cannot write the projection database: \(String(cString: sqlite3_errstr(code))) (check the disk, then run itemaudit replay again)",
                 context: ["sql": statement.sql])
         }
+    }
+
+    /// Binds `values[offset...]`, then steps: text is bound in place (`SQLITE_STATIC`, no copy and
+    /// no allocation inside SQLite), so the step runs inside every text's `withUTF8` scope.
+    private func bind(_ values: [SQLValue], from offset: Int) -> Int32 {
+        let handle = self.handle
+        var offset = offset
+        while offset < values.count {
+            let index = Int32(offset + 1)
+            switch values[offset] {
+            case .integer(let number): sqlite3_bind_int64(handle, index, number)
+            case .null: sqlite3_bind_null(handle, index)
+            case .text(var text):
+                return text.withUTF8 { utf8 in
+                    // A zero-length text still needs a non-null pointer, or SQLite binds NULL.
+                    let base = UnsafeRawPointer(utf8.baseAddress ?? emptyText.utf8Start)
+                    sqlite3_bind_text(
+                        handle, index, base.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
+                    return bind(values, from: offset + 1)
+                }
+            }
+            offset += 1
+        }
+        return sqlite3_step(handle)
     }
 }
 
@@ -53,5 +64,5 @@ enum SQLValue {
     static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
 }
 
-/// SQLite copies the bound bytes (`SQLITE_TRANSIENT`).
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// The bytes of an empty text (SQLite reads none of them, but needs a pointer).
+private let emptyText: StaticString = ""

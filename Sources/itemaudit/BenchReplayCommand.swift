@@ -30,6 +30,12 @@ struct BenchReplayCommand: AsyncParsableCommand {
             visibility: .hidden))
     var existing: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Generate the log into this directory and keep it (to measure it again with --existing).",
+            visibility: .hidden))
+    var keep: String?
+
     func validate() throws {
         guard events >= 1_000 else { throw ValidationError("--events must be at least 1000") }
     }
@@ -40,6 +46,12 @@ struct BenchReplayCommand: AsyncParsableCommand {
         if let existing {
             let benchmark = ReplayBenchmark(events: events, directory: URL(fileURLWithPath: existing), logger: logger)
             try benchmark.measure(progress: say).print(output.format)
+            return
+        }
+        if let keep {
+            let directory = URL(fileURLWithPath: keep)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try await ReplayBenchmark(events: events, directory: directory, logger: logger).generate(progress: say)
             return
         }
         let scratch = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

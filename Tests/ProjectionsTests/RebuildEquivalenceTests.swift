@@ -60,6 +60,16 @@ import Testing
             let resumed = try ProjectionStore.open(at: url)
             #expect(try queryAnswers(resumed) == queryAnswers(clean), "seed \(seed)")
             #expect(try snapshot(resumed) == snapshot(clean), "seed \(seed)")
+            // The indexes a rebuild creates after its bulk load exist once it has resumed.
+            #expect(try indexes(resumed) == indexes(clean), "seed \(seed)")
+            #expect(try indexes(clean).contains("quality_inspection_gtin"))
+        }
+    }
+
+    private func indexes(_ store: ProjectionStore) throws -> [String] {
+        try store.database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         }
     }
 
