@@ -27,17 +27,11 @@ struct DemoCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var data: DataDirectoryOption
-    @Option(help: "The seed: the same seed gives the same history.") var seed: UInt64 = 1
-    @Option(help: "Calendar days to simulate.") var days = 90
-    @Option(help: "Catalogue size.") var products = 5000
-    @Option(help: "Number of inspectors.") var inspectors = 12
+    @OptionGroup var size: HistorySizeOptions
     @Option(help: "Number of supplier datasheets to import and check.") var datasheets = 1000
     @Flag(help: "Print only the reports, not the progress of each step.") var quiet = false
 
     func validate() throws {
-        guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") }
-        guard (10...1_000_000).contains(products) else { throw ValidationError("--products must be 10 to 1000000") }
-        guard (1...500).contains(inspectors) else { throw ValidationError("--inspectors must be 1 to 500") }
         guard (0...1_000_000).contains(datasheets) else { throw ValidationError("--datasheets must be 0 to 1000000") }
     }
 
@@ -49,7 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let scenario = DemoScenario(
             configuration: .init(
-                history: .init(seed: seed, inspectors: inspectors, locations: 8, products: products, days: days),
+                history: size.configuration,
                 supplierDatasheets: datasheets),
             logger: logger)
         let started = ContinuousClock.now

@@ -32,23 +32,11 @@ struct GenerateCommand: AsyncParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
-    @Option(help: "The seed: the same seed gives the same log.") var seed: UInt64 = 1
-    @Option(help: "Number of inspectors.") var inspectors = 12
-    @Option(help: "Number of locations (one inspection centre, warehouses, stores).") var locations = 8
-    @Option(help: "Catalogue size.") var products = 5000
-    @Option(help: "Calendar days to simulate (work happens on weekdays).") var days = 90
+    @OptionGroup var size: HistorySizeOptions
     @Flag(help: "Print only the report, not the time taken.") var quiet = false
 
-    func validate() throws {
-        guard (1...500).contains(inspectors) else { throw ValidationError("--inspectors must be 1 to 500") }
-        guard (3...200).contains(locations) else { throw ValidationError("--locations must be 3 to 200") }
-        guard (10...1_000_000).contains(products) else { throw ValidationError("--products must be 10 to 1000000") }
-        guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") }
-    }
-
     func run() async throws {
-        let configuration = WorkloadGenerator.Configuration(
-            seed: seed, inspectors: inspectors, locations: locations, products: products, days: days)
+        let configuration = size.configuration
         let logDirectory = data.url.appendingPathComponent("log", isDirectory: true)
         if let existing = try? FileManager.default.contentsOfDirectory(atPath: logDirectory.path),
             existing.contains(where: { $0.hasSuffix(".log") || $0.hasPrefix("segment") })
