@@ -105,6 +105,16 @@ struct FrameDecoder {
         }
         let buffer = shared!
         try Self.decompress(frame: frame, header: header, into: buffer.bytes)
+        try decode(decompressed: buffer, header: header, body)
+    }
+
+    /// Calls `body` for each record of a frame already decompressed into `buffer` (from offset 0).
+    /// The records' command ids and payloads are views into `buffer`.
+    /// - Throws: ``FrameDecodingError`` when the records do not decode exactly.
+    mutating func decode(
+        decompressed buffer: FrameBuffer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    ) throws {
+        let rawCount = Int(header.rawLength)
         var streams = self.streams
         var types = self.types
         var actors = self.actors
@@ -141,7 +151,8 @@ struct FrameDecoder {
         }
     }
 
-    private static func decompress(
+    /// Decompresses a CRC-checked frame's body into `target`, which holds at least its raw length.
+    static func decompress(
         frame: UnsafeRawBufferPointer, header: FrameHeader, into target: UnsafeMutableRawBufferPointer
     ) throws {
         let rawCount = Int(header.rawLength)
