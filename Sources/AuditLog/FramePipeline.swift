@@ -69,13 +69,6 @@ final class FramePipeline: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// True once the replaying side has stopped: the reader should stop reading.
-    var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
-
     // MARK: The replaying side
 
     /// What ``next(into:)`` found.

@@ -16,12 +16,6 @@ struct StringTable {
 
     init() {}
 
-    /// The string for `bytes`, shared with earlier lookups of the same bytes.
-    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard let slot = entry(bytes) else { return String(decoding: bytes, as: UTF8.self) }
-        return slot.isHit ? values[slot.index] : fill(slot.index, bytes)
-    }
-
     /// Sets `field` to the string for `bytes` unless it already holds it: `slot` remembers which
     /// entry `field` was last set from (-1 at first), so a repeat costs no reference counting.
     mutating func assign(_ bytes: UnsafeRawBufferPointer, to field: inout String, slot memo: inout Int) {

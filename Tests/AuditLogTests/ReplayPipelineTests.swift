@@ -106,7 +106,10 @@ import Testing
             var generator = FixedGenerator(seed: UInt64(round))
             // Each key twice in a row, as stream ids and actors repeat in runs.
             for key in keys.shuffled(using: &generator).flatMap({ [$0, $0] }) {
-                let value = Array(key.utf8).withUnsafeBytes { table.string($0) }
+                // A fresh slot memo: a plain lookup, whatever the field held.
+                var value = ""
+                var fresh = -1
+                Array(key.utf8).withUnsafeBytes { table.assign($0, to: &value, slot: &fresh) }
                 if value != key { wrong += 1 }
                 Array(key.utf8).withUnsafeBytes { assigning.assign($0, to: &field, slot: &slot) }
                 if field != key { wrong += 1 }
