@@ -4,21 +4,88 @@ extension EventLog {
     /// Calls `body` with every record from position `start` through `end` (inclusive; the last
     /// durable position when nil), in order, synchronously: the fast path for replays.
     ///
-    /// Reads segments in large chunks, checks each frame's CRC32C, decompresses into one reused
-    /// buffer and shares repeated strings. Memory stays bounded by one chunk and one frame.
+    /// Reads segments in large chunks, checks each frame's CRC32C and decompresses it on a reader
+    /// thread while the calling thread decodes and delivers the previous frame's records; at
+    /// most three frames are in flight and their buffers are reused. Repeated strings are shared.
+    /// A damaged frame throws after every record before it was delivered, as a sequential read
+    /// would; returning early (by throwing from `body`) stops the reader.
     /// - Throws: ``EventLogError`` `.corruptFrame` or `.io`, or whatever `body` throws.
     public func forEachRecord(
         from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecord) throws -> Void
     ) throws {
         var decoder = FrameDecoder()
-        try forEachFrame(from: start, upTo: end) { bytes, header, range in
-            if range.contains(header.firstPosition) && range.contains(header.lastPosition) {
-                try decoder.decode(frame: bytes, header: header, body)
-            } else {
+        guard frameCount(from: start, upTo: end) >= Self.pipelineMinimumFrames else {
+            try forEachFrame(from: start, upTo: end) { bytes, header, _, range in
                 try decoder.decode(frame: bytes, header: header) { record in
                     if range.contains(record.position) { try body(record) }
                 }
             }
+            return
+        }
+        let pipeline = FramePipeline()
+        let reader = Thread { [self] in readFrames(from: start, upTo: end, into: pipeline) }
+        reader.name = "itemaudit-log-replay"
+        reader.start()
+        defer { pipeline.stopAndWait() }
+        var buffer: FrameBuffer?
+        while true {
+            switch pipeline.next(into: &buffer) {
+            case .end: return
+            case .failure(let error): throw error
+            case .frame(let header, let location, let range):
+                do {
+                    // Scoped so that only `buffer` refers to the frame when it is released.
+                    guard let frame = buffer else { return }
+                    if range.contains(header.firstPosition) && range.contains(header.lastPosition) {
+                        try decoder.decode(decompressed: frame, header: header, body)
+                    } else {
+                        try decoder.decode(decompressed: frame, header: header) { record in
+                            if range.contains(record.position) { try body(record) }
+                        }
+                    }
+                } catch let error as FrameDecodingError {
+                    throw Self.corrupt(location, reason: error.reason)
+                }
+                pipeline.release(&buffer)
+            }
+        }
+    }
+
+    /// Reads with fewer frames than this stay on the calling thread: a thread costs more than it saves.
+    static let pipelineMinimumFrames = 4
+
+    /// The reader thread of ``forEachRecord(from:upTo:_:)``: reads, checks and decompresses
+    /// frames into the pipeline's buffers until the range ends, a frame is damaged, or the
+    /// replaying side stops.
+    private func readFrames(from start: UInt64, upTo end: UInt64?, into pipeline: FramePipeline) {
+        defer { pipeline.readerFinished() }
+        do {
+            try forEachFrame(from: start, upTo: end) { bytes, header, location, range in
+                guard let buffer = pipeline.buffer(capacity: Int(header.rawLength)) else { throw ReplayStopped() }
+                do {
+                    try FrameDecoder.decompress(frame: bytes, header: header, into: buffer.bytes)
+                } catch {
+                    pipeline.unused(buffer)
+                    throw error
+                }
+                pipeline.send(.frame(buffer, header, location, range))
+            }
+            pipeline.send(.end)
+        } catch is ReplayStopped {
+            return
+        } catch {
+            pipeline.send(.failure(error))
+        }
+    }
+
+    /// How many indexed frames hold positions `start...end` (`end` nil: up to the last durable one).
+    private func frameCount(from start: UInt64, upTo end: UInt64?) -> Int {
+        stateLock.withLock {
+            let last = min(end ?? index.lastPosition, index.lastPosition)
+            let first = max(start, 1)
+            guard first <= last else { return 0 }
+            return LogIndex.ordinal(in: index.frames, containing: last)
+                - LogIndex.ordinal(in: index.frames, containing: first) + 1
         }
     }
 
@@ -28,7 +95,7 @@ extension EventLog {
         from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecordView) throws -> Void
     ) throws {
         var decoder = FrameDecoder()
-        try forEachFrame(from: start, upTo: end) { bytes, header, range in
+        try forEachFrame(from: start, upTo: end) { bytes, header, _, range in
             try decoder.decodeViews(frame: bytes, header: header) { view in
                 if range.contains(view.position) { try body(view) }
             }
@@ -39,7 +106,7 @@ extension EventLog {
     /// segment in large chunks.
     private func forEachFrame(
         from start: UInt64, upTo end: UInt64?,
-        _ body: (UnsafeRawBufferPointer, FrameHeader, ClosedRange<UInt64>) throws -> Void
+        _ body: (UnsafeRawBufferPointer, FrameHeader, FrameLocation, ClosedRange<UInt64>) throws -> Void
     ) throws {
         let (frames, files, last) = stateLock.withLock { (index.frames, self.files, index.lastPosition) }
         let end = min(end ?? last, last)
@@ -68,7 +135,7 @@ extension EventLog {
                         frame.header.firstPosition == frames[ordinal].firstPosition
                     else { throw Self.corrupt(frames[ordinal], reason: "CRC32C mismatch") }
                     do {
-                        try body(bytes, frame.header, range)
+                        try body(bytes, frame.header, frames[ordinal], range)
                     } catch let error as FrameDecodingError {
                         throw Self.corrupt(frames[ordinal], reason: error.reason)
                     }
@@ -111,6 +178,9 @@ extension EventLog {
             ])
     }
 }
+
+/// Thrown inside the replay reader thread when the replaying side has stopped.
+private struct ReplayStopped: Error {}
 
 extension LogIndex {
     /// The first frame that holds `position` or comes after it (`frames.count` when none).

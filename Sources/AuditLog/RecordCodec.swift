@@ -82,10 +82,10 @@ struct FrameBuilder {
 /// strings (stream ids, event types, actors) instead of allocating each again.
 struct FrameDecoder {
     private var raw: [UInt8] = []
-    // Stream and command ids repeat in runs; event types and actors come from small sets.
-    private var streams = StringCache(capacity: 1)
-    private var types = StringCache(capacity: 8)
-    private var actors = StringCache(capacity: 8)
+    // Stream ids repeat in runs; event types and actors come from small sets.
+    private var streams = StringTable()
+    private var types = StringTable()
+    private var actors = StringTable()
 
     init() {}
 
@@ -105,27 +105,41 @@ struct FrameDecoder {
         }
         let buffer = shared!
         try Self.decompress(frame: frame, header: header, into: buffer.bytes)
-        var streams = self.streams
-        var types = self.types
-        var actors = self.actors
-        defer {
-            self.streams = streams
-            self.types = types
-            self.actors = actors
-        }
+        try decode(decompressed: buffer, header: header, body)
+    }
+
+    /// Calls `body` for each record of a frame already decompressed into `buffer` (from offset 0).
+    /// The records' command ids and payloads are views into `buffer`.
+    /// - Throws: ``FrameDecodingError`` when the records do not decode exactly.
+    mutating func decode(
+        decompressed buffer: FrameBuffer, header: FrameHeader, _ body: (EventRecord) throws -> Void
+    ) throws {
+        let rawCount = Int(header.rawLength)
         let base = UnsafeRawPointer(buffer.bytes.baseAddress!)
-        try Self.decodeRecords(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<rawCount]), header: header) { view in
-            let tail = RecordTail.frame(
-                buffer, command: UInt32(view.commandBytes.baseAddress.map { $0 - base } ?? 0),
-                commandCount: UInt32(view.commandBytes.count),
-                payload: UInt32(view.payloadBytes.baseAddress.map { $0 - base } ?? 0),
-                payloadCount: UInt32(view.payloadBytes.count))
-            try body(
-                EventRecord(
-                    position: view.position, streamID: streams.string(view.streamBytes),
-                    streamVersion: view.streamVersion, eventType: types.string(view.typeBytes),
-                    schemaVersion: view.schemaVersion, recordedAt: view.recordedAt, occurredAt: view.occurredAt,
-                    actor: actors.string(view.actorBytes), tail: tail))
+        // One record value moved along the frame: only changed fields are stored again, so
+        // delivering a record costs no reference counting unless `body` keeps it.
+        var record = EventRecord(
+            position: header.firstPosition, streamID: "", streamVersion: 0, eventType: "", schemaVersion: 0,
+            recordedAt: Timestamp(microsecondsSinceEpoch: header.recordedAt),
+            occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt), actor: "",
+            tail: .frame(buffer, command: 0, commandCount: 0, payload: 0, payloadCount: 0))
+        var streamSlot = -1
+        var typeSlot = -1
+        var actorSlot = -1
+        var cursor = RecordCursor(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<rawCount]), header: header)
+        while let view = try cursor.next() {
+            record.position = view.position
+            record.streamVersion = view.streamVersion
+            record.schemaVersion = view.schemaVersion
+            record.occurredAt = view.occurredAt
+            streams.assign(view.streamBytes, to: &record.streamID, slot: &streamSlot)
+            types.assign(view.typeBytes, to: &record.eventType, slot: &typeSlot)
+            actors.assign(view.actorBytes, to: &record.actor, slot: &actorSlot)
+            record.tail.command = UInt32(view.commandBytes.baseAddress.map { $0 - base } ?? 0)
+            record.tail.commandCount = UInt32(view.commandBytes.count)
+            record.tail.payloadStart = UInt32(view.payloadBytes.baseAddress.map { $0 - base } ?? 0)
+            record.tail.payloadLength = UInt32(view.payloadBytes.count)
+            try body(record)
         }
     }
 
@@ -141,7 +155,8 @@ struct FrameDecoder {
         }
     }
 
-    private static func decompress(
+    /// Decompresses a CRC-checked frame's body into `target`, which holds at least its raw length.
+    static func decompress(
         frame: UnsafeRawBufferPointer, header: FrameHeader, into target: UnsafeMutableRawBufferPointer
     ) throws {
         let rawCount = Int(header.rawLength)
@@ -158,69 +173,62 @@ struct FrameDecoder {
     private static func decodeRecords(
         _ buffer: UnsafeRawBufferPointer, header: FrameHeader, _ body: (EventRecordView) throws -> Void
     ) throws {
-        var reader = ByteReader(buffer)
-        let recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
-        var position = header.firstPosition
-        var occurredAt = header.recordedAt
-        for _ in 0..<header.recordCount {
-            let view: EventRecordView
-            do {
-                let stream = try reader.slice()
-                let version = try reader.varint()
-                let type = try reader.slice()
-                let schema = try reader.varint()
-                let occurred = try reader.zigzag()
-                let actor = try reader.slice()
-                let command = try CommandIDCodec.slice(&reader)
-                let payload = try reader.slice()
-                guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
-                occurredAt &+= occurred
-                view = EventRecordView(
-                    position: position, streamVersion: version, schemaVersion: UInt16(schema), recordedAt: recordedAt,
-                    occurredAt: Timestamp(microsecondsSinceEpoch: occurredAt), streamBytes: stream,
-                    typeBytes: type, actorBytes: actor, commandBytes: command, payloadBytes: payload)
-            } catch {
-                throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")
+        var cursor = RecordCursor(buffer, header: header)
+        while let view = try cursor.next() { try body(view) }
+    }
+}
+
+/// Walks the records of a decompressed frame as in-place views, in order.
+struct RecordCursor {
+    private var reader: ByteReader
+    private let recordedAt: Timestamp
+    private var position: UInt64
+    private var occurredAt: Int64
+    private var remaining: UInt32
+
+    init(_ buffer: UnsafeRawBufferPointer, header: FrameHeader) {
+        reader = ByteReader(buffer)
+        recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
+        position = header.firstPosition
+        occurredAt = header.recordedAt
+        remaining = header.recordCount
+    }
+
+    /// The next record; nil after the last, once the frame's bytes are used up exactly.
+    /// - Throws: ``FrameDecodingError`` when a record is cut short or bytes follow the last one.
+    mutating func next() throws -> EventRecordView? {
+        guard remaining > 0 else {
+            guard reader.remaining == 0 else {
+                throw FrameDecodingError(reason: "\(reader.remaining) bytes follow the last record")
             }
-            try body(view)
-            position += 1
+            return nil
         }
-        guard reader.remaining == 0 else {
-            throw FrameDecodingError(reason: "\(reader.remaining) bytes follow the last record")
+        let view: EventRecordView
+        do {
+            let stream = try reader.slice()
+            let version = try reader.varint()
+            let type = try reader.slice()
+            let schema = try reader.varint()
+            let occurred = try reader.zigzag()
+            let actor = try reader.slice()
+            let command = try CommandIDCodec.slice(&reader)
+            let payload = try reader.slice()
+            guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
+            occurredAt &+= occurred
+            view = EventRecordView(
+                position: position, streamVersion: version, schemaVersion: UInt16(schema), recordedAt: recordedAt,
+                occurredAt: Timestamp(microsecondsSinceEpoch: occurredAt), streamBytes: stream,
+                typeBytes: type, actorBytes: actor, commandBytes: command, payloadBytes: payload)
+        } catch {
+            throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")
         }
+        position += 1
+        remaining -= 1
+        return view
     }
 }
 
 /// A frame whose CRC matched but whose body does not decode: written by a broken writer.
 struct FrameDecodingError: Error {
     var reason: String
-}
-
-/// Remembers a few recently decoded strings and returns the same `String` for the same bytes.
-private struct StringCache {
-    private var keys: [[UInt8]] = []
-    private var values: [String] = []
-    private var next = 0
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
-        for index in keys.indices where keys[index].count == bytes.count {
-            let same = keys[index].withUnsafeBytes { key in
-                bytes.count == 0 || memcmp(key.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-            }
-            if same { return values[index] }
-        }
-        let value = String(decoding: bytes, as: UTF8.self)
-        if keys.count < capacity {
-            keys.append([UInt8](bytes))
-            values.append(value)
-        } else {
-            keys[next] = [UInt8](bytes)
-            values[next] = value
-            next = (next + 1) % capacity
-        }
-        return value
-    }
 }

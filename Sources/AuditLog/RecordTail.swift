@@ -13,43 +13,81 @@ final class FrameBuffer: @unchecked Sendable {
     deinit { bytes.deallocate() }
 }
 
+/// The command id and payload of a record made in memory.
+final class OwnedTail: Sendable {
+    let commandID: String
+    let payload: [UInt8]
+
+    init(commandID: String, payload: [UInt8]) {
+        self.commandID = commandID
+        self.payload = payload
+    }
+}
+
 /// A record's command id and payload: either owned values, or ranges of the frame buffer the
 /// record was decoded from (one allocation per frame instead of two per record); there the
 /// command id is in its stored form (``CommandIDCodec``), turned into text when asked for.
-enum RecordTail: Sendable {
-    case owned(commandID: String, payload: [UInt8])
-    case frame(FrameBuffer, command: UInt32, commandCount: UInt32, payload: UInt32, payloadCount: UInt32)
+///
+/// The owner and the ranges are separate fields so that a decoder can move one record value
+/// along a frame by changing only the ranges: no reference counting per record.
+struct RecordTail: Sendable {
+    enum Owner: Sendable {
+        case owned(OwnedTail)
+        case frame(FrameBuffer)
+    }
+
+    var owner: Owner
+    /// Byte ranges of the command id and payload in the frame buffer (unused when owned).
+    var command: UInt32 = 0
+    var commandCount: UInt32 = 0
+    var payloadStart: UInt32 = 0
+    var payloadLength: UInt32 = 0
+
+    static func owned(commandID: String, payload: [UInt8]) -> RecordTail {
+        RecordTail(owner: .owned(OwnedTail(commandID: commandID, payload: payload)))
+    }
+
+    static func frame(
+        _ buffer: FrameBuffer, command: UInt32, commandCount: UInt32, payload: UInt32, payloadCount: UInt32
+    ) -> RecordTail {
+        RecordTail(
+            owner: .frame(buffer), command: command, commandCount: commandCount, payloadStart: payload,
+            payloadLength: payloadCount)
+    }
 
     var commandID: String {
-        switch self {
-        case .owned(let commandID, _): return commandID
-        case .frame(let buffer, let start, let count, _, _):
+        switch owner {
+        case .owned(let tail): return tail.commandID
+        case .frame(let buffer):
             return withExtendedLifetime(buffer) {
-                CommandIDCodec.decode(UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]))
+                CommandIDCodec.decode(
+                    UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(command)..<Int(command + commandCount)]))
             }
         }
     }
 
     var payload: [UInt8] {
-        switch self {
-        case .owned(_, let payload): return payload
+        switch owner {
+        case .owned(let tail): return tail.payload
         case .frame: return withPayload { [UInt8]($0) }
         }
     }
 
     var payloadCount: Int {
-        switch self {
-        case .owned(_, let payload): return payload.count
-        case .frame(_, _, _, _, let count): return Int(count)
+        switch owner {
+        case .owned(let tail): return tail.payload.count
+        case .frame: return Int(payloadLength)
         }
     }
 
     func withPayload<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch self {
-        case .owned(_, let payload): return try payload.withUnsafeBytes(body)
-        case .frame(let buffer, _, _, let start, let count):
+        switch owner {
+        case .owned(let tail): return try tail.payload.withUnsafeBytes(body)
+        case .frame(let buffer):
             return try withExtendedLifetime(buffer) {
-                try body(UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(start)..<Int(start + count)]))
+                try body(
+                    UnsafeRawBufferPointer(
+                        rebasing: buffer.bytes[Int(payloadStart)..<Int(payloadStart + payloadLength)]))
             }
         }
     }
