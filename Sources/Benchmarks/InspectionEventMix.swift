@@ -1,9 +1,11 @@
 import AuditLog
 
+import struct Datasheets.SeededRandom
+
 /// A deterministic, realistic mix of inspection events: tasks move through allocation,
 /// collection, attribute verdicts, photos and finishing; payloads are 150–250 bytes of JSON.
 public struct InspectionEventMix: Sendable {
-    private var random: SplitMix64
+    private var random: SeededRandom
     private var task = 0
     private var step = 0
     private var clock: Int64 = 1_714_550_400_000_000
@@ -17,7 +19,7 @@ public struct InspectionEventMix: Sendable {
         "countryOfOrigin", "productName", "brandName", "packagingMaterial", "alcoholByVolume",
     ]
 
-    public init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
     /// The next stream append: one command producing one event on a task's stream.
     public mutating func next() -> StreamAppend {
@@ -59,18 +61,5 @@ public struct InspectionEventMix: Sendable {
     private func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}
-
-/// A small seeded generator so every run generates the same events.
-struct SplitMix64: Sendable {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

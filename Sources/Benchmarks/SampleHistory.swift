@@ -1,6 +1,8 @@
 import AuditLog
 import Inspection
 
+import struct Datasheets.SeededRandom
+
 /// A seeded, realistic inspection history for tests and benchmarks: locations, inspectors, a
 /// catalogue with datasheets and rule checks, receptions, then day after day batches that are
 /// collected (some products skipped), inspected attribute by attribute (with pauses), photographed
@@ -15,7 +17,7 @@ public struct SampleHistory: Sendable {
         public var events: [(InspectionEvent, Int64)]
     }
 
-    private var random: SplitMix64
+    private var random: SeededRandom
     private let products: Int
     private let inspectors: Int
     private var time: Int64
@@ -42,7 +44,7 @@ public struct SampleHistory: Sendable {
 
     /// A history of about `products` products and `inspectors` inspectors, starting 2026-01-01.
     public init(seed: UInt64, products: Int = 2_000, inspectors: Int = 20) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         self.products = products
         self.inspectors = inspectors
         time = 1_767_225_600_000_000  // 2026-01-01T00:00:00Z

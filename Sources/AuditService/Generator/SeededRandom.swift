@@ -1,17 +1,8 @@
-/// SplitMix64: a small, fast, seedable generator so the same seed always produces the same data.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+import Datasheets
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+// The generator draws from the shared seeded generator (SplitMix64) of the Datasheets module, so
+// the same seed gives the same history; these are the shapes of draw it needs.
+extension SeededRandom {
     /// True with probability `p`.
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
 
