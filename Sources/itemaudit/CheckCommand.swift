@@ -179,9 +179,7 @@ enum CheckOutput {
                                 expected: $0.expected, reference: $0.reference)
                         })
                 })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return ((try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}") + "\n"
+            return JSONOutput.text(report, fallback: "{}")
         case "junit":
             var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             xml += "<testsuites tests=\"\(summary.datasheets)\" failures=\"\(summary.failed)\">\n"

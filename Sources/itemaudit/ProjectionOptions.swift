@@ -92,11 +92,7 @@ extension OutputFormat {
     /// Prints `value` as JSON, or `table` as aligned text or CSV.
     func emit<Value: Encodable>(_ value: Value, table: () -> TextTable) {
         if self == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            // Plain numbers and strings always encode.
-            let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-            print(String(decoding: data, as: UTF8.self))
+            print(JSONOutput.text(value), terminator: "")
         } else {
             print(table().render(self), terminator: "")
         }

@@ -46,11 +46,7 @@ struct VerifyCommand: ParsableCommand {
 
     /// The report as `{"status", "eventCount", …}`.
     static func json(_ report: VerificationReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        // Plain numbers and strings always encode.
-        let data = (try? encoder.encode(JSONReport(report))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        JSONOutput.text(JSONReport(report), fallback: "{}")
     }
 
     /// The report as a field/value table (also printed by `demo`).
