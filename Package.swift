@@ -29,6 +29,8 @@ let package = Package(
         ),
         // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
         .target(name: "CCRC32C"),
+        // SQLite settings only reachable through variadic C (sqlite3_config).
+        .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "AuditLog",
             dependencies: [
@@ -51,7 +53,7 @@ let package = Package(
         .target(
             name: "Projections",
             dependencies: [
-                "AuditLog", "Inspection",
+                "AuditLog", "Inspection", "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -92,7 +92,9 @@ struct TaskStateRow: Sendable, Hashable {
 
 final class BatchFold: ProjectionFold {
     private let batches: RowCache<String, BatchRow>
-    private let tasks: RowCache<String, TaskStateRow>
+    /// Task state lives on the directory's records; these changed since the last flush.
+    private var dirtyTasks: [TaskRecord] = []
+    private let checkpoint: UInt64
     private let directory: TaskDirectory?
     private let writeBatch: WriteStatement
     private let writeTask: WriteStatement
@@ -102,7 +104,7 @@ final class BatchFold: ProjectionFold {
     init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         batches = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
-        tasks = RowCache(capacity: limit, completeAfter: checkpoint)
+        self.checkpoint = checkpoint
         writeBatch = try WriteStatement(
             db,
             """
@@ -133,9 +135,11 @@ final class BatchFold: ProjectionFold {
                     mode: event.mode.rawValue, status: 0, paused: false, expired: false, allocatedAt: time,
                     expiresAt: event.expiresAt.microseconds, updatedAt: time,
                     taskIDs: event.tasks.map(\.taskID).joined(separator: ","), taskCount: event.tasks.count))
-            for task in event.tasks { tasks.insert(task.taskID, TaskStateRow(collection: 1, updatedAt: time)) }
+            for task in event.tasks {
+                try put(task.taskID, TaskStateRow(collection: 1, updatedAt: time), db)
+            }
         case .adHocTaskAllocated(let event):
-            tasks.insert(event.taskID, TaskStateRow(collection: 2, inspection: 1, updatedAt: time))
+            try put(event.taskID, TaskStateRow(collection: 2, inspection: 1, updatedAt: time), db)
         case .collectionStarted(let event):
             try batch(event.batchID, time, db) {
                 $0.status = 1
@@ -231,12 +235,15 @@ final class BatchFold: ProjectionFold {
                 .bool(row.begun), .int(row.inspectedWithoutPhoto), .int(row.collected), .int(row.skipped),
                 .int(row.passed), .int(row.failed), .int(row.inspectionSkipped), .int(row.photos))
         }
-        try tasks.flush(at: position) { id, row in
+        for record in dirtyTasks {
+            record.stateDirty = false
+            guard let row = record.state else { continue }
             try writeTask.execute(
-                .text(id), .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
+                .text(record.facts.taskID), .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
                 .int(row.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
                 .int(row.unable), .int(row.photos), .integer(row.updatedAt))
         }
+        dirtyTasks.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Rows
@@ -253,16 +260,34 @@ final class BatchFold: ProjectionFold {
         _ id: String, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
         batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
     ) throws {
-        var changed: TaskStateRow?
-        try tasks.modify(id, load: loadTask) {
-            body(&$0)
-            $0.updatedAt = time
-            changed = $0
-        }
-        guard let update, let changed, let task = try directory?.record(id, db), !task.facts.batchID.isEmpty else {
-            return
-        }
-        try batch(task.facts.batchID, time, db) { update(&$0, changed) }
+        guard let record = try directory?.record(id, db), var row = try state(of: record) else { return }
+        body(&row)
+        row.updatedAt = time
+        record.state = row
+        markDirty(record)
+        guard let update, !record.facts.batchID.isEmpty else { return }
+        try batch(record.facts.batchID, time, db) { update(&$0, row) }
+    }
+
+    /// A new task's first state (the directory fold has just stored its facts).
+    private func put(_ id: String, _ row: TaskStateRow, _ db: Database) throws {
+        guard let record = try directory?.record(id, db) else { return }
+        record.state = row
+        markDirty(record)
+    }
+
+    private func markDirty(_ record: TaskRecord) {
+        guard !record.stateDirty else { return }
+        record.stateDirty = true
+        dirtyTasks.append(record)
+    }
+
+    /// The task's state, read from the table the first time; nil when the task has none.
+    private func state(of record: TaskRecord) throws -> TaskStateRow? {
+        if let state = record.state { return state }
+        guard let directory, !directory.isNew(record, since: checkpoint) else { return nil }
+        record.state = try loadTask(record.facts.taskID)
+        return record.state
     }
 
     /// Status 7: every unresolved task goes back to "not allocated".
@@ -275,13 +300,15 @@ final class BatchFold: ProjectionFold {
             taskIDs = $0.taskIDs.split(separator: ",")
         }
         for taskID in taskIDs {
-            try tasks.modify(String(taskID), load: loadTask) { task in
-                guard !task.isResolved else { return }
-                task.collection = 0
-                task.inspection = nil
-                task.phase = 0
-                task.updatedAt = time
-            }
+            guard let record = try directory?.record(String(taskID), db), var row = try state(of: record),
+                !row.isResolved
+            else { continue }
+            row.collection = 0
+            row.inspection = nil
+            row.phase = 0
+            row.updatedAt = time
+            record.state = row
+            markDirty(record)
         }
     }
 
@@ -299,7 +326,6 @@ final class BatchFold: ProjectionFold {
     }
 
     private func loadTask(_ id: String) throws -> TaskStateRow? {
-        guard !tasks.isComplete else { return nil }
         guard let row = try Row.fetchOne(selectTask, arguments: [id]) else { return nil }
         return TaskStateRow(
             collection: row["collection"], skipReason: row["skip_reason"], inspection: row["inspection"],

@@ -73,7 +73,9 @@ struct InspectionTimer: Sendable, Hashable {
 
 final class InspectorFold: ProjectionFold {
     private let days: RowCache<InspectorDayKey, InspectorDayRow>
-    private let timers: RowCache<String, InspectionTimer>
+    /// Timers live on the directory's task records; these changed since the last flush.
+    private var dirtyTimers: [TaskRecord] = []
+    private let checkpoint: UInt64
     private let directory: TaskDirectory?
     private let upsertInspector: WriteStatement
     private let upsertDay: WriteStatement
@@ -86,7 +88,7 @@ final class InspectorFold: ProjectionFold {
 
     init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
-        timers = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
+        self.checkpoint = checkpoint
         days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
         upsertInspector = try WriteStatement(
             db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
@@ -136,21 +138,31 @@ final class InspectorFold: ProjectionFold {
         case .photoAttached(let event):
             try taskDay(event.taskID, time, db) { $0.photos += 1 }
         case .inspectionStarted(let event):
-            let isNew = try (directory?.record(event.taskID, db)?.facts.position ?? 0) > timers.completeAfter
-            let known = try timers.modify(event.taskID, load: isNew ? { _ in nil } : loadTimer) {
-                $0.runningSince = $0.runningSince ?? time
+            guard let record = try directory?.record(event.taskID, db) else { return }
+            try loadTimer(record)
+            if var timer = record.timer, !timer.closed {
+                timer.runningSince = timer.runningSince ?? time
+                record.timer = timer
+            } else {
+                record.timer = InspectionTimer(runningSince: time, stored: record.timer?.stored ?? false)
             }
-            if !known { timers.insert(event.taskID, InspectionTimer(runningSince: time)) }
+            markDirty(record)
         case .inspectionPaused(let event):
-            try timers.modify(event.taskID, load: loadTimer) { timer in
-                if let since = timer.runningSince { timer.worked += max(0, time - since) }
-                timer.runningSince = nil
-            }
+            guard let record = try directory?.record(event.taskID, db) else { return }
+            try loadTimer(record)
+            guard var timer = record.timer, !timer.closed else { return }
+            if let since = timer.runningSince { timer.worked += max(0, time - since) }
+            timer.runningSince = nil
+            record.timer = timer
+            markDirty(record)
         case .inspectionFinished(let event):
             var worked: Int64?
-            if let timer = try timers.value(event.taskID, load: loadTimer) {
-                worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
-                close(event.taskID, stored: timer.stored)
+            if let record = try directory?.record(event.taskID, db) {
+                try loadTimer(record)
+                if let timer = record.timer, !timer.closed {
+                    worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
+                    close(record)
+                }
             }
             try taskDay(event.taskID, time, db) {
                 $0.inspected += 1
@@ -161,8 +173,9 @@ final class InspectorFold: ProjectionFold {
                 }
             }
         case .inspectionSkipped(let event):
-            if let timer = try timers.value(event.taskID, load: loadTimer) {
-                close(event.taskID, stored: timer.stored)
+            if let record = try directory?.record(event.taskID, db) {
+                try loadTimer(record)
+                close(record)
             }
             try taskDay(event.taskID, time, db) { $0.inspectionSkipped += 1 }
         default:
@@ -179,23 +192,36 @@ final class InspectorFold: ProjectionFold {
                 .int(row.inspected), .int(row.passed), .int(row.failed), .int(row.inspectionSkipped),
                 .int(row.verdicts), .int(row.photos), .integer(row.workedMicros), .int(row.timedTasks))
         }
-        try timers.flush(at: position) { task, timer in
+        for record in dirtyTimers {
+            record.timerDirty = false
+            guard let timer = record.timer else { continue }
             if timer.closed {
-                try deleteTimer.execute(.text(task))
-                timer.stored = false
+                try deleteTimer.execute(.text(record.facts.taskID))
+                record.timer = nil
             } else {
-                try upsertTimer.execute(.text(task), .optional(timer.runningSince), .integer(timer.worked))
-                timer.stored = true
+                try upsertTimer.execute(
+                    .text(record.facts.taskID), .optional(timer.runningSince), .integer(timer.worked))
+                record.timer?.stored = true
             }
+        }
+        dirtyTimers.removeAll(keepingCapacity: true)
+    }
+
+    /// The inspection ended: its timer goes (the stored row is deleted at the next flush).
+    private func close(_ record: TaskRecord) {
+        guard let timer = record.timer, !timer.closed else { return }
+        if timer.stored {
+            record.timer?.closed = true
+            markDirty(record)
+        } else {
+            record.timer = nil
         }
     }
 
-    private func close(_ task: String, stored: Bool) {
-        if stored {
-            timers.modify(task, load: { _ in nil }) { $0.closed = true }
-        } else {
-            timers.remove(task)
-        }
+    private func markDirty(_ record: TaskRecord) {
+        guard !record.timerDirty else { return }
+        record.timerDirty = true
+        dirtyTimers.append(record)
     }
 
     private func taskDay(
@@ -223,9 +249,14 @@ final class InspectorFold: ProjectionFold {
             workedMicros: row["worked_us"], timedTasks: row["timed_tasks"])
     }
 
-    private func loadTimer(_ task: String) throws -> InspectionTimer? {
-        guard !timers.isComplete else { return nil }
-        guard let row = try Row.fetchOne(selectTimer, arguments: [task]) else { return nil }
-        return InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
+    /// Reads the task's timer from the table the first time it is met (not for a task allocated
+    /// since this fold started: it has none stored).
+    private func loadTimer(_ record: TaskRecord) throws {
+        guard !record.timerLoaded else { return }
+        record.timerLoaded = true
+        guard let directory, !directory.isNew(record, since: checkpoint),
+            let row = try Row.fetchOne(selectTimer, arguments: [record.facts.taskID])
+        else { return }
+        record.timer = InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }
 }

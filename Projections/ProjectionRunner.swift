@@ -94,7 +94,7 @@ public struct ProjectionRunner: Sendable {
                             }
                         }
                         if inChunk >= chunkSize {
-                            try commit(folds, selected, &folded, at: last, db)
+                            try commit(folds, selected, &folded, at: last, context, db)
                             report.events += inChunk
                             inChunk = 0
                             try progress(last, end)
@@ -102,7 +102,7 @@ public struct ProjectionRunner: Sendable {
                         }
                     }
                 }
-                try commit(folds, selected, &folded, at: last, db)
+                try commit(folds, selected, &folded, at: last, context, db)
                 report.events += inChunk
                 try progress(last, end)
             } catch {
@@ -147,7 +147,7 @@ public struct ProjectionRunner: Sendable {
 
     private func commit(
         _ folds: [any ProjectionFold], _ selected: [any Projection], _ folded: inout [UInt64], at position: UInt64,
-        _ db: Database
+        _ context: FoldContext, _ db: Database
     ) throws {
         let statement = try db.cachedStatement(
             sql: "UPDATE projection_checkpoint SET position = ? WHERE name = ?")
@@ -157,6 +157,8 @@ public struct ProjectionRunner: Sendable {
             folded[index] = position
         }
         try db.commit()
+        // Every fold has written what its task records held: they may be dropped now.
+        context.directory?.trim(at: position)
     }
 
     /// Creates the checkpoint table, and drops and recreates each projection whose version changed.

@@ -87,7 +87,7 @@ struct OpenVerdicts: Sendable, Hashable {
 
     var encoded: String { latest.map { "\($0.0)=\($0.1)" }.joined(separator: "|") }
 
-    init() {}
+    init(stored: Bool = false) { self.stored = stored }
 
     init(encoded: String) {
         for part in encoded.split(separator: "|") {
@@ -99,7 +99,9 @@ struct OpenVerdicts: Sendable, Hashable {
 }
 
 final class QualityFold: ProjectionFold {
-    private let open: RowCache<String, OpenVerdicts>
+    /// Open verdicts live on the directory's task records; these changed since the last flush.
+    private var dirty: [TaskRecord] = []
+    private let checkpoint: UInt64
     private let directory: TaskDirectory?
     private let insertInspection: WriteStatement
     private let insertRuleCheck: WriteStatement
@@ -109,7 +111,7 @@ final class QualityFold: ProjectionFold {
 
     init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
-        open = RowCache(capacity: limit / 2 + 1, completeAfter: checkpoint)
+        self.checkpoint = checkpoint
         insertInspection = try WriteStatement(
             db,
             """
@@ -133,28 +135,29 @@ final class QualityFold: ProjectionFold {
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
         case .attributeVerdictRecorded(let event):
-            let load = try isNew(event.taskID, db) ? { _ in nil } : loadOpen
-            let known = try open.modify(event.taskID, load: load) { $0.record(event.path, event.verdict.rawValue) }
-            if !known {
-                var verdicts = OpenVerdicts()
-                verdicts.record(event.path, event.verdict.rawValue)
-                open.insert(event.taskID, verdicts)
+            guard let record = try directory?.record(event.taskID, db) else { return }
+            try loadVerdicts(record)
+            if record.verdicts?.closed ?? true {
+                // A new inspection (a reinspection reuses the row a closed one may still have).
+                record.verdicts = OpenVerdicts(stored: record.verdicts?.stored ?? false)
             }
+            record.verdicts?.record(event.path, event.verdict.rawValue)
+            markDirty(record)
         case .inspectionFinished(let event):
-            guard let task = try directory?.record(event.taskID, db) else { return }
-            let verdicts = try open.value(event.taskID, load: loadOpen)
+            guard let record = try directory?.record(event.taskID, db) else { return }
+            try loadVerdicts(record)
+            let task = record.facts
             try insertInspection.execute(
-                .integer(Int64(envelope.position)), .text(task.facts.gtin), .text(task.facts.taskID),
-                .text(task.facts.batchID), .text(task.facts.inspectorID), .int(task.facts.mode),
-                .integer(envelope.occurredAt),
+                .integer(Int64(envelope.position)), .text(task.gtin), .text(task.taskID), .text(task.batchID),
+                .text(task.inspectorID), .int(task.mode), .integer(envelope.occurredAt),
                 .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
                 .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
-                .text(verdicts?.failing ?? ""))
-            if let verdicts { close(event.taskID, stored: verdicts.stored) }
+                .text(record.verdicts.map { $0.closed ? "" : $0.failing } ?? ""))
+            close(record)
         case .inspectionSkipped(let event):
-            if let verdicts = try open.value(event.taskID, load: loadOpen) {
-                close(event.taskID, stored: verdicts.stored)
-            }
+            guard let record = try directory?.record(event.taskID, db) else { return }
+            try loadVerdicts(record)
+            close(record)
         case .ruleCheckRecorded(let event):
             let failing = event.findings.filter { $0.verdict.rawValue >= 2 }
                 .map { "\($0.path)=\($0.verdict.rawValue)" }.joined(separator: "|")
@@ -167,39 +170,49 @@ final class QualityFold: ProjectionFold {
         }
     }
 
-    /// Whether the task was allocated after every evicted row: then a miss means no row.
-    private func isNew(_ taskID: String, _ db: Database) throws -> Bool {
-        guard let task = try directory?.record(taskID, db) else { return false }
-        return task.facts.position > open.completeAfter
-    }
-
-    /// A finished task's verdicts: deleted at the next flush if stored, else simply forgotten.
-    private func close(_ task: String, stored: Bool) {
-        if stored {
-            open.modify(task, load: { _ in nil }) { $0.closed = true }
-        } else {
-            open.remove(task)
-        }
-    }
-
-    func flush(_ db: Database, at position: UInt64) throws {
-        try open.flush(at: position) { task, verdicts in
-            if verdicts.closed {
-                try deleteOpen.execute(.text(task))
-                verdicts.stored = false
-            } else {
-                try upsertOpen.execute(.text(task), .text(verdicts.encoded))
-                verdicts.stored = true
-            }
-        }
-    }
-
-    private func loadOpen(_ task: String) throws -> OpenVerdicts? {
-        guard !open.isComplete else { return nil }
-        return try String.fetchOne(selectOpen, arguments: [task]).map {
+    /// Reads the task's open verdicts from the table the first time it is met (not for a task
+    /// allocated since this fold started: it has none stored).
+    private func loadVerdicts(_ record: TaskRecord) throws {
+        guard !record.verdictsLoaded else { return }
+        record.verdictsLoaded = true
+        guard let directory, !directory.isNew(record, since: checkpoint) else { return }
+        record.verdicts = try String.fetchOne(selectOpen, arguments: [record.facts.taskID]).map {
             var verdicts = OpenVerdicts(encoded: $0)
             verdicts.stored = true
             return verdicts
         }
+    }
+
+    /// The inspection ended: its verdicts go (the stored row is deleted at the next flush).
+    private func close(_ record: TaskRecord) {
+        guard let verdicts = record.verdicts else { return }
+        if verdicts.stored {
+            record.verdicts = OpenVerdicts(stored: true)
+            record.verdicts?.closed = true
+            markDirty(record)
+        } else {
+            record.verdicts = nil
+        }
+    }
+
+    private func markDirty(_ record: TaskRecord) {
+        guard !record.verdictsDirty else { return }
+        record.verdictsDirty = true
+        dirty.append(record)
+    }
+
+    func flush(_ db: Database, at position: UInt64) throws {
+        for record in dirty {
+            record.verdictsDirty = false
+            guard let verdicts = record.verdicts else { continue }
+            if verdicts.closed {
+                try deleteOpen.execute(.text(record.facts.taskID))
+                record.verdicts = nil
+            } else {
+                try upsertOpen.execute(.text(record.facts.taskID), .text(verdicts.encoded))
+                record.verdicts?.stored = true
+            }
+        }
+        dirty.removeAll(keepingCapacity: true)
     }
 }

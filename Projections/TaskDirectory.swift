@@ -21,25 +21,46 @@ public struct TaskFacts: Sendable, Hashable {
     public var position: UInt64
 }
 
-/// One task's facts, shared by reference: folds read its fields without copying every string.
-final class TaskRecord {
+/// One task's facts and the folds' working state for it, shared by reference: the runner looks
+/// each event's task up once and every fold reads and changes the same record.
+///
+/// A fold's state is nil until the fold loads it (or knows the task is new in this run); a
+/// fold that changes it lists the record as dirty and writes it at its next flush. The directory
+/// forgets records only after every fold has flushed, so nothing unwritten is dropped.
+public final class TaskRecord {
     let facts: TaskFacts
+    /// Batches: the task's state row, and whether it changed since the fold last wrote it.
+    var state: TaskStateRow?
+    var stateDirty = false
+    /// Quality: the verdicts of its open inspection (nil: not loaded yet, or none).
+    var verdicts: OpenVerdicts?
+    var verdictsLoaded = false
+    var verdictsDirty = false
+    /// Inspectors: the inspection's work timer (nil: not loaded yet, or none).
+    var timer: InspectionTimer?
+    var timerLoaded = false
+    var timerDirty = false
+
     init(_ facts: TaskFacts) { self.facts = facts }
 }
 
-/// Task facts by id: a bounded in-memory cache over the `task_directory` table.
+/// Task facts by id: a bounded in-memory working set over the `task_directory` table.
 ///
 /// Rows are inserted as allocations are folded (inside the runner's transaction), so a miss is
-/// one primary-key read; the cache is cleared whenever it outgrows its capacity.
+/// one primary-key read. The set is trimmed only by ``trim()``, which the runner calls after a
+/// flush: records carry the folds' unwritten state until then.
 public final class TaskDirectory {
     private var cache: [String: TaskRecord] = [:]
-    /// The cache before it last filled up: recent tasks found here move back into ``cache``.
+    /// The working set before it was last trimmed: recent tasks found here move back into ``cache``.
     private var previous: [String: TaskRecord] = [:]
     private let capacity: Int
     private let select: Statement
     private let insertStatement: WriteStatement
     /// Folds ask about the same task one after the other: the last answer is kept.
     private var last: TaskRecord?
+    /// The position of the last trim: a record allocated at or before it may have been dropped
+    /// and read again, so its folds' state is in their tables, not known to be empty.
+    private(set) var trimmedAt: UInt64 = 0
 
     init(_ db: Database, capacity: Int = 100_000) throws {
         self.capacity = capacity
@@ -61,39 +82,48 @@ public final class TaskDirectory {
         try record(taskID, db)?.facts
     }
 
-    /// Like ``facts(_:_:)`` without copying the facts: the hot path of the folds.
+    /// The record of `taskID` (facts and fold state): the hot path of the folds.
     func record(_ taskID: String, _ db: Database) throws -> TaskRecord? {
         if let last, last.facts.taskID == taskID { return last }
         if let record = cache[taskID] {
             last = record
             return record
         }
-        if let record = previous[taskID] { return remember(record) }
+        if let record = previous.removeValue(forKey: taskID) { return remember(record) }
         guard let row = try Row.fetchOne(select, arguments: [taskID]) else { return nil }
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
             allocatedAt: row[5], position: UInt64(row[6] as Int64))
-        return remember(facts)
+        return remember(TaskRecord(facts))
     }
 
-    func insert(_ facts: TaskFacts) throws {
+    /// Stores a newly allocated task and returns its record.
+    @discardableResult
+    func insert(_ facts: TaskFacts) throws -> TaskRecord {
         try insertStatement.execute(
             .text(facts.taskID), .text(facts.batchID), .text(facts.inspectorID), .text(facts.locationID),
             .text(facts.gtin), .int(facts.mode), .integer(facts.allocatedAt),
             .integer(Int64(facts.position)))
-        remember(facts)
+        return remember(TaskRecord(facts))
     }
 
-    @discardableResult
-    private func remember(_ facts: TaskFacts) -> TaskRecord { remember(TaskRecord(facts)) }
+    /// True when no fold that started after `checkpoint` can have state stored for `record`: it
+    /// was allocated after both the checkpoint and the last trim, so its state is all in memory.
+    func isNew(_ record: TaskRecord, since checkpoint: UInt64) -> Bool {
+        record.facts.position > max(checkpoint, trimmedAt)
+    }
 
-    /// Keeps `record`; a full cache becomes ``previous`` and a new one starts (at most twice the
-    /// capacity is held).
+    /// After every fold has flushed: when the working set outgrew its capacity, it becomes
+    /// ``previous`` and a new one starts (at most about twice the capacity is held).
+    func trim(at position: UInt64) {
+        guard cache.count >= capacity else { return }
+        trimmedAt = position
+        swap(&cache, &previous)
+        cache.removeAll(keepingCapacity: true)
+        last = nil
+    }
+
     private func remember(_ record: TaskRecord) -> TaskRecord {
-        if cache.count >= capacity {
-            swap(&cache, &previous)
-            cache.removeAll(keepingCapacity: true)
-        }
         cache[record.facts.taskID] = record
         last = record
         return record
