@@ -3,14 +3,15 @@ import Inspection
 
 /// Batch and task state: the seed's statuses, counts and expiry, as the domain derives them.
 ///
-/// Tables `batch` (one row per batch) and `task_state` (one row per task; the immutable facts
-/// are in `task_directory`).
+/// Tables `batch` (one row per batch) and `task` (one row per task: its immutable facts, which
+/// the other folds look up through the ``TaskDirectory``, and its state).
 public struct BatchProjection: Projection {
     public init() {}
     public var name: String { "batches" }
-    public var version: Int { 1 }
-    public var dependencies: [String] { ["directory"] }
-    public var tables: [String] { ["batch", "task_state"] }
+    public var version: Int { 2 }
+    public var dependencies: [String] { [] }
+    /// `task_state` and `task_directory` are version 1's tables, dropped when upgrading.
+    public var tables: [String] { ["batch", "task", "task_state", "task_directory"] }
     public var migrations: [String] {
         [
             """
@@ -24,8 +25,10 @@ public struct BatchProjection: Projection {
               inspection_skipped INTEGER NOT NULL, photos INTEGER NOT NULL) WITHOUT ROWID
             """,
             """
-            CREATE TABLE task_state (
-              task TEXT PRIMARY KEY, collection INTEGER NOT NULL, skip_reason INTEGER, inspection INTEGER,
+            CREATE TABLE task (
+              task TEXT PRIMARY KEY, batch TEXT NOT NULL, inspector TEXT NOT NULL, location TEXT NOT NULL,
+              gtin TEXT NOT NULL, mode INTEGER NOT NULL, allocated_at INTEGER NOT NULL, position INTEGER NOT NULL,
+              collection INTEGER NOT NULL, skip_reason INTEGER, inspection INTEGER,
               phase INTEGER NOT NULL, verdicts INTEGER NOT NULL, passed INTEGER NOT NULL, warning INTEGER NOT NULL,
               failure INTEGER NOT NULL, unable INTEGER NOT NULL, photos INTEGER NOT NULL,
               updated_at INTEGER NOT NULL) WITHOUT ROWID
@@ -34,8 +37,9 @@ public struct BatchProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try BatchFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+        let directory = try TaskDirectory(db, capacity: context.workingSetLimit)
+        context.directory = directory
+        return try BatchFold(db, directory: directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
     }
 }
 
@@ -92,19 +96,16 @@ struct TaskStateRow: Sendable, Hashable {
 
 final class BatchFold: ProjectionFold {
     private let batches: RowCache<String, BatchRow>
-    /// Task state lives on the directory's records; these changed since the last flush.
+    /// Tasks live on the directory's records; these changed since the last flush.
     private var dirtyTasks: [TaskRecord] = []
-    private let checkpoint: UInt64
-    private let directory: TaskDirectory?
+    private let directory: TaskDirectory
     private let writeBatch: WriteStatement
     private let writeTask: WriteStatement
     private let selectBatch: Statement
-    private let selectTask: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory, checkpoint: UInt64, limit: Int) throws {
         self.directory = directory
         batches = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
-        self.checkpoint = checkpoint
         writeBatch = try WriteStatement(
             db,
             """
@@ -116,12 +117,12 @@ final class BatchFold: ProjectionFold {
         writeTask = try WriteStatement(
             db,
             """
-            INSERT OR REPLACE INTO task_state (task, collection, skip_reason, inspection, phase, verdicts, passed,
-              warning, failure, unable, photos, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO task (task, batch, inspector, location, gtin, mode, allocated_at, position,
+              collection, skip_reason, inspection, phase, verdicts, passed, warning, failure, unable, photos,
+              updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
-        selectTask = try db.makeStatement(sql: "SELECT * FROM task_state WHERE task = ?")
     }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
@@ -136,10 +137,20 @@ final class BatchFold: ProjectionFold {
                     expiresAt: event.expiresAt.microseconds, updatedAt: time,
                     taskIDs: event.tasks.map(\.taskID).joined(separator: ","), taskCount: event.tasks.count))
             for task in event.tasks {
-                try put(task.taskID, TaskStateRow(collection: 1, updatedAt: time), db)
+                allocate(
+                    TaskFacts(
+                        taskID: task.taskID, batchID: event.batchID, inspectorID: event.inspectorID,
+                        locationID: event.locationID, gtin: task.gtin, mode: event.mode.rawValue, allocatedAt: time,
+                        position: envelope.position),
+                    TaskStateRow(collection: 1, updatedAt: time))
             }
         case .adHocTaskAllocated(let event):
-            try put(event.taskID, TaskStateRow(collection: 2, inspection: 1, updatedAt: time), db)
+            allocate(
+                TaskFacts(
+                    taskID: event.taskID, batchID: "", inspectorID: event.inspectorID, locationID: event.locationID,
+                    gtin: event.gtin, mode: InspectionMode.adHoc.rawValue, allocatedAt: time,
+                    position: envelope.position),
+                TaskStateRow(collection: 2, inspection: 1, updatedAt: time))
         case .collectionStarted(let event):
             try batch(event.batchID, time, db) {
                 $0.status = 1
@@ -237,9 +248,12 @@ final class BatchFold: ProjectionFold {
         }
         for record in dirtyTasks {
             record.stateDirty = false
-            guard let row = record.state else { continue }
+            let task = record.facts
+            let row = record.state
             try writeTask.execute(
-                .text(record.facts.taskID), .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
+                .text(task.taskID), .text(task.batchID), .text(task.inspectorID), .text(task.locationID),
+                .text(task.gtin), .int(task.mode), .integer(task.allocatedAt), .integer(Int64(task.position)),
+                .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
                 .int(row.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
                 .int(row.unable), .int(row.photos), .integer(row.updatedAt))
         }
@@ -260,7 +274,8 @@ final class BatchFold: ProjectionFold {
         _ id: String, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
         batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
     ) throws {
-        guard let record = try directory?.record(id, db), var row = try state(of: record) else { return }
+        guard let record = try directory.record(id, db) else { return }
+        var row = record.state
         body(&row)
         row.updatedAt = time
         record.state = row
@@ -269,25 +284,14 @@ final class BatchFold: ProjectionFold {
         try batch(record.facts.batchID, time, db) { update(&$0, row) }
     }
 
-    /// A new task's first state (the directory fold has just stored its facts).
-    private func put(_ id: String, _ row: TaskStateRow, _ db: Database) throws {
-        guard let record = try directory?.record(id, db) else { return }
-        record.state = row
-        markDirty(record)
+    private func allocate(_ facts: TaskFacts, _ state: TaskStateRow) {
+        markDirty(directory.allocate(facts, state: state))
     }
 
     private func markDirty(_ record: TaskRecord) {
         guard !record.stateDirty else { return }
         record.stateDirty = true
         dirtyTasks.append(record)
-    }
-
-    /// The task's state, read from the table the first time; nil when the task has none.
-    private func state(of record: TaskRecord) throws -> TaskStateRow? {
-        if let state = record.state { return state }
-        guard let directory, !directory.isNew(record, since: checkpoint) else { return nil }
-        record.state = try loadTask(record.facts.taskID)
-        return record.state
     }
 
     /// Status 7: every unresolved task goes back to "not allocated".
@@ -300,9 +304,8 @@ final class BatchFold: ProjectionFold {
             taskIDs = $0.taskIDs.split(separator: ",")
         }
         for taskID in taskIDs {
-            guard let record = try directory?.record(String(taskID), db), var row = try state(of: record),
-                !row.isResolved
-            else { continue }
+            guard let record = try directory.record(String(taskID), db), !record.state.isResolved else { continue }
+            var row = record.state
             row.collection = 0
             row.inspection = nil
             row.phase = 0
@@ -323,13 +326,5 @@ final class BatchFold: ProjectionFold {
             inspectedWithoutPhoto: row["inspected_without_photo"], collected: row["collected"],
             skipped: row["skipped"], passed: row["passed"], failed: row["failed"],
             inspectionSkipped: row["inspection_skipped"], photos: row["photos"])
-    }
-
-    private func loadTask(_ id: String) throws -> TaskStateRow? {
-        guard let row = try Row.fetchOne(selectTask, arguments: [id]) else { return nil }
-        return TaskStateRow(
-            collection: row["collection"], skipReason: row["skip_reason"], inspection: row["inspection"],
-            phase: row["phase"], verdicts: row["verdicts"], passed: row["passed"], warning: row["warning"],
-            failure: row["failure"], unable: row["unable"], photos: row["photos"], updatedAt: row["updated_at"])
     }
 }

@@ -11,7 +11,7 @@ public struct CoverageProjection: Projection {
     public var name: String { "coverage" }
     public var version: Int { 1 }
     public var eventTypes: Set<String>? { ["ProductRegistered", "ProductReceived", "InspectionFinished"] }
-    public var dependencies: [String] { ["directory"] }
+    public var dependencies: [String] { ["batches"] }
     public var tables: [String] { ["coverage_product", "coverage_listing", "coverage_inspection"] }
     public var migrations: [String] {
         [

@@ -18,6 +18,9 @@ final class DecodingPipeline: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var batches: [[Item]] = []
+    /// Batches the folding thread is done with: emptied and refilled here, so their events are
+    /// released on the thread that made them (freeing across threads is slow).
+    private var used: [[Item]] = []
     private var finished = false
     private var failure: (any Error)?
     private var cancelled = false
@@ -43,11 +46,11 @@ final class DecodingPipeline: @unchecked Sendable {
                         batch.append(Item(type: -1, event: nil, envelope: envelope))
                     }
                     if batch.count >= Self.batchSize {
-                        try put(batch)
+                        batch = try put(batch)
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.isEmpty { try put(batch) }
+                if !batch.isEmpty { _ = try put(batch) }
                 finish(nil)
             } catch {
                 finish(error)
@@ -58,13 +61,15 @@ final class DecodingPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    private func put(_ batch: [Item]) throws {
+    /// Queues `batch`; returns a used batch to refill (or a new one).
+    private func put(_ batch: [Item]) throws -> [Item] {
         condition.lock()
         defer { condition.unlock() }
         while batches.count >= Self.depth && !cancelled { condition.wait() }
         if cancelled { throw ProjectionError(.cancelled, "the fold stopped") }
         batches.append(batch)
         condition.broadcast()
+        return used.popLast() ?? []
     }
 
     private func finish(_ error: (any Error)?) {
@@ -86,6 +91,13 @@ final class DecodingPipeline: @unchecked Sendable {
         }
         if let failure, !(failure is CancelledByConsumer) { throw failure }
         return nil
+    }
+
+    /// Gives back a batch the caller has folded, to be emptied and reused by the reading thread.
+    func recycle(_ batch: consuming [Item]) {
+        condition.lock()
+        if used.count < Self.depth { used.append(batch) }
+        condition.unlock()
     }
 
     /// Stops the reading thread and waits for it (call on every exit path of the consumer).

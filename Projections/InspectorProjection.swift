@@ -15,7 +15,7 @@ public struct InspectorProjection: Projection {
             "InspectionSkipped",
         ]
     }
-    public var dependencies: [String] { ["directory"] }
+    public var dependencies: [String] { ["batches"] }
     public var tables: [String] { ["inspector", "inspector_day", "inspector_open_timer"] }
     public var migrations: [String] {
         [
@@ -61,6 +61,23 @@ struct InspectorDayRow: Sendable, Hashable {
     var photos = 0
     var workedMicros: Int64 = 0
     var timedTasks = 0
+
+    /// Adds another row's counts (every column is a count or a sum).
+    mutating func add(_ other: InspectorDayRow) {
+        allocated += other.allocated
+        collected += other.collected
+        skippedUnable += other.skippedUnable
+        skippedOutOfStock += other.skippedOutOfStock
+        skippedUnavailable += other.skippedUnavailable
+        inspected += other.inspected
+        passed += other.passed
+        failed += other.failed
+        inspectionSkipped += other.inspectionSkipped
+        verdicts += other.verdicts
+        photos += other.photos
+        workedMicros += other.workedMicros
+        timedTasks += other.timedTasks
+    }
 }
 
 /// Time spent on a task's inspection so far; `runningSince` is nil while paused.
@@ -73,6 +90,10 @@ struct InspectionTimer: Sendable, Hashable {
 
 final class InspectorFold: ProjectionFold {
     private let days: RowCache<InspectorDayKey, InspectorDayRow>
+    /// Consecutive events mostly count for the same inspector and day: their counts gather here
+    /// and go into ``days`` when the key changes, and at a flush.
+    private var pendingKey: InspectorDayKey?
+    private var pending = InspectorDayRow()
     /// Timers live on the directory's task records; these changed since the last flush.
     private var dirtyTimers: [TaskRecord] = []
     private let checkpoint: UInt64
@@ -184,6 +205,7 @@ final class InspectorFold: ProjectionFold {
     }
 
     func flush(_ db: Database, at position: UInt64) throws {
+        try settlePending()
         try days.flush(at: position) { key, row in
             storedDayMax = max(storedDayMax, key.day)
             try upsertDay.execute(
@@ -235,7 +257,19 @@ final class InspectorFold: ProjectionFold {
         throws
     {
         let key = InspectorDayKey(inspector: inspector, day: Self.day(time))
-        try days.modify(key, load: { try self.loadDay($0) ?? InspectorDayRow() }, body)
+        if key != pendingKey {
+            try settlePending()
+            pendingKey = key
+        }
+        body(&pending)
+    }
+
+    private func settlePending() throws {
+        guard let key = pendingKey else { return }
+        let counts = pending
+        try days.modify(key, load: { try self.loadDay($0) ?? InspectorDayRow() }) { $0.add(counts) }
+        pendingKey = nil
+        pending = InspectorDayRow()
     }
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {

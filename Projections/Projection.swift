@@ -60,7 +60,7 @@ public struct EventEnvelope: Sendable, Hashable {
 
 /// Shared, read-only facts a fold may look up: the task directory (immutable task facts).
 public final class FoldContext {
-    /// Tasks by id: batch, inspector, location, GTIN, mode. Fed by ``TaskDirectoryProjection``.
+    /// Tasks by id: batch, inspector, location, GTIN, mode. Made by ``BatchProjection``.
     public internal(set) var directory: TaskDirectory?
     /// The checkpoint of the fold being made: it continues after this position.
     public internal(set) var checkpoint: UInt64 = 0

@@ -84,23 +84,29 @@ public struct ProjectionRunner: Sendable {
             try db.beginTransaction()
             do {
                 while let batch = try pipeline.next() {
-                    for item in batch {
-                        let position = item.envelope.position
-                        last = position
-                        inChunk += 1
-                        if let event = item.event {
-                            for index in readers[item.type] where folded[index] < position {
-                                try folds[index].apply(event, item.envelope, db)
+                    // Borrowed in place: copying each item would retain and release its strings.
+                    try batch.withUnsafeBufferPointer { items in
+                        for offset in items.indices {
+                            let envelope = items[offset].envelope
+                            let position = envelope.position
+                            last = position
+                            inChunk += 1
+                            let type = items[offset].type
+                            if type >= 0, let event = items[offset].event {
+                                for index in readers[type] where folded[index] < position {
+                                    try folds[index].apply(event, envelope, db)
+                                }
+                            }
+                            if inChunk >= chunkSize {
+                                try commit(folds, selected, &folded, at: last, context, db)
+                                report.events += inChunk
+                                inChunk = 0
+                                try progress(last, end)
+                                try db.beginTransaction()
                             }
                         }
-                        if inChunk >= chunkSize {
-                            try commit(folds, selected, &folded, at: last, context, db)
-                            report.events += inChunk
-                            inChunk = 0
-                            try progress(last, end)
-                            try db.beginTransaction()
-                        }
                     }
+                    pipeline.recycle(batch)
                 }
                 try commit(folds, selected, &folded, at: last, context, db)
                 report.events += inChunk
@@ -272,18 +278,29 @@ public struct ProjectionRunner: Sendable {
 /// nil for types the inspection domain does not know (written by other modules).
 struct EventTypeInterner {
     /// Every event type name the inspection domain knows.
-    let names: [String] = Array(
-        Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })
-    ).sorted()
+    let names: [String]
+    private let utf8: [[UInt8]]
     private var last = 0
+
+    init() {
+        names = Array(Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })).sorted()
+        utf8 = names.map { Array($0.utf8) }
+    }
 
     /// The index in ``names`` of the record's event type.
     mutating func index(of record: EventRecordView) -> Int? {
-        if record.hasEventType(names[last]) { return last }
-        for index in names.indices where record.hasEventType(names[index]) {
-            last = index
-            return index
+        record.withEventTypeBytes { bytes in
+            if Self.equal(utf8[last], bytes) { return last }
+            for index in utf8.indices where Self.equal(utf8[index], bytes) {
+                last = index
+                return index
+            }
+            return nil
         }
-        return nil
+    }
+
+    private static func equal(_ name: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard name.count == bytes.count, let base = bytes.baseAddress else { return name.isEmpty && bytes.isEmpty }
+        return name.withUnsafeBytes { name in name.baseAddress.map { memcmp($0, base, name.count) == 0 } ?? false }
     }
 }

@@ -54,9 +54,9 @@ public struct ProjectionStore: Sendable {
 
 /// Every projection this build knows, dependencies first.
 public enum ProjectionCatalog {
-    /// The read models: directory, batches, quality, inspectors, coverage, products.
+    /// The read models: batches (with the task directory), quality, inspectors, coverage, products.
     public static let all: [any Projection] = [
-        TaskDirectoryProjection(), BatchProjection(), QualityProjection(), InspectorProjection(),
+        BatchProjection(), QualityProjection(), InspectorProjection(),
         CoverageProjection(), ProductProjection(),
     ]
 }

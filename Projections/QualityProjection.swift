@@ -13,7 +13,7 @@ public struct QualityProjection: Projection {
     public var eventTypes: Set<String>? {
         ["AttributeVerdictRecorded", "InspectionFinished", "InspectionSkipped", "RuleCheckRecorded"]
     }
-    public var dependencies: [String] { ["directory"] }
+    public var dependencies: [String] { ["batches"] }
     public var tables: [String] { ["quality_inspection", "quality_rule_check", "quality_open_task"] }
     public var migrations: [String] {
         [

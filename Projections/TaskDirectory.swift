@@ -29,8 +29,9 @@ public struct TaskFacts: Sendable, Hashable {
 /// forgets records only after every fold has flushed, so nothing unwritten is dropped.
 public final class TaskRecord {
     let facts: TaskFacts
-    /// Batches: the task's state row, and whether it changed since the fold last wrote it.
-    var state: TaskStateRow?
+    /// Batches: the task's state (stored with its facts in `task`), and whether it changed
+    /// since the fold last wrote it.
+    var state: TaskStateRow
     var stateDirty = false
     /// Quality: the verdicts of its open inspection (nil: not loaded yet, or none).
     var verdicts: OpenVerdicts?
@@ -41,13 +42,17 @@ public final class TaskRecord {
     var timerLoaded = false
     var timerDirty = false
 
-    init(_ facts: TaskFacts) { self.facts = facts }
+    init(_ facts: TaskFacts, state: TaskStateRow) {
+        self.facts = facts
+        self.state = state
+    }
 }
 
-/// Task facts by id: a bounded in-memory working set over the `task_directory` table.
+/// Tasks by id: a bounded in-memory working set over the `task` table (which the batch fold
+/// writes: facts and state in one row).
 ///
-/// Rows are inserted as allocations are folded (inside the runner's transaction), so a miss is
-/// one primary-key read. The set is trimmed only by ``trim()``, which the runner calls after a
+/// A task allocated in this run is in memory until its row is written, so a miss is one
+/// primary-key read. The set is trimmed only by ``trim(at:)``, which the runner calls after a
 /// flush: records carry the folds' unwritten state until then.
 public final class TaskDirectory {
     private var cache: [String: TaskRecord] = [:]
@@ -55,7 +60,6 @@ public final class TaskDirectory {
     private var previous: [String: TaskRecord] = [:]
     private let capacity: Int
     private let select: Statement
-    private let insertStatement: WriteStatement
     /// Folds ask about the same task one after the other: the last answer is kept.
     private var last: TaskRecord?
     /// The position of the last trim: a record allocated at or before it may have been dropped
@@ -65,16 +69,11 @@ public final class TaskDirectory {
     init(_ db: Database, capacity: Int = 100_000) throws {
         self.capacity = capacity
         select = try db.makeStatement(
-            sql:
-                "SELECT batch, inspector, location, gtin, mode, allocated_at, position FROM task_directory WHERE task = ?"
-        )
-        insertStatement = try WriteStatement(
-            db,
-            """
-            INSERT OR REPLACE INTO task_directory (task, batch, inspector, location, gtin, mode, allocated_at,
-              position)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+            sql: """
+                SELECT batch, inspector, location, gtin, mode, allocated_at, position, collection, skip_reason,
+                  inspection, phase, verdicts, passed, warning, failure, unable, photos, updated_at
+                FROM task WHERE task = ?
+                """)
     }
 
     /// The facts of `taskID`, from memory or the table; nil for a task never allocated.
@@ -94,17 +93,16 @@ public final class TaskDirectory {
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
             allocatedAt: row[5], position: UInt64(row[6] as Int64))
-        return remember(TaskRecord(facts))
+        let state = TaskStateRow(
+            collection: row[7], skipReason: row[8], inspection: row[9], phase: row[10], verdicts: row[11],
+            passed: row[12], warning: row[13], failure: row[14], unable: row[15], photos: row[16], updatedAt: row[17])
+        return remember(TaskRecord(facts, state: state))
     }
 
-    /// Stores a newly allocated task and returns its record.
+    /// A task allocated now: in memory until the batch fold writes its row.
     @discardableResult
-    func insert(_ facts: TaskFacts) throws -> TaskRecord {
-        try insertStatement.execute(
-            .text(facts.taskID), .text(facts.batchID), .text(facts.inspectorID), .text(facts.locationID),
-            .text(facts.gtin), .int(facts.mode), .integer(facts.allocatedAt),
-            .integer(Int64(facts.position)))
-        return remember(TaskRecord(facts))
+    func allocate(_ facts: TaskFacts, state: TaskStateRow) -> TaskRecord {
+        remember(TaskRecord(facts, state: state))
     }
 
     /// True when no fold that started after `checkpoint` can have state stored for `record`: it
@@ -127,59 +125,5 @@ public final class TaskDirectory {
         cache[record.facts.taskID] = record
         last = record
         return record
-    }
-}
-
-/// The task directory: immutable facts of every allocated task, which other folds look up.
-public struct TaskDirectoryProjection: Projection {
-    public init() {}
-    public var name: String { "directory" }
-    public var version: Int { 1 }
-    public var eventTypes: Set<String>? { ["BatchAllocated", "AdHocTaskAllocated"] }
-    public var dependencies: [String] { [] }
-    public var tables: [String] { ["task_directory"] }
-    public var migrations: [String] {
-        [
-            """
-            CREATE TABLE task_directory (
-              task TEXT PRIMARY KEY, batch TEXT NOT NULL, inspector TEXT NOT NULL, location TEXT NOT NULL,
-              gtin TEXT NOT NULL, mode INTEGER NOT NULL, allocated_at INTEGER NOT NULL,
-              position INTEGER NOT NULL) WITHOUT ROWID
-            """
-        ]
-    }
-
-    public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        let directory = try TaskDirectory(db, capacity: context.workingSetLimit)
-        context.directory = directory
-        return Fold(directory: directory)
-    }
-
-    final class Fold: ProjectionFold {
-        let directory: TaskDirectory
-        init(directory: TaskDirectory) { self.directory = directory }
-
-        func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
-            switch event {
-            case .batchAllocated(let batch):
-                for task in batch.tasks {
-                    try directory.insert(
-                        TaskFacts(
-                            taskID: task.taskID, batchID: batch.batchID, inspectorID: batch.inspectorID,
-                            locationID: batch.locationID, gtin: task.gtin, mode: batch.mode.rawValue,
-                            allocatedAt: envelope.occurredAt, position: envelope.position))
-                }
-            case .adHocTaskAllocated(let task):
-                try directory.insert(
-                    TaskFacts(
-                        taskID: task.taskID, batchID: "", inspectorID: task.inspectorID, locationID: task.locationID,
-                        gtin: task.gtin, mode: InspectionMode.adHoc.rawValue, allocatedAt: envelope.occurredAt,
-                        position: envelope.position))
-            default:
-                break
-            }
-        }
-
-        func flush(_ db: Database, at position: UInt64) throws {}
     }
 }

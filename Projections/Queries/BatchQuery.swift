@@ -94,7 +94,7 @@ extension ProjectionStore {
 
     /// One task (batch or ad-hoc), or nil when there is none.
     public func task(_ taskID: String) throws -> TaskReport? {
-        try database.read { db in try db.tableExists("task_state") ? Self.task(taskID, db) : nil }
+        try database.read { db in try db.tableExists("task") ? Self.task(taskID, db) : nil }
     }
 
     static func task(_ taskID: String, _ db: Database) throws -> TaskReport? {
@@ -102,7 +102,7 @@ extension ProjectionStore {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT s.*, d.gtin FROM task_state s JOIN task_directory d ON d.task = s.task WHERE s.task = ?
+                    SELECT * FROM task WHERE task = ?
                     """, arguments: [taskID])
         else { return nil }
         return TaskReport(

@@ -34,6 +34,11 @@ public struct EventRecordView {
         try body(payloadBytes)
     }
 
+    /// Calls `body` with the event type's UTF-8 bytes in place (valid only during the call).
+    public func withEventTypeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(typeBytes)
+    }
+
     /// True when the event type is `name`, without making a String.
     public func hasEventType(_ name: String) -> Bool { Self.equal(typeBytes, name) }
 

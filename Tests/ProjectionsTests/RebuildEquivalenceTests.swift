@@ -83,7 +83,8 @@ import Testing
             // Damage a table, then bump the version: the rebuild restores it.
             try await store.database.write { db in try db.execute(sql: "DELETE FROM inspector_day") }
             var projections = ProjectionCatalog.all
-            projections[3] = Bumped(base: InspectorProjection())
+            let inspectors = try #require(projections.firstIndex { $0.name == "inspectors" })
+            projections[inspectors] = Bumped(base: InspectorProjection())
             let second = try ProjectionRunner(projections: projections, logger: quietLogger).catchUp(store, log: log)
             #expect(second.rebuilt == ["inspectors"])
             #expect(try snapshot(store) == before)
