@@ -37,9 +37,9 @@ public struct BatchProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        let directory = try TaskDirectory(db, capacity: context.workingSetLimit)
+        let directory = try TaskDirectory(db, context: context)
         context.directory = directory
-        return try BatchFold(db, directory: directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+        return try BatchFold(db, directory: directory, context: context)
     }
 }
 
@@ -95,6 +95,7 @@ struct TaskStateRow: Sendable, Hashable {
 }
 
 final class BatchFold: ProjectionFold {
+    private let context: FoldContext
     private let batches: RowCache<String, BatchRow>
     /// Tasks live on the directory's records; these changed since the last flush.
     private var dirtyTasks: [TaskRecord] = []
@@ -103,10 +104,13 @@ final class BatchFold: ProjectionFold {
     private let writeTask: WriteStatement
     private let selectBatch: Statement
 
-    init(_ db: Database, directory: TaskDirectory, checkpoint: UInt64, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory, context: FoldContext) throws {
+        let checkpoint = context.checkpoint
+        let limit = context.workingSetLimit
+        self.context = context
         self.directory = directory
         batches = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
-        writeBatch = try WriteStatement(
+        writeBatch = try context.writeStatement(
             db,
             """
             INSERT OR REPLACE INTO batch (id, inspector, location, mode, status, paused, expired, allocated_at,
@@ -114,7 +118,7 @@ final class BatchFold: ProjectionFold {
               skipped, passed, failed, inspection_skipped, photos)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        writeTask = try WriteStatement(
+        writeTask = try context.writeStatement(
             db,
             """
             INSERT OR REPLACE INTO task (task, batch, inspector, location, gtin, mode, allocated_at, position,
@@ -317,6 +321,7 @@ final class BatchFold: ProjectionFold {
 
     private func loadBatch(_ id: String) throws -> BatchRow? {
         guard !batches.isComplete else { return nil }
+        try context.settleWrites()
         guard let row = try Row.fetchOne(selectBatch, arguments: [id]) else { return nil }
         return BatchRow(
             id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],

@@ -33,11 +33,12 @@ public struct CoverageProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try CoverageFold(db, directory: context.directory, limit: context.workingSetLimit, context: context)
+        try CoverageFold(db, directory: context.directory, context: context)
     }
 }
 
 final class CoverageFold: ProjectionFold {
+    private let context: FoldContext
     /// GTIN → product type (-1 when the product is not registered).
     private let productTypes: RowCache<String, Int>
     private let directory: TaskDirectory?
@@ -47,22 +48,24 @@ final class CoverageFold: ProjectionFold {
     private let insertListing: WriteStatement
     private let selectType: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, limit: Int, context: FoldContext) throws {
+    init(_ db: Database, directory: TaskDirectory?, context: FoldContext) throws {
+        let limit = context.workingSetLimit
+        self.context = context
         self.directory = directory
         productTypes = RowCache(capacity: limit, completeAfter: context.checkpoint)
-        upsertProduct = try WriteStatement(
+        upsertProduct = try context.writeStatement(
             db,
             """
             INSERT INTO coverage_product (gtin, product_type, manufacturer, registered_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (gtin) DO UPDATE SET product_type = excluded.product_type,
               manufacturer = excluded.manufacturer
             """)
-        updateReceived = try WriteStatement(
+        updateReceived = try context.writeStatement(
             db,
             "UPDATE coverage_product SET received_at = ?, inspect_before = ? WHERE gtin = ?")
-        insertListing = try WriteStatement(
+        insertListing = try context.writeStatement(
             db, "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
-        insertInspection = try WriteStatement(
+        insertInspection = try context.writeStatement(
             db,
             """
             INSERT INTO coverage_inspection (position, gtin, product_type, mode, location, inspector, finished_at)
@@ -88,6 +91,7 @@ final class CoverageFold: ProjectionFold {
             let type = try productTypes.value(task.facts.gtin) { gtin -> Int? in
                 // Every product registered since an empty start is held: a miss is an unknown GTIN.
                 if productTypes.isComplete { return -1 }
+                try context.settleWrites()
                 return try Int.fetchOne(selectType, arguments: [gtin]) ?? -1
             }
             try insertInspection.execute(

@@ -37,8 +37,7 @@ public struct InspectorProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try InspectorFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+        try InspectorFold(db, directory: context.directory, context: context)
     }
 }
 
@@ -89,6 +88,7 @@ struct InspectionTimer: Sendable, Hashable {
 }
 
 final class InspectorFold: ProjectionFold {
+    private let context: FoldContext
     private let days: RowCache<InspectorDayKey, InspectorDayRow>
     /// Consecutive events mostly count for the same inspector and day: their counts gather here
     /// and go into ``days`` when the key changes, and at a flush.
@@ -107,13 +107,16 @@ final class InspectorFold: ProjectionFold {
     private var storedDayMax: Int64
     private let selectTimer: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory?, context: FoldContext) throws {
+        let checkpoint = context.checkpoint
+        let limit = context.workingSetLimit
+        self.context = context
         self.directory = directory
         self.checkpoint = checkpoint
         days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
-        upsertInspector = try WriteStatement(
+        upsertInspector = try context.writeStatement(
             db, "INSERT OR REPLACE INTO inspector (id, name, role) VALUES (?, ?, ?)")
-        upsertDay = try WriteStatement(
+        upsertDay = try context.writeStatement(
             db,
             """
             INSERT OR REPLACE INTO inspector_day (inspector, day, allocated, collected, skipped_unable,
@@ -121,10 +124,11 @@ final class InspectorFold: ProjectionFold {
               photos, worked_us, timed_tasks)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        upsertTimer = try WriteStatement(
+        upsertTimer = try context.writeStatement(
             db,
             "INSERT OR REPLACE INTO inspector_open_timer (task, running_since, worked_us) VALUES (?, ?, ?)")
-        deleteTimer = try WriteStatement(db, "DELETE FROM inspector_open_timer WHERE task = ?")
+        deleteTimer = try context.writeStatement(
+            db, "DELETE FROM inspector_open_timer WHERE task = ?")
         selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
         storedDayMax = try Int64.fetchOne(db, sql: "SELECT max(day) FROM inspector_day") ?? .min
         selectTimer = try db.makeStatement(
@@ -274,6 +278,7 @@ final class InspectorFold: ProjectionFold {
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
         guard !days.isComplete, key.day <= storedDayMax else { return nil }
+        try context.settleWrites()
         guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
@@ -288,8 +293,9 @@ final class InspectorFold: ProjectionFold {
     private func loadTimer(_ record: TaskRecord) throws {
         guard !record.timerLoaded else { return }
         record.timerLoaded = true
-        guard let directory, !directory.isNew(record, since: checkpoint),
-            let row = try Row.fetchOne(selectTimer, arguments: [record.facts.taskID])
+        guard let directory, !directory.isNew(record, since: checkpoint) else { return }
+        try context.settleWrites()
+        guard let row = try Row.fetchOne(selectTimer, arguments: [record.facts.taskID])
         else { return }
         record.timer = InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }

@@ -37,6 +37,7 @@ public struct ProductProjection: Projection {
 /// Keeps product ids in memory (assigned as SQLite would: the largest plus one), so registering
 /// a product needs no read.
 final class ProductFold: ProjectionFold {
+    private let context: FoldContext
     /// GTIN → product id.
     private let ids: RowCache<String, Int64>
     /// The largest product id so far.
@@ -49,26 +50,28 @@ final class ProductFold: ProjectionFold {
     private let updateDatasheet: WriteStatement
 
     init(_ db: Database, context: FoldContext) throws {
+        self.context = context
         ids = RowCache(capacity: context.workingSetLimit, completeAfter: context.checkpoint)
         lastID = try Int64.fetchOne(db, sql: "SELECT coalesce(max(id), 0) FROM product") ?? 0
         selectID = try db.makeStatement(sql: "SELECT id FROM product WHERE gtin = ?")
-        insertProduct = try WriteStatement(
+        insertProduct = try context.writeStatement(
             db,
             """
             INSERT INTO product (id, gtin, name, brand, manufacturer, product_type, category, child_gtin,
               child_quantity, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        updateProduct = try WriteStatement(
+        updateProduct = try context.writeStatement(
             db,
             """
             UPDATE product SET name = ?, brand = ?, manufacturer = ?, product_type = ?, category = ?,
               child_gtin = ?, child_quantity = ? WHERE id = ?
             """)
-        deleteSearch = try WriteStatement(db, "DELETE FROM product_fts WHERE rowid = ?")
-        insertSearch = try WriteStatement(
+        deleteSearch = try context.writeStatement(
+            db, "DELETE FROM product_fts WHERE rowid = ?")
+        insertSearch = try context.writeStatement(
             db,
             "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)")
-        updateDatasheet = try WriteStatement(
+        updateDatasheet = try context.writeStatement(
             db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
     }
 
@@ -108,6 +111,7 @@ final class ProductFold: ProjectionFold {
     private func loadID(_ gtin: String) throws -> Int64? {
         // Every product registered since an empty start is held: a miss is a new product.
         guard !ids.isComplete else { return nil }
+        try context.settleWrites()
         return try Int64.fetchOne(selectID, arguments: [gtin])
     }
 }

@@ -66,7 +66,20 @@ public final class FoldContext {
     public internal(set) var checkpoint: UInt64 = 0
     /// How many rows a fold keeps in memory per working set before it forgets them after a flush.
     public let workingSetLimit: Int
+    /// Where the folds' writes run (nil: at once, on the folding thread).
+    let writes: WriteQueue?
 
-    init(workingSetLimit: Int) { self.workingSetLimit = max(1, workingSetLimit) }
+    init(workingSetLimit: Int, writes: WriteQueue? = nil) {
+        self.workingSetLimit = max(1, workingSetLimit)
+        self.writes = writes
+    }
+
+    /// A write statement that runs through ``writes``.
+    func writeStatement(_ db: Database, _ sql: String) throws -> WriteStatement {
+        try WriteStatement(db, sql, queue: writes)
+    }
+
+    /// Waits until every queued write has run: call before reading the database in a fold.
+    func settleWrites() throws { try writes?.drain() }
 
 }

@@ -65,11 +65,14 @@ public struct ProjectionRunner: Sendable {
                 try createIndexes(selected, db)
                 return report
             }
-            let context = FoldContext(workingSetLimit: workingSetLimit)
+            let writes = WriteQueue()
+            defer { writes.stop() }
+            let context = FoldContext(workingSetLimit: workingSetLimit, writes: writes)
             let folds = try selected.indices.map { index in
                 context.checkpoint = checkpoints[index]
                 return try selected[index].makeFold(db, context: context)
             }
+            let chunks = try ChunkStatements(db, writes: writes)
             var folded = checkpoints
             var inChunk = 0
             var last = low
@@ -98,23 +101,26 @@ public struct ProjectionRunner: Sendable {
                                 }
                             }
                             if inChunk >= chunkSize {
-                                try commit(folds, selected, &folded, at: last, context, db)
+                                try commit(folds, selected, &folded, at: last, context, chunks, db)
+                                try db.beginTransaction()
                                 report.events += inChunk
                                 inChunk = 0
                                 try progress(last, end)
-                                try db.beginTransaction()
                             }
                         }
                     }
                     pipeline.recycle(batch)
                 }
-                try commit(folds, selected, &folded, at: last, context, db)
+                try commit(folds, selected, &folded, at: last, context, chunks, db)
                 report.events += inChunk
                 try progress(last, end)
             } catch {
+                // The chunk in progress is rolled back (committed chunks stay).
+                writes.stop()
                 if db.isInsideTransaction { try? db.rollback() }
                 throw error
             }
+            writes.stop()
             try createIndexes(selected, db)
             report.positions = (low + 1)...last
             report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -153,15 +159,16 @@ public struct ProjectionRunner: Sendable {
 
     private func commit(
         _ folds: [any ProjectionFold], _ selected: [any Projection], _ folded: inout [UInt64], at position: UInt64,
-        _ context: FoldContext, _ db: Database
+        _ context: FoldContext, _ chunks: ChunkStatements, _ db: Database
     ) throws {
-        let statement = try db.cachedStatement(
-            sql: "UPDATE projection_checkpoint SET position = ? WHERE name = ?")
         for index in folds.indices where folded[index] < position {
             try folds[index].flush(db, at: position)
-            try statement.execute(arguments: [Int64(position), selected[index].name])
+            try chunks.checkpoint.execute(.integer(Int64(position)), .text(selected[index].name))
             folded[index] = position
         }
+        // The commit runs here, once the writer is done: SQLite calls GRDB's commit hook on the
+        // committing thread, and GRDB expects its own.
+        try context.settleWrites()
         try db.commit()
         // Every fold has written what its task records held: they may be dropped now.
         context.directory?.trim(at: position)
@@ -271,6 +278,16 @@ public struct ProjectionRunner: Sendable {
                 "the payload at position \(record.position) (\(eventType) v\(record.schemaVersion)) cannot be decoded: \(error) (run itemaudit verify, or upgrade itemaudit)",
                 context: ["position": String(record.position), "eventType": eventType])
         }
+    }
+}
+
+/// The statements that end a chunk, queued behind its rows: the checkpoints.
+struct ChunkStatements {
+    let checkpoint: WriteStatement
+
+    init(_ db: Database, writes: WriteQueue) throws {
+        checkpoint = try WriteStatement(
+            db, "UPDATE projection_checkpoint SET position = ? WHERE name = ?", queue: writes)
     }
 }
 

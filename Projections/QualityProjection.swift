@@ -37,8 +37,7 @@ public struct QualityProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try QualityFold(
-            db, directory: context.directory, checkpoint: context.checkpoint, limit: context.workingSetLimit)
+        try QualityFold(db, directory: context.directory, context: context)
     }
 }
 
@@ -99,6 +98,7 @@ struct OpenVerdicts: Sendable, Hashable {
 }
 
 final class QualityFold: ProjectionFold {
+    private let context: FoldContext
     /// Open verdicts live on the directory's task records; these changed since the last flush.
     private var dirty: [TaskRecord] = []
     private let checkpoint: UInt64
@@ -109,26 +109,29 @@ final class QualityFold: ProjectionFold {
     private let deleteOpen: WriteStatement
     private let selectOpen: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, checkpoint: UInt64, limit: Int) throws {
+    init(_ db: Database, directory: TaskDirectory?, context: FoldContext) throws {
+        let checkpoint = context.checkpoint
+        self.context = context
         self.directory = directory
         self.checkpoint = checkpoint
-        insertInspection = try WriteStatement(
+        insertInspection = try context.writeStatement(
             db,
             """
             INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
               recorded_at, result, passed, warning, failure, unable, failing)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        insertRuleCheck = try WriteStatement(
+        insertRuleCheck = try context.writeStatement(
             db,
             """
             INSERT INTO quality_rule_check (position, gtin, datasheet, rule_sets, occurred_at, passed, warning,
               failure, unable, failing)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        upsertOpen = try WriteStatement(
+        upsertOpen = try context.writeStatement(
             db, "INSERT OR REPLACE INTO quality_open_task (task, verdicts) VALUES (?, ?)")
-        deleteOpen = try WriteStatement(db, "DELETE FROM quality_open_task WHERE task = ?")
+        deleteOpen = try context.writeStatement(
+            db, "DELETE FROM quality_open_task WHERE task = ?")
         selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
     }
 
@@ -176,6 +179,7 @@ final class QualityFold: ProjectionFold {
         guard !record.verdictsLoaded else { return }
         record.verdictsLoaded = true
         guard let directory, !directory.isNew(record, since: checkpoint) else { return }
+        try context.settleWrites()
         record.verdicts = try String.fetchOne(selectOpen, arguments: [record.facts.taskID]).map {
             var verdicts = OpenVerdicts(encoded: $0)
             verdicts.stored = true

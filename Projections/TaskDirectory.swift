@@ -66,8 +66,12 @@ public final class TaskDirectory {
     /// and read again, so its folds' state is in their tables, not known to be empty.
     private(set) var trimmedAt: UInt64 = 0
 
-    init(_ db: Database, capacity: Int = 100_000) throws {
-        self.capacity = capacity
+    /// The run's writes, settled before a read (not the context: it holds this directory).
+    private let writes: WriteQueue?
+
+    init(_ db: Database, context: FoldContext) throws {
+        self.capacity = context.workingSetLimit
+        self.writes = context.writes
         select = try db.makeStatement(
             sql: """
                 SELECT batch, inspector, location, gtin, mode, allocated_at, position, collection, skip_reason,
@@ -89,6 +93,7 @@ public final class TaskDirectory {
             return record
         }
         if let record = previous.removeValue(forKey: taskID) { return remember(record) }
+        try writes?.drain()
         guard let row = try Row.fetchOne(select, arguments: [taskID]) else { return nil }
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],

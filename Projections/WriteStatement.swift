@@ -6,17 +6,35 @@ import GRDBSQLite
 /// GRDB's `StatementArguments` allocate per call; folds that write hundreds of thousands of
 /// rows per second bind values in place instead. Prepared once per run, valid only while the
 /// `Database` that made it is in use.
+///
+/// With a ``WriteQueue`` the statement runs on the queue's thread, after what was queued before.
 struct WriteStatement {
     private let statement: Statement
-    private var handle: OpaquePointer { statement.sqliteStatement }
+    private let queue: WriteQueue?
+    /// The statement's number in ``queue``.
+    private let number: Int
 
-    init(_ db: Database, _ sql: String) throws {
+    init(_ db: Database, _ sql: String, queue: WriteQueue? = nil) throws {
         statement = try db.makeStatement(sql: sql)
+        self.queue = queue
+        number = queue?.register(statement) ?? 0
     }
 
-    /// Binds `values` to the parameters in order, runs the statement and resets it.
+    /// Binds `values` to the parameters in order, runs the statement and resets it (or queues
+    /// that, with a queue: a failure is then thrown by a later call).
+    @inline(__always)
     func execute(_ values: SQLValue...) throws {
-        let code = bind(values, from: 0)
+        if let queue {
+            try queue.enqueue(number, values)
+        } else {
+            try values.withUnsafeBufferPointer { try Self.run(statement, $0) }
+        }
+    }
+
+    /// Binds `values` to the parameters of `statement` in order, runs it and resets it, now.
+    static func run(_ statement: Statement, _ values: UnsafeBufferPointer<SQLValue>) throws {
+        let handle = statement.sqliteStatement
+        let code = bind(handle, values, from: 0)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
             throw ProjectionError(
@@ -28,8 +46,9 @@ struct WriteStatement {
 
     /// Binds `values[offset...]`, then steps: text is bound in place (`SQLITE_STATIC`, no copy and
     /// no allocation inside SQLite), so the step runs inside every text's `withUTF8` scope.
-    private func bind(_ values: [SQLValue], from offset: Int) -> Int32 {
-        let handle = self.handle
+    private static func bind(_ handle: OpaquePointer, _ values: UnsafeBufferPointer<SQLValue>, from offset: Int)
+        -> Int32
+    {
         var offset = offset
         while offset < values.count {
             let index = Int32(offset + 1)
@@ -42,7 +61,7 @@ struct WriteStatement {
                     let base = UnsafeRawPointer(utf8.baseAddress ?? emptyText.utf8Start)
                     sqlite3_bind_text(
                         handle, index, base.assumingMemoryBound(to: CChar.self), Int32(utf8.count), nil)
-                    return bind(values, from: offset + 1)
+                    return bind(handle, values, from: offset + 1)
                 }
             }
             offset += 1
