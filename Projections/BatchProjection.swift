@@ -129,7 +129,7 @@ final class BatchFold: ProjectionFold {
         selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
         let time = envelope.occurredAt
         switch event {
         case .batchAllocated(let event):
@@ -176,34 +176,34 @@ final class BatchFold: ProjectionFold {
             try close(event.batchID, expired: true, time, db)
         case .batchSubmitted(let event):
             try batch(event.batchID, time, db) { $0.status = 6 }
-        case .productCollected(let event):
-            try task(event.taskID, time, db) {
+        case .productCollected:
+            try changeTask(task, time, db) {
                 $0.collection = 2
                 $0.inspection = 1
             } batch: { row, _ in
                 row.collected += 1
             }
         case .collectionSkipped(let event):
-            try task(event.taskID, time, db) {
+            try changeTask(task, time, db) {
                 $0.collection = 3
                 $0.skipReason = event.reason.rawValue
             } batch: { row, _ in
                 row.skipped += 1
                 row.resolved += 1
             }
-        case .inspectionStarted(let event):
-            try task(event.taskID, time, db) {
+        case .inspectionStarted:
+            try changeTask(task, time, db) {
                 $0.phase = 1
             } batch: { row, _ in
                 row.begun = true
                 row.settle()
             }
-        case .inspectionPaused(let event):
-            try task(event.taskID, time, db) { $0.phase = 2 }
-        case .attributeVerdictRecorded(let event):
-            try task(event.taskID, time, db) { $0.verdicts += 1 }
-        case .photoAttached(let event):
-            try task(event.taskID, time, db) {
+        case .inspectionPaused:
+            try changeTask(task, time, db) { $0.phase = 2 }
+        case .attributeVerdictRecorded:
+            try changeTask(task, time, db) { $0.verdicts += 1 }
+        case .photoAttached:
+            try changeTask(task, time, db) {
                 $0.photos += 1
             } batch: { row, task in
                 row.photos += 1
@@ -211,7 +211,7 @@ final class BatchFold: ProjectionFold {
                 row.settle()
             }
         case .inspectionFinished(let event):
-            try task(event.taskID, time, db) {
+            try changeTask(task, time, db) {
                 $0.inspection = event.result.rawValue
                 $0.phase = 0
                 $0.passed = event.passedCount
@@ -225,8 +225,8 @@ final class BatchFold: ProjectionFold {
                 if task.photos == 0 { row.inspectedWithoutPhoto += 1 }
                 row.settle()
             }
-        case .inspectionSkipped(let event):
-            try task(event.taskID, time, db) {
+        case .inspectionSkipped:
+            try changeTask(task, time, db) {
                 $0.inspection = 4
                 $0.phase = 0
             } batch: { row, _ in
@@ -274,11 +274,11 @@ final class BatchFold: ProjectionFold {
     }
 
     /// Changes a task, then its batch (if it has one) with the task as it is now.
-    private func task(
-        _ id: String, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
+    private func changeTask(
+        _ record: TaskRecord?, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
         batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
     ) throws {
-        guard let record = try directory.record(id, db) else { return }
+        guard let record else { return }
         var row = record.state
         body(&row)
         row.updatedAt = time

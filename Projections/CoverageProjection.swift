@@ -74,7 +74,7 @@ final class CoverageFold: ProjectionFold {
         selectType = try db.makeStatement(sql: "SELECT product_type FROM coverage_product WHERE gtin = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
         switch event {
         case .productRegistered(let event):
             try upsertProduct.execute(
@@ -86,8 +86,8 @@ final class CoverageFold: ProjectionFold {
             try updateReceived.execute(
                 .integer(envelope.occurredAt), .optional(event.inspectBefore?.microseconds), .text(event.gtin))
             try insertListing.execute(.text(event.gtin), .text(event.locationID))
-        case .inspectionFinished(let event):
-            guard let task = try directory?.record(event.taskID, db) else { return }
+        case .inspectionFinished:
+            guard let task else { return }
             let type = try productTypes.value(task.facts.gtin) { gtin -> Int? in
                 // Every product registered since an empty start is held: a miss is an unknown GTIN.
                 if productTypes.isComplete { return -1 }

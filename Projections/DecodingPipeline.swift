@@ -8,19 +8,31 @@ final class DecodingPipeline: @unchecked Sendable {
     // @unchecked: `batches`, `finished`, `failure` and `cancelled` are only touched while
     // holding `condition`.
 
-    /// One record: its type index (-1 when the domain does not know it) and, when some fold
-    /// reads that type, the decoded event.
+    /// One record a fold reads: its type index, the decoded event and the envelope.
     struct Item: Sendable {
         var type: Int
-        var event: InspectionEvent?
+        var event: InspectionEvent
         var envelope: EventEnvelope
     }
 
+    /// Consecutive records: the ones some fold reads, and how far the batch reaches (records of
+    /// types no fold reads are counted, not sent).
+    struct Batch: Sendable {
+        var items: [Item] = []
+        var records = 0
+        var lastPosition: UInt64 = 0
+
+        mutating func removeAll() {
+            items.removeAll(keepingCapacity: true)
+            records = 0
+        }
+    }
+
     private let condition = NSCondition()
-    private var batches: [[Item]] = []
+    private var batches: [Batch] = []
     /// Batches the folding thread is done with: emptied and refilled here, so their events are
     /// released on the thread that made them (freeing across threads is slow).
-    private var used: [[Item]] = []
+    private var used: [Batch] = []
     private var finished = false
     private var failure: (any Error)?
     private var cancelled = false
@@ -32,25 +44,25 @@ final class DecodingPipeline: @unchecked Sendable {
     init(log: EventLog, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
         let thread = Thread { [self] in
             var types = EventTypeInterner()
-            var batch: [Item] = []
-            batch.reserveCapacity(Self.batchSize)
+            var batch = Batch()
+            batch.items.reserveCapacity(Self.batchSize)
             do {
                 try log.forEachRecordView(from: start, upTo: end) { record in
                     let envelope = EventEnvelope(
                         position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
                         occurredAt: record.occurredAt.microsecondsSinceEpoch)
-                    if let type = types.index(of: record) {
-                        let event = wanted[type] ? try ProjectionRunner.decode(record, types.names[type]) : nil
-                        batch.append(Item(type: type, event: event, envelope: envelope))
-                    } else {
-                        batch.append(Item(type: -1, event: nil, envelope: envelope))
+                    batch.records += 1
+                    batch.lastPosition = envelope.position
+                    if let type = types.index(of: record), wanted[type] {
+                        let event = try ProjectionRunner.decode(record, types.names[type])
+                        batch.items.append(Item(type: type, event: event, envelope: envelope))
                     }
-                    if batch.count >= Self.batchSize {
+                    if batch.records >= Self.batchSize {
                         batch = try put(batch)
-                        batch.removeAll(keepingCapacity: true)
+                        batch.removeAll()
                     }
                 }
-                if !batch.isEmpty { _ = try put(batch) }
+                if batch.records > 0 { _ = try put(batch) }
                 finish(nil)
             } catch {
                 finish(error)
@@ -62,14 +74,14 @@ final class DecodingPipeline: @unchecked Sendable {
     }
 
     /// Queues `batch`; returns a used batch to refill (or a new one).
-    private func put(_ batch: [Item]) throws -> [Item] {
+    private func put(_ batch: Batch) throws -> Batch {
         condition.lock()
         defer { condition.unlock() }
         while batches.count >= Self.depth && !cancelled { condition.wait() }
         if cancelled { throw ProjectionError(.cancelled, "the fold stopped") }
         batches.append(batch)
         condition.broadcast()
-        return used.popLast() ?? []
+        return used.popLast() ?? Batch()
     }
 
     private func finish(_ error: (any Error)?) {
@@ -81,7 +93,7 @@ final class DecodingPipeline: @unchecked Sendable {
     }
 
     /// The next decoded batch, nil at the end. Rethrows what the reading thread met.
-    func next() throws -> [Item]? {
+    func next() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while batches.isEmpty && !finished { condition.wait() }
@@ -94,7 +106,7 @@ final class DecodingPipeline: @unchecked Sendable {
     }
 
     /// Gives back a batch the caller has folded, to be emptied and reused by the reading thread.
-    func recycle(_ batch: consuming [Item]) {
+    func recycle(_ batch: consuming Batch) {
         condition.lock()
         if used.count < Self.depth { used.append(batch) }
         condition.unlock()

@@ -139,7 +139,7 @@ final class InspectorFold: ProjectionFold {
         micros >= 0 ? micros / 86_400_000_000 : (micros + 1) / 86_400_000_000 - 1
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
         let time = envelope.occurredAt
         switch event {
         case .inspectorRegistered(let event):
@@ -148,22 +148,22 @@ final class InspectorFold: ProjectionFold {
             try day(event.inspectorID, time, db) { $0.allocated += event.tasks.count }
         case .adHocTaskAllocated(let event):
             try day(event.inspectorID, time, db) { $0.allocated += 1 }
-        case .productCollected(let event):
-            try taskDay(event.taskID, time, db) { $0.collected += 1 }
+        case .productCollected:
+            try taskDay(task, time, db) { $0.collected += 1 }
         case .collectionSkipped(let event):
-            try taskDay(event.taskID, time, db) {
+            try taskDay(task, time, db) {
                 switch event.reason {
                 case .unableToCollect: $0.skippedUnable += 1
                 case .outOfStock: $0.skippedOutOfStock += 1
                 case .noLongerAvailable: $0.skippedUnavailable += 1
                 }
             }
-        case .attributeVerdictRecorded(let event):
-            try taskDay(event.taskID, time, db) { $0.verdicts += 1 }
-        case .photoAttached(let event):
-            try taskDay(event.taskID, time, db) { $0.photos += 1 }
-        case .inspectionStarted(let event):
-            guard let record = try directory?.record(event.taskID, db) else { return }
+        case .attributeVerdictRecorded:
+            try taskDay(task, time, db) { $0.verdicts += 1 }
+        case .photoAttached:
+            try taskDay(task, time, db) { $0.photos += 1 }
+        case .inspectionStarted:
+            guard let record = task else { return }
             try loadTimer(record)
             if var timer = record.timer, !timer.closed {
                 timer.runningSince = timer.runningSince ?? time
@@ -172,8 +172,8 @@ final class InspectorFold: ProjectionFold {
                 record.timer = InspectionTimer(runningSince: time, stored: record.timer?.stored ?? false)
             }
             markDirty(record)
-        case .inspectionPaused(let event):
-            guard let record = try directory?.record(event.taskID, db) else { return }
+        case .inspectionPaused:
+            guard let record = task else { return }
             try loadTimer(record)
             guard var timer = record.timer, !timer.closed else { return }
             if let since = timer.runningSince { timer.worked += max(0, time - since) }
@@ -182,14 +182,14 @@ final class InspectorFold: ProjectionFold {
             markDirty(record)
         case .inspectionFinished(let event):
             var worked: Int64?
-            if let record = try directory?.record(event.taskID, db) {
+            if let record = task {
                 try loadTimer(record)
                 if let timer = record.timer, !timer.closed {
                     worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
                     close(record)
                 }
             }
-            try taskDay(event.taskID, time, db) {
+            try taskDay(task, time, db) {
                 $0.inspected += 1
                 if event.result == .passed { $0.passed += 1 } else { $0.failed += 1 }
                 if let worked {
@@ -197,12 +197,12 @@ final class InspectorFold: ProjectionFold {
                     $0.timedTasks += 1
                 }
             }
-        case .inspectionSkipped(let event):
-            if let record = try directory?.record(event.taskID, db) {
+        case .inspectionSkipped:
+            if let record = task {
                 try loadTimer(record)
                 close(record)
             }
-            try taskDay(event.taskID, time, db) { $0.inspectionSkipped += 1 }
+            try taskDay(task, time, db) { $0.inspectionSkipped += 1 }
         default:
             break
         }
@@ -251,9 +251,9 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func taskDay(
-        _ taskID: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
+        _ task: TaskRecord?, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
     ) throws {
-        guard let task = try directory?.record(taskID, db) else { return }
+        guard let task else { return }
         try day(task.facts.inspectorID, time, db, body)
     }
 

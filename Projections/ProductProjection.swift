@@ -75,7 +75,7 @@ final class ProductFold: ProjectionFold {
             db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
         switch event {
         case .productRegistered(let event):
             let id: Int64

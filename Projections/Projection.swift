@@ -35,8 +35,9 @@ extension Projection {
 /// before the checkpoint. After a flush the fold may drop what it keeps in memory and reload
 /// it from the tables on demand, so memory stays bounded whatever the log's size.
 public protocol ProjectionFold: AnyObject {
-    /// Folds one decoded event.
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws
+    /// Folds one decoded event; `task` is the task it is about (its facts and the folds' state
+    /// for it), when it is about one that was allocated.
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws
     /// Writes everything held in memory; called inside the chunk's transaction, whose
     /// checkpoint will be `position`.
     func flush(_ db: Database, at position: UInt64) throws

@@ -77,42 +77,49 @@ public struct ProjectionRunner: Sendable {
             var inChunk = 0
             var last = low
             let names = EventTypeInterner().names
-            // For each event type, the folds that read it.
-            let readers: [[Int]] = names.map { name in
-                selected.indices.filter { selected[$0].eventTypes?.contains(name) ?? true }
+            // For each event type, the folds that read it, as a bit set (``select(_:)`` allows 64).
+            let readers: [UInt64] = names.map { name in
+                selected.indices.reduce(0) { mask, index in
+                    selected[index].eventTypes?.contains(name) ?? true ? mask | (1 << index) : mask
+                }
             }
             let pipeline = DecodingPipeline(
-                log: log, from: low + 1, upTo: end, wanted: readers.map { !$0.isEmpty })
+                log: log, from: low + 1, upTo: end, wanted: readers.map { $0 != 0 })
             defer { pipeline.stop() }
             try db.beginTransaction()
             do {
                 while let batch = try pipeline.next() {
                     // Borrowed in place: copying each item would retain and release its strings.
-                    try batch.withUnsafeBufferPointer { items in
+                    try batch.items.withUnsafeBufferPointer { items in
                         for offset in items.indices {
                             let envelope = items[offset].envelope
                             let position = envelope.position
-                            last = position
-                            inChunk += 1
-                            let type = items[offset].type
-                            if type >= 0, let event = items[offset].event {
-                                for index in readers[type] where folded[index] < position {
-                                    try folds[index].apply(event, envelope, db)
+                            // The task is looked up once, here, for every fold.
+                            let task = try context.directory.flatMap { directory in
+                                try items[offset].event.existingTaskID.flatMap { try directory.record($0, db) }
+                            }
+                            var mask = readers[items[offset].type]
+                            while mask != 0 {
+                                let index = mask.trailingZeroBitCount
+                                mask &= mask - 1
+                                if folded[index] < position {
+                                    try folds[index].apply(items[offset].event, envelope, task, db)
                                 }
                             }
+                            inChunk += 1
                             if inChunk >= chunkSize {
-                                try commit(folds, selected, &folded, at: last, context, chunks, db)
+                                try commit(folds, selected, &folded, at: position, context, chunks, db)
                                 try db.beginTransaction()
-                                report.events += inChunk
                                 inChunk = 0
-                                try progress(last, end)
+                                try progress(position, end)
                             }
                         }
                     }
+                    last = batch.lastPosition
+                    report.events += batch.records
                     pipeline.recycle(batch)
                 }
                 try commit(folds, selected, &folded, at: last, context, chunks, db)
-                report.events += inChunk
                 try progress(last, end)
             } catch {
                 // The chunk in progress is rolled back (committed chunks stay).
@@ -263,7 +270,12 @@ public struct ProjectionRunner: Sendable {
             }
         }
         // `projections` lists dependencies first, so keeping its order keeps them first.
-        return projections.filter { wanted.contains($0.name) }
+        let selected = projections.filter { wanted.contains($0.name) }
+        guard selected.count <= 64 else {
+            throw ProjectionError(
+                .badInput, "a runner folds at most 64 projections at once (name fewer with --projection)")
+        }
+        return selected
     }
 
     static func decode(_ record: EventRecordView, _ eventType: String) throws -> InspectionEvent {
