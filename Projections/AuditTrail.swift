@@ -42,7 +42,7 @@ public enum AuditTrail {
         var types = EventTypeInterner()
         try log.forEachRecordView(upTo: end) { record in
             guard let type = types.index(of: record) else { return }
-            let event = try ProjectionRunner.decode(record, types.names[type])
+            let event = try ProjectionRunner.decode(record, types.kinds[type])
             let actor = record.actor
             guard matcher.matches(event, actor: actor) else { return }
             entries.append(

@@ -54,7 +54,7 @@ final class DecodingPipeline: @unchecked Sendable {
                     batch.records += 1
                     batch.lastPosition = envelope.position
                     if let type = types.index(of: record), wanted[type] {
-                        let event = try ProjectionRunner.decode(record, types.names[type])
+                        let event = try ProjectionRunner.decode(record, types.kinds[type])
                         batch.items.append(Item(type: type, event: event, envelope: envelope))
                     }
                     if batch.records >= Self.batchSize {

@@ -21,7 +21,7 @@ public struct ProjectionRunner: Sendable {
 
     /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
     public init(
-        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536,
+        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 262_144,
         workingSetLimit: Int = 20_000, logger: Logger
     ) {
         self.projections = projections
@@ -73,6 +73,7 @@ public struct ProjectionRunner: Sendable {
                 return try selected[index].makeFold(db, context: context)
             }
             let chunks = try ChunkStatements(db, writes: writes)
+            let directory = context.directory
             var folded = checkpoints
             var inChunk = 0
             var last = low
@@ -91,27 +92,29 @@ public struct ProjectionRunner: Sendable {
                 while let batch = try pipeline.next() {
                     // Borrowed in place: copying each item would retain and release its strings.
                     try batch.items.withUnsafeBufferPointer { items in
-                        for offset in items.indices {
-                            let envelope = items[offset].envelope
-                            let position = envelope.position
-                            // The task is looked up once, here, for every fold.
-                            let task = try context.directory.flatMap { directory in
-                                try items[offset].event.existingTaskID.flatMap { try directory.record($0, db) }
-                            }
-                            var mask = readers[items[offset].type]
-                            while mask != 0 {
-                                let index = mask.trailingZeroBitCount
-                                mask &= mask - 1
-                                if folded[index] < position {
-                                    try folds[index].apply(items[offset].event, envelope, task, db)
+                        try folds.withUnsafeBufferPointer { borrowedFolds in
+                            for offset in items.indices {
+                                let envelope = items[offset].envelope
+                                let position = envelope.position
+                                // The task is looked up once, here, for every fold.
+                                let task = try directory.flatMap { directory in
+                                    try items[offset].event.existingTaskID.flatMap { try directory.record($0, db) }
                                 }
-                            }
-                            inChunk += 1
-                            if inChunk >= chunkSize {
-                                try commit(folds, selected, &folded, at: position, context, chunks, db)
-                                try db.beginTransaction()
-                                inChunk = 0
-                                try progress(position, end)
+                                var mask = readers[items[offset].type]
+                                while mask != 0 {
+                                    let index = mask.trailingZeroBitCount
+                                    mask &= mask - 1
+                                    if folded[index] < position {
+                                        try borrowedFolds[index].apply(items[offset].event, envelope, task, db)
+                                    }
+                                }
+                                inChunk += 1
+                                if inChunk >= chunkSize {
+                                    try commit(folds, selected, &folded, at: position, context, chunks, db)
+                                    try db.beginTransaction()
+                                    inChunk = 0
+                                    try progress(position, end)
+                                }
                             }
                         }
                     }
@@ -278,11 +281,11 @@ public struct ProjectionRunner: Sendable {
         return selected
     }
 
-    static func decode(_ record: EventRecordView, _ eventType: String) throws -> InspectionEvent {
+    static func decode(_ record: EventRecordView, _ kind: InspectionEvent.Kind) throws -> InspectionEvent {
+        let eventType = kind.rawValue
         do {
             return try record.withPayload { bytes throws(PayloadDecodingError) in
-                try InspectionEvent.decode(
-                    eventType: eventType, schemaVersion: Int(record.schemaVersion), payload: bytes)
+                try InspectionEvent.decode(kind: kind, schemaVersion: Int(record.schemaVersion), payload: bytes)
             }
         } catch {
             throw ProjectionError(
@@ -306,15 +309,11 @@ struct ChunkStatements {
 /// Maps a record's event type bytes to one shared String without allocating one per record;
 /// nil for types the inspection domain does not know (written by other modules).
 struct EventTypeInterner {
-    /// Every event type name the inspection domain knows.
-    let names: [String]
-    private let utf8: [[UInt8]]
+    /// Every event type the inspection domain knows, and its name.
+    let kinds = InspectionEvent.Kind.allCases
+    let names = InspectionEvent.Kind.allCases.map(\.rawValue)
+    private let utf8 = InspectionEvent.Kind.allCases.map { Array($0.rawValue.utf8) }
     private var last = 0
-
-    init() {
-        names = Array(Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })).sorted()
-        utf8 = names.map { Array($0.utf8) }
-    }
 
     /// The index in ``names`` of the record's event type.
     mutating func index(of record: EventRecordView) -> Int? {

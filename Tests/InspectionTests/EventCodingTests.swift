@@ -12,6 +12,13 @@ struct EventCodingTests {
         #expect(declared.count == InspectionEvent.currentTypes.count)
     }
 
+    @Test("the decodable kinds are exactly the declared event types")
+    func kindsCoverEveryType() {
+        let declared = Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })
+        #expect(Set(InspectionEvent.Kind.allCases.map(\.rawValue)) == declared)
+        #expect(InspectionEvent.Kind.allCases.count == declared.count)
+    }
+
     @Test("binary payloads round-trip", arguments: SampleEvents.full + SampleEvents.minimal)
     func roundTrip(_ event: InspectionEvent) throws {
         let bytes = event.encoded()

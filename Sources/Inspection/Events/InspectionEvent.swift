@@ -153,129 +153,139 @@ public enum InspectionEvent: Sendable, Hashable {
     public static func decode(
         eventType: String, schemaVersion: Int, payload: UnsafeRawBufferPointer
     ) throws(PayloadDecodingError) -> InspectionEvent {
+        guard let kind = Kind(rawValue: eventType) else {
+            throw PayloadDecodingError(
+                "unknown event type '\(eventType)'", eventType: eventType, offset: 0, isUnknownType: true)
+        }
+        return try decode(kind: kind, schemaVersion: schemaVersion, payload: payload)
+    }
+
+    /// Like ``decode(eventType:schemaVersion:payload:)`` with the type already resolved: for
+    /// replays that decode many records, and resolve each type name once.
+    public static func decode(
+        kind: Kind, schemaVersion: Int, payload: UnsafeRawBufferPointer
+    ) throws(PayloadDecodingError) -> InspectionEvent {
+        let eventType = kind.rawValue
         var reader = PayloadReader(payload)
         let event: InspectionEvent
         do throws(PayloadDecodingError) {
-            switch eventType {
-            case "AttributeVerdictRecorded":
+            switch kind {
+            case .attributeVerdictRecorded:
                 switch schemaVersion {
                 case 2: event = .attributeVerdictRecorded(try AttributeVerdictRecorded(from: &reader))
                 case 1: event = .attributeVerdictRecorded(try AttributeVerdictRecordedV1(from: &reader).upcast())
                 default: throw unknownVersion(eventType, schemaVersion)
                 }
-            case "LocationRegistered":
+            case .locationRegistered:
                 guard schemaVersion == LocationRegistered.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .locationRegistered(try LocationRegistered(from: &reader))
-            case "InspectorRegistered":
+            case .inspectorRegistered:
                 guard schemaVersion == InspectorRegistered.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .inspectorRegistered(try InspectorRegistered(from: &reader))
-            case "ProductRegistered":
+            case .productRegistered:
                 guard schemaVersion == ProductRegistered.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .productRegistered(try ProductRegistered(from: &reader))
-            case "DatasheetImported":
+            case .datasheetImported:
                 guard schemaVersion == DatasheetImported.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .datasheetImported(try DatasheetImported(from: &reader))
-            case "RuleCheckRecorded":
+            case .ruleCheckRecorded:
                 guard schemaVersion == RuleCheckRecorded.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .ruleCheckRecorded(try RuleCheckRecorded(from: &reader))
-            case "ProductReceived":
+            case .productReceived:
                 guard schemaVersion == ProductReceived.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .productReceived(try ProductReceived(from: &reader))
-            case "BatchAllocated":
+            case .batchAllocated:
                 guard schemaVersion == BatchAllocated.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .batchAllocated(try BatchAllocated(from: &reader))
-            case "AdHocTaskAllocated":
+            case .adHocTaskAllocated:
                 guard schemaVersion == AdHocTaskAllocated.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .adHocTaskAllocated(try AdHocTaskAllocated(from: &reader))
-            case "CollectionStarted":
+            case .collectionStarted:
                 guard schemaVersion == CollectionStarted.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .collectionStarted(try CollectionStarted(from: &reader))
-            case "CollectionPaused":
+            case .collectionPaused:
                 guard schemaVersion == CollectionPaused.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .collectionPaused(try CollectionPaused(from: &reader))
-            case "CollectionFinished":
+            case .collectionFinished:
                 guard schemaVersion == CollectionFinished.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .collectionFinished(try CollectionFinished(from: &reader))
-            case "CollectionCancelled":
+            case .collectionCancelled:
                 guard schemaVersion == CollectionCancelled.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .collectionCancelled(try CollectionCancelled(from: &reader))
-            case "ProductCollected":
+            case .productCollected:
                 guard schemaVersion == ProductCollected.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .productCollected(try ProductCollected(from: &reader))
-            case "CollectionSkipped":
+            case .collectionSkipped:
                 guard schemaVersion == CollectionSkipped.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .collectionSkipped(try CollectionSkipped(from: &reader))
-            case "InspectionStarted":
+            case .inspectionStarted:
                 guard schemaVersion == InspectionStarted.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .inspectionStarted(try InspectionStarted(from: &reader))
-            case "InspectionPaused":
+            case .inspectionPaused:
                 guard schemaVersion == InspectionPaused.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .inspectionPaused(try InspectionPaused(from: &reader))
-            case "PhotoAttached":
+            case .photoAttached:
                 guard schemaVersion == PhotoAttached.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .photoAttached(try PhotoAttached(from: &reader))
-            case "InspectionFinished":
+            case .inspectionFinished:
                 guard schemaVersion == InspectionFinished.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .inspectionFinished(try InspectionFinished(from: &reader))
-            case "InspectionSkipped":
+            case .inspectionSkipped:
                 guard schemaVersion == InspectionSkipped.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .inspectionSkipped(try InspectionSkipped(from: &reader))
-            case "BatchSubmitted":
+            case .batchSubmitted:
                 guard schemaVersion == BatchSubmitted.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .batchSubmitted(try BatchSubmitted(from: &reader))
-            case "BatchCancelled":
+            case .batchCancelled:
                 guard schemaVersion == BatchCancelled.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .batchCancelled(try BatchCancelled(from: &reader))
-            case "BatchExpired":
+            case .batchExpired:
                 guard schemaVersion == BatchExpired.schemaVersion else {
                     throw unknownVersion(eventType, schemaVersion)
                 }
                 event = .batchExpired(try BatchExpired(from: &reader))
-            default:
-                throw PayloadDecodingError(
-                    "unknown event type '\(eventType)'", eventType: eventType, offset: 0, isUnknownType: true)
             }
         } catch {
             var error = error
