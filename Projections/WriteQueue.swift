@@ -46,8 +46,9 @@ final class WriteQueue: @unchecked Sendable {
     private static let depth = 16
 
     init() {
-        // Weak: a finished thread object may outlive the run, and must not keep the statements.
-        let thread = Thread { [weak self] in self?.run() }
+        // Strong: a weak reference would move the queue's reference count to a side table, which
+        // makes every retain of it slow; the thread ends in ``stop()``, releasing the queue.
+        let thread = Thread { [self] in run() }
         thread.name = "projection writer"
         thread.stackSize = 1 << 20
         thread.start()
