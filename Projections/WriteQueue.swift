@@ -7,8 +7,8 @@ import GRDB
 /// Only one thread uses the connection at a time: the writer runs queued statements, and the
 /// folding thread calls ``drain()`` (which waits until the writer is idle) before it touches
 /// the database itself — to read a row it evicted, say. A failed statement stops the writer: what
-/// was queued after it (the chunk's commit too) is dropped, and the next ``enqueue(_:_:)`` or
-/// ``drain()`` throws, so the runner rolls the chunk back.
+/// was queued after it is dropped, and every later hand-over of a block and every ``drain()``
+/// throws, so the runner rolls the chunk back (the commit only follows a ``drain()``).
 final class WriteQueue: @unchecked Sendable {
     // @unchecked: `handedOver`, `idle`, `failure`, `stopped` and `spare` are only touched while
     // holding `condition`; `filling` and `statements` only by the folding thread (the writer reads
@@ -98,10 +98,13 @@ final class WriteQueue: @unchecked Sendable {
     private func handOver(waitingForRoom: Bool) throws {
         condition.lock()
         defer { condition.unlock() }
-        if let failure { throw failure }
-        guard !filling.isEmpty else { return }
         while waitingForRoom && handedOver.count >= Self.depth && failure == nil { condition.wait() }
-        if let failure { throw failure }
+        if let failure {
+            // The writer has stopped: what was gathered since is dropped too.
+            filling.removeAll()
+            throw failure
+        }
+        guard !filling.isEmpty else { return }
         var block = spare.popLast() ?? Block()
         swap(&block, &filling)
         handedOver.append(block)

@@ -40,7 +40,8 @@ struct WriteStatement {
             throw ProjectionError(
                 .database,
                 "cannot write the projection database: \(String(cString: sqlite3_errstr(code))) (check the disk, then run itemaudit replay again)",
-                context: ["sql": statement.sql])
+                // Read through SQLite: GRDB's `sql` may only be read on the database's own thread.
+                context: ["sql": sqlite3_sql(handle).map { String(cString: $0) } ?? ""])
         }
     }
 

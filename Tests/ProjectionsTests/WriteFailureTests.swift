@@ -1,0 +1,55 @@
+import GRDB
+import Testing
+
+@testable import Projections
+
+@Suite struct WriteFailureTests {
+    @Test func aFailedQueuedWriteStopsTheQueueAndIsThrown() throws {
+        let store = try ProjectionStore.inMemory()
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY)")
+            let queue = WriteQueue()
+            defer { queue.stop() }
+            let insert = try WriteStatement(db, "INSERT INTO t (id) VALUES (?)", queue: queue)
+            try db.beginTransaction()
+            for id in [1, 2, 2, 3] { try insert.execute(.int(id)) }
+            #expect(throws: ProjectionError.self) { try queue.drain() }
+            // Nothing queued after the failure ran.
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 2)
+            // Later writes are dropped, and the failure is thrown again.
+            try insert.execute(.int(4))
+            #expect(throws: ProjectionError.self) { try queue.drain() }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 2)
+            try db.rollback()
+        }
+    }
+
+    @Test(arguments: [UInt64(3), 8])
+    func aWriteFailingMidRunKeepsCommittedChunksAndResumes(seed: UInt64) async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try await sampleLog(in: directory, events: 4_000, seed: seed)
+            let clean = try ProjectionStore.inMemory()
+            try ProjectionRunner(logger: quietLogger).catchUp(clean, log: log)
+
+            let store = try ProjectionStore.inMemory()
+            let runner = ProjectionRunner(chunkSize: 300, workingSetLimit: 24, logger: quietLogger)
+            try runner.catchUp(store, log: log, upTo: 1_000)
+            // The disk "fills up" for inspections past position 2,500.
+            try await store.database.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER full_disk BEFORE INSERT ON quality_inspection WHEN NEW.position > 2500
+                        BEGIN SELECT RAISE(ABORT, 'disk full'); END
+                        """)
+            }
+            #expect(throws: ProjectionError.self) { try runner.catchUp(store, log: log) }
+            let stopped = try #require(try runner.checkpoints(store)["quality"])
+            #expect(stopped.position >= 1_000 && stopped.position <= 2_500, "seed \(seed)")
+
+            try await store.database.write { db in try db.execute(sql: "DROP TRIGGER full_disk") }
+            try runner.catchUp(store, log: log)
+            #expect(try snapshot(store) == snapshot(clean), "seed \(seed)")
+            #expect(try queryAnswers(store) == queryAnswers(clean), "seed \(seed)")
+        }
+    }
+}
