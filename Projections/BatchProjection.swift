@@ -252,11 +252,10 @@ final class BatchFold: ProjectionFold {
         }
         for record in dirtyTasks {
             record.stateDirty = false
-            let task = record.facts
             let row = record.state
             try writeTask.execute(
-                .text(task.taskID), .text(task.batchID), .text(task.inspectorID), .text(task.locationID),
-                .text(task.gtin), .int(task.mode), .integer(task.allocatedAt), .integer(Int64(task.position)),
+                .text(record.taskID), .text(record.batchID), .text(record.inspectorID), .text(record.locationID),
+                .text(record.gtin), .int(record.mode), .integer(record.allocatedAt), .integer(Int64(record.position)),
                 .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
                 .int(row.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
                 .int(row.unable), .int(row.photos), .integer(row.updatedAt))
@@ -284,8 +283,8 @@ final class BatchFold: ProjectionFold {
         row.updatedAt = time
         record.state = row
         markDirty(record)
-        guard let update, !record.facts.batchID.isEmpty else { return }
-        try batch(record.facts.batchID, time, db) { update(&$0, row) }
+        guard let update, !record.batchID.isEmpty else { return }
+        try batch(record.batchID, time, db) { update(&$0, row) }
     }
 
     private func allocate(_ facts: TaskFacts, _ state: TaskStateRow) {

@@ -88,15 +88,15 @@ final class CoverageFold: ProjectionFold {
             try insertListing.execute(.text(event.gtin), .text(event.locationID))
         case .inspectionFinished:
             guard let task else { return }
-            let type = try productTypes.value(task.facts.gtin) { gtin -> Int? in
+            let type = try productTypes.value(task.gtin) { gtin -> Int? in
                 // Every product registered since an empty start is held: a miss is an unknown GTIN.
                 if productTypes.isComplete { return -1 }
                 try context.settleWrites()
                 return try Int.fetchOne(selectType, arguments: [gtin]) ?? -1
             }
             try insertInspection.execute(
-                .integer(Int64(envelope.position)), .text(task.facts.gtin), .int(type ?? -1), .int(task.facts.mode),
-                .text(task.facts.locationID), .text(task.facts.inspectorID), .integer(envelope.occurredAt))
+                .integer(Int64(envelope.position)), .text(task.gtin), .int(type ?? -1), .int(task.mode),
+                .text(task.locationID), .text(task.inspectorID), .integer(envelope.occurredAt))
         default:
             break
         }

@@ -222,11 +222,11 @@ final class InspectorFold: ProjectionFold {
             record.timerDirty = false
             guard let timer = record.timer else { continue }
             if timer.closed {
-                try deleteTimer.execute(.text(record.facts.taskID))
+                try deleteTimer.execute(.text(record.taskID))
                 record.timer = nil
             } else {
                 try upsertTimer.execute(
-                    .text(record.facts.taskID), .optional(timer.runningSince), .integer(timer.worked))
+                    .text(record.taskID), .optional(timer.runningSince), .integer(timer.worked))
                 record.timer?.stored = true
             }
         }
@@ -254,7 +254,7 @@ final class InspectorFold: ProjectionFold {
         _ task: TaskRecord?, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
     ) throws {
         guard let task else { return }
-        try day(task.facts.inspectorID, time, db, body)
+        try day(task.inspectorID, time, db, body)
     }
 
     private func day(_ inspector: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void)
@@ -295,7 +295,7 @@ final class InspectorFold: ProjectionFold {
         record.timerLoaded = true
         guard let directory, !directory.isNew(record, since: checkpoint) else { return }
         try context.settleWrites()
-        guard let row = try Row.fetchOne(selectTimer, arguments: [record.facts.taskID])
+        guard let row = try Row.fetchOne(selectTimer, arguments: [record.taskID])
         else { return }
         record.timer = InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }

@@ -46,9 +46,6 @@ public struct QualityProjection: Projection {
 struct OpenVerdicts: Sendable, Hashable {
     var paths: [String] = []
     var verdicts: [Int] = []
-    var closed = false
-    /// Whether a row for it is in `quality_open_task`.
-    var stored = false
 
     mutating func record(_ path: String, _ verdict: Int) {
         if paths.isEmpty {
@@ -91,7 +88,7 @@ struct OpenVerdicts: Sendable, Hashable {
 
     var encoded: String { latest.map { "\($0.0)=\($0.1)" }.joined(separator: "|") }
 
-    init(stored: Bool = false) { self.stored = stored }
+    init() {}
 
     init(encoded: String) {
         for part in encoded.split(separator: "|") {
@@ -145,22 +142,22 @@ final class QualityFold: ProjectionFold {
         case .attributeVerdictRecorded(let event):
             guard let record = task else { return }
             try loadVerdicts(record)
-            if record.verdicts?.closed ?? true {
-                // A new inspection (a reinspection reuses the row a closed one may still have).
-                record.verdicts = OpenVerdicts(stored: record.verdicts?.stored ?? false)
+            if record.verdictsClosed {
+                // A reinspection: it reuses the row the closed one still has.
+                record.verdictsClosed = false
             }
+            if record.verdicts == nil { record.verdicts = OpenVerdicts() }
             record.verdicts?.record(event.path, event.verdict.rawValue)
             markDirty(record)
         case .inspectionFinished(let event):
             guard let record = task else { return }
             try loadVerdicts(record)
-            let task = record.facts
             try insertInspection.execute(
-                .integer(Int64(envelope.position)), .text(task.gtin), .text(task.taskID), .text(task.batchID),
-                .text(task.inspectorID), .int(task.mode), .integer(envelope.occurredAt),
+                .integer(Int64(envelope.position)), .text(record.gtin), .text(record.taskID), .text(record.batchID),
+                .text(record.inspectorID), .int(record.mode), .integer(envelope.occurredAt),
                 .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
                 .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
-                .text(record.verdicts.map { $0.closed ? "" : $0.failing } ?? ""))
+                .text(record.verdicts?.failing ?? ""))
             close(record)
         case .inspectionSkipped:
             guard let record = task else { return }
@@ -185,22 +182,17 @@ final class QualityFold: ProjectionFold {
         record.verdictsLoaded = true
         guard let directory, !directory.isNew(record, since: checkpoint) else { return }
         try context.settleWrites()
-        record.verdicts = try String.fetchOne(selectOpen, arguments: [record.facts.taskID]).map {
-            var verdicts = OpenVerdicts(encoded: $0)
-            verdicts.stored = true
-            return verdicts
-        }
+        record.verdicts = try String.fetchOne(selectOpen, arguments: [record.taskID]).map(OpenVerdicts.init(encoded:))
+        record.verdictsStored = record.verdicts != nil
     }
 
     /// The inspection ended: its verdicts go (the stored row is deleted at the next flush).
     private func close(_ record: TaskRecord) {
-        guard let verdicts = record.verdicts else { return }
-        if verdicts.stored {
-            record.verdicts = OpenVerdicts(stored: true)
-            record.verdicts?.closed = true
+        guard record.verdicts != nil else { return }
+        record.verdicts = nil
+        if record.verdictsStored {
+            record.verdictsClosed = true
             markDirty(record)
-        } else {
-            record.verdicts = nil
         }
     }
 
@@ -213,13 +205,13 @@ final class QualityFold: ProjectionFold {
     func flush(_ db: Database, at position: UInt64) throws {
         for record in dirty {
             record.verdictsDirty = false
-            guard let verdicts = record.verdicts else { continue }
-            if verdicts.closed {
-                try deleteOpen.execute(.text(record.facts.taskID))
-                record.verdicts = nil
-            } else {
-                try upsertOpen.execute(.text(record.facts.taskID), .text(verdicts.encoded))
-                record.verdicts?.stored = true
+            if record.verdictsClosed {
+                try deleteOpen.execute(.text(record.taskID))
+                record.verdictsClosed = false
+                record.verdictsStored = false
+            } else if let verdicts = record.verdicts {
+                try upsertOpen.execute(.text(record.taskID), .text(verdicts.encoded))
+                record.verdictsStored = true
             }
         }
         dirty.removeAll(keepingCapacity: true)

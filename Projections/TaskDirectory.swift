@@ -28,7 +28,16 @@ public struct TaskFacts: Sendable, Hashable {
 /// fold that changes it lists the record as dirty and writes it at its next flush. The directory
 /// forgets records only after every fold has flushed, so nothing unwritten is dropped.
 public final class TaskRecord {
-    let facts: TaskFacts
+    // The facts, each a stored property: folds read one field per event, and reading a whole
+    // `TaskFacts` would copy (and retain) all of them.
+    let taskID: String
+    let batchID: String
+    let inspectorID: String
+    let locationID: String
+    let gtin: String
+    let mode: Int
+    let allocatedAt: Int64
+    let position: UInt64
     /// Batches: the task's state (stored with its facts in `task`), and whether it changed
     /// since the fold last wrote it.
     var state: TaskStateRow
@@ -42,9 +51,28 @@ public final class TaskRecord {
     var timerLoaded = false
     var timerDirty = false
 
+    /// Quality: whether `quality_open_task` holds a row for the task, and whether its inspection
+    /// ended (the row is deleted at the next flush).
+    var verdictsStored = false
+    var verdictsClosed = false
+
     init(_ facts: TaskFacts, state: TaskStateRow) {
-        self.facts = facts
+        taskID = facts.taskID
+        batchID = facts.batchID
+        inspectorID = facts.inspectorID
+        locationID = facts.locationID
+        gtin = facts.gtin
+        mode = facts.mode
+        allocatedAt = facts.allocatedAt
+        position = facts.position
         self.state = state
+    }
+
+    /// The facts as one value.
+    var facts: TaskFacts {
+        TaskFacts(
+            taskID: taskID, batchID: batchID, inspectorID: inspectorID, locationID: locationID, gtin: gtin,
+            mode: mode, allocatedAt: allocatedAt, position: position)
     }
 }
 
@@ -87,7 +115,7 @@ public final class TaskDirectory {
 
     /// The record of `taskID` (facts and fold state): the hot path of the folds.
     func record(_ taskID: String, _ db: Database) throws -> TaskRecord? {
-        if let last, last.facts.taskID == taskID { return last }
+        if let last, last.taskID == taskID { return last }
         if let record = cache[taskID] {
             last = record
             return record
@@ -113,7 +141,7 @@ public final class TaskDirectory {
     /// True when no fold that started after `checkpoint` can have state stored for `record`: it
     /// was allocated after both the checkpoint and the last trim, so its state is all in memory.
     func isNew(_ record: TaskRecord, since checkpoint: UInt64) -> Bool {
-        record.facts.position > max(checkpoint, trimmedAt)
+        record.position > max(checkpoint, trimmedAt)
     }
 
     /// After every fold has flushed: when the working set outgrew its capacity, it becomes
@@ -127,7 +155,7 @@ public final class TaskDirectory {
     }
 
     private func remember(_ record: TaskRecord) -> TaskRecord {
-        cache[record.facts.taskID] = record
+        cache[record.taskID] = record
         last = record
         return record
     }
