@@ -73,6 +73,8 @@ public struct ProjectionRunner: Sendable {
                 return try selected[index].makeFold(db, context: context)
             }
             let chunks = try ChunkStatements(db, writes: writes)
+            // `folds` keeps them alive; calling through these skips a retain and release per call.
+            let unretainedFolds = folds.map(UnretainedFold.init)
             let directory = context.directory
             var folded = checkpoints
             var inChunk = 0
@@ -90,31 +92,31 @@ public struct ProjectionRunner: Sendable {
             try db.beginTransaction()
             do {
                 while let batch = try pipeline.next() {
-                    // Borrowed in place: copying each item would retain and release its strings.
                     try batch.items.withUnsafeBufferPointer { items in
-                        try folds.withUnsafeBufferPointer { borrowedFolds in
-                            for offset in items.indices {
-                                let envelope = items[offset].envelope
-                                let position = envelope.position
-                                // The task is looked up once, here, for every fold.
-                                let task = try directory.flatMap { directory in
-                                    try items[offset].event.existingTaskID.flatMap { try directory.record($0, db) }
+                        for offset in items.indices {
+                            // One copy of the event per record: passed from the buffer, each
+                            // fold call would copy it (and retain its strings) again.
+                            let event = items[offset].event
+                            let envelope = items[offset].envelope
+                            let position = envelope.position
+                            // The task is looked up once, here, for every fold.
+                            let task = try directory.flatMap { directory in
+                                try event.existingTaskID.flatMap { try directory.record($0, db) }
+                            }
+                            var mask = readers[items[offset].type]
+                            while mask != 0 {
+                                let index = mask.trailingZeroBitCount
+                                mask &= mask - 1
+                                if folded[index] < position {
+                                    try unretainedFolds[index].fold.apply(event, envelope, task, db)
                                 }
-                                var mask = readers[items[offset].type]
-                                while mask != 0 {
-                                    let index = mask.trailingZeroBitCount
-                                    mask &= mask - 1
-                                    if folded[index] < position {
-                                        try borrowedFolds[index].apply(items[offset].event, envelope, task, db)
-                                    }
-                                }
-                                inChunk += 1
-                                if inChunk >= chunkSize {
-                                    try commit(folds, selected, &folded, at: position, context, chunks, db)
-                                    try db.beginTransaction()
-                                    inChunk = 0
-                                    try progress(position, end)
-                                }
+                            }
+                            inChunk += 1
+                            if inChunk >= chunkSize {
+                                try commit(folds, selected, &folded, at: position, context, chunks, db)
+                                try db.beginTransaction()
+                                inChunk = 0
+                                try progress(position, end)
                             }
                         }
                     }
@@ -294,6 +296,11 @@ public struct ProjectionRunner: Sendable {
                 context: ["position": String(record.position), "eventType": eventType])
         }
     }
+}
+
+/// A fold referenced without retaining it, for the hot loop (the runner's array owns it).
+struct UnretainedFold {
+    unowned(unsafe) let fold: any ProjectionFold
 }
 
 /// The statements that end a chunk, queued behind its rows: the checkpoints.
