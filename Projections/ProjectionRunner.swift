@@ -72,7 +72,9 @@ public struct ProjectionRunner: Sendable {
                 context.checkpoint = checkpoints[index]
                 return try selected[index].makeFold(db, context: context)
             }
-            let chunks = try ChunkStatements(db, writes: writes)
+            // Queued behind the chunk's rows.
+            let saveCheckpoint = try WriteStatement(
+                db, "UPDATE projection_checkpoint SET position = ? WHERE name = ?", queue: writes)
             // `folds` keeps them alive; calling through these skips a retain and release per call.
             let unretainedFolds = folds.map(UnretainedFold.init)
             let directory = context.directory
@@ -113,7 +115,7 @@ public struct ProjectionRunner: Sendable {
                             }
                             inChunk += 1
                             if inChunk >= chunkSize {
-                                try commit(folds, selected, &folded, at: position, context, chunks, db)
+                                try commit(folds, selected, &folded, at: position, context, saveCheckpoint, db)
                                 try db.beginTransaction()
                                 inChunk = 0
                                 try progress(position, end)
@@ -124,7 +126,7 @@ public struct ProjectionRunner: Sendable {
                     report.events += batch.records
                     pipeline.recycle(batch)
                 }
-                try commit(folds, selected, &folded, at: last, context, chunks, db)
+                try commit(folds, selected, &folded, at: last, context, saveCheckpoint, db)
                 try progress(last, end)
             } catch {
                 // The chunk in progress is rolled back (committed chunks stay).
@@ -171,11 +173,11 @@ public struct ProjectionRunner: Sendable {
 
     private func commit(
         _ folds: [any ProjectionFold], _ selected: [any Projection], _ folded: inout [UInt64], at position: UInt64,
-        _ context: FoldContext, _ chunks: ChunkStatements, _ db: Database
+        _ context: FoldContext, _ saveCheckpoint: WriteStatement, _ db: Database
     ) throws {
         for index in folds.indices where folded[index] < position {
             try folds[index].flush(db, at: position)
-            try chunks.checkpoint.execute(.integer(Int64(position)), .text(selected[index].name))
+            try saveCheckpoint.execute(.integer(Int64(position)), .text(selected[index].name))
             folded[index] = position
         }
         // The commit runs here, once the writer is done: SQLite calls GRDB's commit hook on the
@@ -299,18 +301,8 @@ public struct ProjectionRunner: Sendable {
 }
 
 /// A fold referenced without retaining it, for the hot loop (the runner's array owns it).
-struct UnretainedFold {
+private struct UnretainedFold {
     unowned(unsafe) let fold: any ProjectionFold
-}
-
-/// The statements that end a chunk, queued behind its rows: the checkpoints.
-struct ChunkStatements {
-    let checkpoint: WriteStatement
-
-    init(_ db: Database, writes: WriteQueue) throws {
-        checkpoint = try WriteStatement(
-            db, "UPDATE projection_checkpoint SET position = ? WHERE name = ?", queue: writes)
-    }
 }
 
 /// Maps a record's event type bytes to one shared String without allocating one per record;

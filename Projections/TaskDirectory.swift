@@ -24,8 +24,9 @@ public struct TaskFacts: Sendable, Hashable {
 /// One task's facts and the folds' working state for it, shared by reference: the runner looks
 /// each event's task up once and every fold reads and changes the same record.
 ///
-/// A fold's state is nil until the fold loads it (or knows the task is new in this run); a
-/// fold that changes it lists the record as dirty and writes it at its next flush. The directory
+/// The batch fold's state comes with the facts; the quality and inspector folds load theirs the
+/// first time they meet the task (unless it is new in this run). A fold that changes its state
+/// lists the record as dirty and writes it at its next flush. The directory
 /// forgets records only after every fold has flushed, so nothing unwritten is dropped.
 public final class TaskRecord {
     // The facts, each a stored property: folds read one field per event, and reading a whole
@@ -42,19 +43,18 @@ public final class TaskRecord {
     /// since the fold last wrote it.
     var state: TaskStateRow
     var stateDirty = false
-    /// Quality: the verdicts of its open inspection (nil: not loaded yet, or none).
+    /// Quality: the verdicts of its open inspection (nil: not loaded yet, or none); whether
+    /// `quality_open_task` holds a row for it, and whether its inspection ended (the row is
+    /// deleted at the next flush).
     var verdicts: OpenVerdicts?
     var verdictsLoaded = false
     var verdictsDirty = false
+    var verdictsStored = false
+    var verdictsClosed = false
     /// Inspectors: the inspection's work timer (nil: not loaded yet, or none).
     var timer: InspectionTimer?
     var timerLoaded = false
     var timerDirty = false
-
-    /// Quality: whether `quality_open_task` holds a row for the task, and whether its inspection
-    /// ended (the row is deleted at the next flush).
-    var verdictsStored = false
-    var verdictsClosed = false
 
     init(_ facts: TaskFacts, state: TaskStateRow) {
         taskID = facts.taskID
