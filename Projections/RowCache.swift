@@ -79,10 +79,4 @@ final class RowCache<Key: Hashable, Value> {
             completeAfter = max(completeAfter, position)
         }
     }
-
-    /// Forgets a row without writing it.
-    func remove(_ key: Key) {
-        lastIndex = nil
-        entries[key] = nil
-    }
 }
