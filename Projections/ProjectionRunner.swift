@@ -21,7 +21,7 @@ public struct ProjectionRunner: Sendable {
 
     /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
     public init(
-        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 131_072,
+        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 262_144,
         workingSetLimit: Int = 20_000, logger: Logger
     ) {
         self.projections = projections
