@@ -129,7 +129,7 @@ final class BatchFold: ProjectionFold {
         selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
         let time = envelope.occurredAt
         switch event {
         case .batchAllocated(let event):
@@ -156,35 +156,35 @@ final class BatchFold: ProjectionFold {
                     position: envelope.position),
                 TaskStateRow(collection: 2, inspection: 1, updatedAt: time))
         case .collectionStarted(let event):
-            try batch(event.batchID, time, db) {
+            try batch(event.batchID, time) {
                 $0.status = 1
                 $0.paused = false
             }
         case .collectionPaused(let event):
-            try batch(event.batchID, time, db) { $0.paused = true }
+            try batch(event.batchID, time) { $0.paused = true }
         case .collectionFinished(let event):
-            try batch(event.batchID, time, db) {
+            try batch(event.batchID, time) {
                 $0.status = 2
                 $0.paused = false
                 $0.settle()
             }
         case .collectionCancelled(let event):
-            try close(event.batchID, expired: false, time, db)
+            try close(event.batchID, expired: false, time)
         case .batchCancelled(let event):
-            try close(event.batchID, expired: false, time, db)
+            try close(event.batchID, expired: false, time)
         case .batchExpired(let event):
-            try close(event.batchID, expired: true, time, db)
+            try close(event.batchID, expired: true, time)
         case .batchSubmitted(let event):
-            try batch(event.batchID, time, db) { $0.status = 6 }
+            try batch(event.batchID, time) { $0.status = 6 }
         case .productCollected:
-            try changeTask(task, time, db) {
+            try changeTask(task, time) {
                 $0.collection = 2
                 $0.inspection = 1
             } batch: { row, _ in
                 row.collected += 1
             }
         case .collectionSkipped(let event):
-            try changeTask(task, time, db) {
+            try changeTask(task, time) {
                 $0.collection = 3
                 $0.skipReason = event.reason.rawValue
             } batch: { row, _ in
@@ -192,18 +192,18 @@ final class BatchFold: ProjectionFold {
                 row.resolved += 1
             }
         case .inspectionStarted:
-            try changeTask(task, time, db) {
+            try changeTask(task, time) {
                 $0.phase = 1
             } batch: { row, _ in
                 row.begun = true
                 row.settle()
             }
         case .inspectionPaused:
-            try changeTask(task, time, db) { $0.phase = 2 }
+            try changeTask(task, time) { $0.phase = 2 }
         case .attributeVerdictRecorded:
-            try changeTask(task, time, db) { $0.verdicts += 1 }
+            try changeTask(task, time) { $0.verdicts += 1 }
         case .photoAttached:
-            try changeTask(task, time, db) {
+            try changeTask(task, time) {
                 $0.photos += 1
             } batch: { row, task in
                 row.photos += 1
@@ -211,7 +211,7 @@ final class BatchFold: ProjectionFold {
                 row.settle()
             }
         case .inspectionFinished(let event):
-            try changeTask(task, time, db) {
+            try changeTask(task, time) {
                 $0.inspection = event.result.rawValue
                 $0.phase = 0
                 $0.passed = event.passedCount
@@ -226,7 +226,7 @@ final class BatchFold: ProjectionFold {
                 row.settle()
             }
         case .inspectionSkipped:
-            try changeTask(task, time, db) {
+            try changeTask(task, time) {
                 $0.inspection = 4
                 $0.phase = 0
             } batch: { row, _ in
@@ -241,7 +241,7 @@ final class BatchFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database, at position: UInt64) throws {
+    func flush(at position: UInt64) throws {
         try batches.flush(at: position) { _, row in
             try writeBatch.execute(
                 .text(row.id), .text(row.inspector), .text(row.location), .int(row.mode), .int(row.status),
@@ -265,7 +265,7 @@ final class BatchFold: ProjectionFold {
 
     // MARK: - Rows
 
-    private func batch(_ id: String, _ time: Int64, _ db: Database, _ body: (inout BatchRow) -> Void) throws {
+    private func batch(_ id: String, _ time: Int64, _ body: (inout BatchRow) -> Void) throws {
         try batches.modify(id, load: loadBatch) {
             body(&$0)
             $0.updatedAt = time
@@ -274,7 +274,7 @@ final class BatchFold: ProjectionFold {
 
     /// Changes a task, then its batch (if it has one) with the task as it is now.
     private func changeTask(
-        _ record: TaskRecord?, _ time: Int64, _ db: Database, _ body: (inout TaskStateRow) -> Void,
+        _ record: TaskRecord?, _ time: Int64, _ body: (inout TaskStateRow) -> Void,
         batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
     ) throws {
         guard let record else { return }
@@ -284,7 +284,7 @@ final class BatchFold: ProjectionFold {
         record.state = row
         markDirty(record)
         guard let update, !record.batchID.isEmpty else { return }
-        try batch(record.batchID, time, db) { update(&$0, row) }
+        try batch(record.batchID, time) { update(&$0, row) }
     }
 
     private func allocate(_ facts: TaskFacts, _ state: TaskStateRow) {
@@ -298,16 +298,16 @@ final class BatchFold: ProjectionFold {
     }
 
     /// Status 7: every unresolved task goes back to "not allocated".
-    private func close(_ id: String, expired: Bool, _ time: Int64, _ db: Database) throws {
+    private func close(_ id: String, expired: Bool, _ time: Int64) throws {
         var taskIDs: [Substring] = []
-        try batch(id, time, db) {
+        try batch(id, time) {
             $0.status = 7
             $0.paused = false
             $0.expired = expired
             taskIDs = $0.taskIDs.split(separator: ",")
         }
         for taskID in taskIDs {
-            guard let record = try directory.record(String(taskID), db), !record.state.isResolved else { continue }
+            guard let record = try directory.record(String(taskID)), !record.state.isResolved else { continue }
             var row = record.state
             row.collection = 0
             row.inspection = nil
@@ -320,8 +320,7 @@ final class BatchFold: ProjectionFold {
 
     private func loadBatch(_ id: String) throws -> BatchRow? {
         guard !batches.isComplete else { return nil }
-        try context.settleWrites()
-        guard let row = try Row.fetchOne(selectBatch, arguments: [id]) else { return nil }
+        guard let row = try context.read({ _ in try Row.fetchOne(selectBatch, arguments: [id]) }) else { return nil }
         return BatchRow(
             id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],
             status: row["status"], paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],

@@ -74,7 +74,7 @@ final class CoverageFold: ProjectionFold {
         selectType = try db.makeStatement(sql: "SELECT product_type FROM coverage_product WHERE gtin = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
         switch event {
         case .productRegistered(let event):
             try upsertProduct.execute(
@@ -91,8 +91,7 @@ final class CoverageFold: ProjectionFold {
             let type = try productTypes.value(task.gtin) { gtin -> Int? in
                 // Every product registered since an empty start is held: a miss is an unknown GTIN.
                 if productTypes.isComplete { return -1 }
-                try context.settleWrites()
-                return try Int.fetchOne(selectType, arguments: [gtin]) ?? -1
+                return try context.read { _ in try Int.fetchOne(selectType, arguments: [gtin]) } ?? -1
             }
             try insertInspection.execute(
                 .integer(Int64(envelope.position)), .text(task.gtin), .int(type ?? -1), .int(task.mode),
@@ -102,7 +101,7 @@ final class CoverageFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database, at position: UInt64) throws {
+    func flush(at position: UInt64) throws {
         productTypes.flush(at: position) { _, _ in }
     }
 }

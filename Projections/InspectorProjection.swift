@@ -139,19 +139,19 @@ final class InspectorFold: ProjectionFold {
         micros >= 0 ? micros / 86_400_000_000 : (micros + 1) / 86_400_000_000 - 1
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
         let time = envelope.occurredAt
         switch event {
         case .inspectorRegistered(let event):
             try upsertInspector.execute(.text(event.inspectorID), .text(event.name), .int(event.role.rawValue))
         case .batchAllocated(let event):
-            try day(event.inspectorID, time, db) { $0.allocated += event.tasks.count }
+            try day(event.inspectorID, time) { $0.allocated += event.tasks.count }
         case .adHocTaskAllocated(let event):
-            try day(event.inspectorID, time, db) { $0.allocated += 1 }
+            try day(event.inspectorID, time) { $0.allocated += 1 }
         case .productCollected:
-            try taskDay(task, time, db) { $0.collected += 1 }
+            try taskDay(task, time) { $0.collected += 1 }
         case .collectionSkipped(let event):
-            try taskDay(task, time, db) {
+            try taskDay(task, time) {
                 switch event.reason {
                 case .unableToCollect: $0.skippedUnable += 1
                 case .outOfStock: $0.skippedOutOfStock += 1
@@ -159,9 +159,9 @@ final class InspectorFold: ProjectionFold {
                 }
             }
         case .attributeVerdictRecorded:
-            try taskDay(task, time, db) { $0.verdicts += 1 }
+            try taskDay(task, time) { $0.verdicts += 1 }
         case .photoAttached:
-            try taskDay(task, time, db) { $0.photos += 1 }
+            try taskDay(task, time) { $0.photos += 1 }
         case .inspectionStarted:
             guard let record = task else { return }
             try loadTimer(record)
@@ -189,7 +189,7 @@ final class InspectorFold: ProjectionFold {
                     close(record)
                 }
             }
-            try taskDay(task, time, db) {
+            try taskDay(task, time) {
                 $0.inspected += 1
                 if event.result == .passed { $0.passed += 1 } else { $0.failed += 1 }
                 if let worked {
@@ -202,13 +202,13 @@ final class InspectorFold: ProjectionFold {
                 try loadTimer(record)
                 close(record)
             }
-            try taskDay(task, time, db) { $0.inspectionSkipped += 1 }
+            try taskDay(task, time) { $0.inspectionSkipped += 1 }
         default:
             break
         }
     }
 
-    func flush(_ db: Database, at position: UInt64) throws {
+    func flush(at position: UInt64) throws {
         try settlePending()
         try days.flush(at: position) { key, row in
             storedDayMax = max(storedDayMax, key.day)
@@ -251,13 +251,13 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func taskDay(
-        _ task: TaskRecord?, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void
+        _ task: TaskRecord?, _ time: Int64, _ body: (inout InspectorDayRow) -> Void
     ) throws {
         guard let task else { return }
-        try day(task.inspectorID, time, db, body)
+        try day(task.inspectorID, time, body)
     }
 
-    private func day(_ inspector: String, _ time: Int64, _ db: Database, _ body: (inout InspectorDayRow) -> Void)
+    private func day(_ inspector: String, _ time: Int64, _ body: (inout InspectorDayRow) -> Void)
         throws
     {
         let key = InspectorDayKey(inspector: inspector, day: Self.day(time))
@@ -278,8 +278,8 @@ final class InspectorFold: ProjectionFold {
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
         guard !days.isComplete, key.day <= storedDayMax else { return nil }
-        try context.settleWrites()
-        guard let row = try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) else { return nil }
+        guard let row = try context.read({ _ in try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) })
+        else { return nil }
         return InspectorDayRow(
             allocated: row["allocated"], collected: row["collected"], skippedUnable: row["skipped_unable"],
             skippedOutOfStock: row["skipped_out_of_stock"], skippedUnavailable: row["skipped_unavailable"],
@@ -294,8 +294,7 @@ final class InspectorFold: ProjectionFold {
         guard !record.timerLoaded else { return }
         record.timerLoaded = true
         guard let directory, !directory.isNew(record, since: checkpoint) else { return }
-        try context.settleWrites()
-        guard let row = try Row.fetchOne(selectTimer, arguments: [record.taskID])
+        guard let row = try context.read({ _ in try Row.fetchOne(selectTimer, arguments: [record.taskID]) })
         else { return }
         record.timer = InspectionTimer(runningSince: row[0], worked: row[1], closed: false, stored: true)
     }

@@ -75,7 +75,7 @@ final class ProductFold: ProjectionFold {
             db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
         switch event {
         case .productRegistered(let event):
             let id: Int64
@@ -104,14 +104,13 @@ final class ProductFold: ProjectionFold {
         }
     }
 
-    func flush(_ db: Database, at position: UInt64) throws {
+    func flush(at position: UInt64) throws {
         ids.flush(at: position) { _, _ in }
     }
 
     private func loadID(_ gtin: String) throws -> Int64? {
         // Every product registered since an empty start is held: a miss is a new product.
         guard !ids.isComplete else { return nil }
-        try context.settleWrites()
-        return try Int64.fetchOne(selectID, arguments: [gtin])
+        return try context.read { _ in try Int64.fetchOne(selectID, arguments: [gtin]) }
     }
 }

@@ -31,16 +31,18 @@ extension Projection {
 
 /// The stateful part of a projection during one run: events in, rows out.
 ///
-/// `apply` may keep changes in memory; `flush` writes them in the runner's transaction, just
-/// before the checkpoint. After a flush the fold may drop what it keeps in memory and reload
-/// it from the tables on demand, so memory stays bounded whatever the log's size.
+/// A fold runs on the runner's folding thread and never touches the database itself: it writes
+/// through ``WriteStatement``s made with ``FoldContext/writeStatement(_:_:)`` (queued for the
+/// database thread) and reads with ``FoldContext/read(_:)``. `apply` may keep changes in memory;
+/// `flush` queues them in the chunk's transaction, just before the checkpoint. After a flush the
+/// fold may drop what it keeps in memory and read it back on demand, so memory stays bounded
+/// whatever the log's size.
 public protocol ProjectionFold: AnyObject {
     /// Folds one decoded event; `task` is the task it is about (its facts and the folds' state
     /// for it), when it is about one that was allocated.
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws
-    /// Writes everything held in memory; called inside the chunk's transaction, whose
-    /// checkpoint will be `position`.
-    func flush(_ db: Database, at position: UInt64) throws
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws
+    /// Queues everything held in memory; the chunk's checkpoint will be `position`.
+    func flush(at position: UInt64) throws
 }
 
 /// What a fold is told about an event besides its payload: the log's envelope.
@@ -67,10 +69,10 @@ public final class FoldContext {
     public internal(set) var checkpoint: UInt64 = 0
     /// How many rows a fold keeps in memory per working set before it forgets them after a flush.
     public let workingSetLimit: Int
-    /// Where the folds' writes run (nil: at once, on the folding thread).
-    let writes: WriteQueue?
+    /// Where the folds' writes go: to the database thread, in order.
+    let writes: WriteQueue
 
-    init(workingSetLimit: Int, writes: WriteQueue? = nil) {
+    init(workingSetLimit: Int, writes: WriteQueue) {
         self.workingSetLimit = max(1, workingSetLimit)
         self.writes = writes
     }
@@ -80,7 +82,8 @@ public final class FoldContext {
         try WriteStatement(db, sql, queue: writes)
     }
 
-    /// Waits until every queued write has run: call before reading the database in a fold.
-    func settleWrites() throws { try writes?.drain() }
+    /// Reads the database (on its thread, once everything queued before has been written): folds
+    /// run on another thread and never touch the database themselves.
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try writes.read(body) }
 
 }

@@ -21,7 +21,7 @@ public struct ProjectionRunner: Sendable {
 
     /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
     public init(
-        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 262_144,
+        projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536,
         workingSetLimit: Int = 20_000, logger: Logger
     ) {
         self.projections = projections
@@ -66,7 +66,6 @@ public struct ProjectionRunner: Sendable {
                 return report
             }
             let writes = WriteQueue()
-            defer { writes.stop() }
             let context = FoldContext(workingSetLimit: workingSetLimit, writes: writes)
             let folds = try selected.indices.map { index in
                 context.checkpoint = checkpoints[index]
@@ -75,66 +74,22 @@ public struct ProjectionRunner: Sendable {
             // Queued behind the chunk's rows.
             let saveCheckpoint = try WriteStatement(
                 db, "UPDATE projection_checkpoint SET position = ? WHERE name = ?", queue: writes)
-            // `folds` keeps them alive; calling through these skips a retain and release per call.
-            let unretainedFolds = folds.map(UnretainedFold.init)
-            let directory = context.directory
-            var folded = checkpoints
-            var inChunk = 0
-            var last = low
-            let names = EventTypeInterner().names
-            // For each event type, the folds that read it, as a bit set (``select(_:)`` allows 64).
-            let readers: [UInt64] = names.map { name in
-                selected.indices.reduce(0) { mask, index in
-                    selected[index].eventTypes?.contains(name) ?? true ? mask | (1 << index) : mask
-                }
-            }
-            let pipeline = DecodingPipeline(
-                log: log, from: low + 1, upTo: end, wanted: readers.map { $0 != 0 })
-            defer { pipeline.stop() }
             try db.beginTransaction()
+            // The folds run on a thread of their own; this one, the database's, writes their rows.
+            let loop = FoldLoop(
+                log: log, upTo: end, projections: selected, folds: folds, checkpoints: checkpoints,
+                context: context, saveCheckpoint: saveCheckpoint, chunkSize: chunkSize)
             do {
-                while let batch = try pipeline.next() {
-                    try batch.items.withUnsafeBufferPointer { items in
-                        for offset in items.indices {
-                            // One copy of the event per record: passed from the buffer, each
-                            // fold call would copy it (and retain its strings) again.
-                            let event = items[offset].event
-                            let envelope = items[offset].envelope
-                            let position = envelope.position
-                            // The task is looked up once, here, for every fold.
-                            let task = try directory.flatMap { directory in
-                                try event.existingTaskID.flatMap { try directory.record($0, db) }
-                            }
-                            var mask = readers[items[offset].type]
-                            while mask != 0 {
-                                let index = mask.trailingZeroBitCount
-                                mask &= mask - 1
-                                if folded[index] < position {
-                                    try unretainedFolds[index].fold.apply(event, envelope, task, db)
-                                }
-                            }
-                            inChunk += 1
-                            if inChunk >= chunkSize {
-                                try commit(folds, selected, &folded, at: position, context, saveCheckpoint, db)
-                                try db.beginTransaction()
-                                inChunk = 0
-                                try progress(position, end)
-                            }
-                        }
-                    }
-                    last = batch.lastPosition
-                    report.events += batch.records
-                    pipeline.recycle(batch)
-                }
-                try commit(folds, selected, &folded, at: last, context, saveCheckpoint, db)
-                try progress(last, end)
+                try writes.serve(db) { position in try progress(position, end) }
             } catch {
                 // The chunk in progress is rolled back (committed chunks stay).
-                writes.stop()
+                loop.wait()
                 if db.isInsideTransaction { try? db.rollback() }
                 throw error
             }
-            writes.stop()
+            loop.wait()
+            report.events = loop.events
+            let last = loop.last
             try createIndexes(selected, db)
             report.positions = (low + 1)...last
             report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
@@ -169,23 +124,6 @@ public struct ProjectionRunner: Sendable {
             }
             return result
         }
-    }
-
-    private func commit(
-        _ folds: [any ProjectionFold], _ selected: [any Projection], _ folded: inout [UInt64], at position: UInt64,
-        _ context: FoldContext, _ saveCheckpoint: WriteStatement, _ db: Database
-    ) throws {
-        for index in folds.indices where folded[index] < position {
-            try folds[index].flush(db, at: position)
-            try saveCheckpoint.execute(.integer(Int64(position)), .text(selected[index].name))
-            folded[index] = position
-        }
-        // The commit runs here, once the writer is done: SQLite calls GRDB's commit hook on the
-        // committing thread, and GRDB expects its own.
-        try context.settleWrites()
-        try db.commit()
-        // Every fold has written what its task records held: they may be dropped now.
-        context.directory?.trim(at: position)
     }
 
     /// Creates the checkpoint table, and drops and recreates each projection whose version changed.
@@ -298,11 +236,6 @@ public struct ProjectionRunner: Sendable {
                 context: ["position": String(record.position), "eventType": eventType])
         }
     }
-}
-
-/// A fold referenced without retaining it, for the hot loop (the runner's array owns it).
-private struct UnretainedFold {
-    unowned(unsafe) let fold: any ProjectionFold
 }
 
 /// Maps a record's event type bytes to one shared String without allocating one per record;

@@ -137,7 +137,7 @@ final class QualityFold: ProjectionFold {
         selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
         switch event {
         case .attributeVerdictRecorded(let event):
             guard let record = task else { return }
@@ -181,8 +181,8 @@ final class QualityFold: ProjectionFold {
         guard !record.verdictsLoaded else { return }
         record.verdictsLoaded = true
         guard let directory, !directory.isNew(record, since: checkpoint) else { return }
-        try context.settleWrites()
-        record.verdicts = try String.fetchOne(selectOpen, arguments: [record.taskID]).map(OpenVerdicts.init(encoded:))
+        record.verdicts = try context.read { _ in try String.fetchOne(selectOpen, arguments: [record.taskID]) }
+            .map(OpenVerdicts.init(encoded:))
         record.verdictsStored = record.verdicts != nil
     }
 
@@ -202,7 +202,7 @@ final class QualityFold: ProjectionFold {
         dirty.append(record)
     }
 
-    func flush(_ db: Database, at position: UInt64) throws {
+    func flush(at position: UInt64) throws {
         for record in dirty {
             record.verdictsDirty = false
             if record.verdictsClosed {

@@ -39,6 +39,9 @@ public final class TaskRecord {
     let mode: Int
     let allocatedAt: Int64
     let position: UInt64
+    /// Allocated in this run (not read back from the table): no fold has stored state for it
+    /// beyond what its record holds.
+    let isFresh: Bool
     /// Batches: the task's state (stored with its facts in `task`), and whether it changed
     /// since the fold last wrote it.
     var state: TaskStateRow
@@ -56,7 +59,8 @@ public final class TaskRecord {
     var timerLoaded = false
     var timerDirty = false
 
-    init(_ facts: TaskFacts, state: TaskStateRow) {
+    init(_ facts: TaskFacts, state: TaskStateRow, isFresh: Bool) {
+        self.isFresh = isFresh
         taskID = facts.taskID
         batchID = facts.batchID
         inspectorID = facts.inspectorID
@@ -80,7 +84,7 @@ public final class TaskRecord {
 /// writes: facts and state in one row).
 ///
 /// A task allocated in this run is in memory until its row is written, so a miss is one
-/// primary-key read. The set is trimmed only by ``trim(at:)``, which the runner calls after a
+/// primary-key read. The set is trimmed only by ``trim()``, which the runner calls after a
 /// flush: records carry the folds' unwritten state until then.
 public final class TaskDirectory {
     private var cache: [String: TaskRecord] = [:]
@@ -90,12 +94,9 @@ public final class TaskDirectory {
     private let select: Statement
     /// Folds ask about the same task one after the other: the last answer is kept.
     private var last: TaskRecord?
-    /// The position of the last trim: a record allocated at or before it may have been dropped
-    /// and read again, so its folds' state is in their tables, not known to be empty.
-    private(set) var trimmedAt: UInt64 = 0
 
     /// The run's writes, settled before a read (not the context: it holds this directory).
-    private let writes: WriteQueue?
+    private let writes: WriteQueue
 
     init(_ db: Database, context: FoldContext) throws {
         self.capacity = context.workingSetLimit
@@ -109,46 +110,44 @@ public final class TaskDirectory {
     }
 
     /// The facts of `taskID`, from memory or the table; nil for a task never allocated.
-    public func facts(_ taskID: String, _ db: Database) throws -> TaskFacts? {
-        try record(taskID, db)?.facts
+    public func facts(_ taskID: String) throws -> TaskFacts? {
+        try record(taskID)?.facts
     }
 
     /// The record of `taskID` (facts and fold state): the hot path of the folds.
-    func record(_ taskID: String, _ db: Database) throws -> TaskRecord? {
+    func record(_ taskID: String) throws -> TaskRecord? {
         if let last, last.taskID == taskID { return last }
         if let record = cache[taskID] {
             last = record
             return record
         }
         if let record = previous.removeValue(forKey: taskID) { return remember(record) }
-        try writes?.drain()
-        guard let row = try Row.fetchOne(select, arguments: [taskID]) else { return nil }
+        guard let row = try writes.read({ _ in try Row.fetchOne(select, arguments: [taskID]) }) else { return nil }
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
             allocatedAt: row[5], position: UInt64(row[6] as Int64))
         let state = TaskStateRow(
             collection: row[7], skipReason: row[8], inspection: row[9], phase: row[10], verdicts: row[11],
             passed: row[12], warning: row[13], failure: row[14], unable: row[15], photos: row[16], updatedAt: row[17])
-        return remember(TaskRecord(facts, state: state))
+        return remember(TaskRecord(facts, state: state, isFresh: false))
     }
 
     /// A task allocated now: in memory until the batch fold writes its row.
     @discardableResult
     func allocate(_ facts: TaskFacts, state: TaskStateRow) -> TaskRecord {
-        remember(TaskRecord(facts, state: state))
+        remember(TaskRecord(facts, state: state, isFresh: true))
     }
 
-    /// True when no fold that started after `checkpoint` can have state stored for `record`: it
-    /// was allocated after both the checkpoint and the last trim, so its state is all in memory.
+    /// True when a fold that started after `checkpoint` has nothing stored for `record`: it was
+    /// allocated in this run after the checkpoint, and has been in memory ever since.
     func isNew(_ record: TaskRecord, since checkpoint: UInt64) -> Bool {
-        record.position > max(checkpoint, trimmedAt)
+        record.isFresh && record.position > checkpoint
     }
 
     /// After every fold has flushed: when the working set outgrew its capacity, it becomes
     /// ``previous`` and a new one starts (at most about twice the capacity is held).
-    func trim(at position: UInt64) {
+    func trim() {
         guard cache.count >= capacity else { return }
-        trimmedAt = position
         swap(&cache, &previous)
         cache.removeAll(keepingCapacity: true)
         last = nil

@@ -1,19 +1,20 @@
 import Foundation
 import GRDB
 
-/// Runs the folds' row writes, and the chunk commits, on a thread of its own, in the order they
-/// were queued: folding the next events overlaps with writing the rows of the last ones.
+/// Carries the folds' row writes, the chunk commits and their reads from the folding thread to
+/// the database's own thread, in order: folding the next events overlaps with writing (and
+/// committing) the rows of the last ones.
 ///
-/// Only one thread uses the connection at a time: the writer runs queued statements, and the
-/// folding thread calls ``drain()`` (which waits until the writer is idle) before it touches
-/// the database itself — to read a row it evicted, say. A failed statement stops the writer: what
-/// was queued after it is dropped, and every later hand-over of a block and every ``drain()``
-/// throws, so the runner rolls the chunk back (the commit only follows a ``drain()``).
+/// Only the database thread, inside ``serve(_:committed:)``, touches the connection: it runs the
+/// queued statements, commits where the folds asked, and answers ``read(_:)`` once everything
+/// queued before it has run. A failure on either side stops both: the database thread drops what
+/// is queued and every later call of the folding thread throws; a folding failure ends
+/// ``serve(_:committed:)`` with that error. The runner then rolls the chunk in progress back.
 final class WriteQueue: @unchecked Sendable {
-    // @unchecked: `handedOver`, `idle`, `failure`, `stopped` and `spare` are only touched while
-    // holding `condition`; `filling` and `statements` only by the folding thread (the writer reads
-    // `statements` after a hand-over, which orders it). The statements travel between
-    // the threads, but only one of them uses the connection at a time (see above).
+    // @unchecked: `handedOver`, `pendingRead`, `spare`, `failure`, `producerDone` and
+    // `producerFailure` are only touched while holding `condition`; `filling` and `statements`
+    // only by the folding thread, except that the database thread reads `statements` after a
+    // hand-over (which the lock orders). Only the database thread uses the connection.
 
     /// Statements and their values, flat: no allocation per row once the blocks are warm.
     private struct Block {
@@ -30,6 +31,23 @@ final class WriteQueue: @unchecked Sendable {
         }
     }
 
+    /// A read waiting for the database thread; `body` keeps its own result.
+    private final class ReadRequest {
+        private var body: ((Database) -> Void)?
+        var done = false
+        init(_ body: @escaping (Database) -> Void) { self.body = body }
+
+        /// Runs the read, then lets go of it: the asking thread's closure must not outlive its call.
+        func run(_ db: Database) {
+            if let body { body(db) }
+            body = nil
+        }
+    }
+
+    /// Statement numbers that are commits, not statements (their one value is the position).
+    private static let commitAndBegin = -1
+    private static let finalCommit = -2
+
     private let condition = NSCondition()
     /// Registered before the first write and read-only afterwards.
     private var statements: [Statement] = []
@@ -37,28 +55,21 @@ final class WriteQueue: @unchecked Sendable {
     private var filling = Block()
     private var handedOver: [Block] = []
     private var spare: [Block] = []
-    private var idle = true
+    private var pendingRead: ReadRequest?
     private var failure: (any Error)?
-    private var stopped = false
-    private let done = DispatchSemaphore(value: 0)
+    private var producerDone = false
+    private var producerFailure: (any Error)?
     private static let blockSize = 1_024
     /// Blocks queued before the folding thread waits: bounds the memory the rows take.
     private static let depth = 16
-
-    init() {
-        // Strong: a weak reference would move the queue's reference count to a side table, which
-        // makes every retain of it slow; the thread ends in ``stop()``, releasing the queue.
-        let thread = Thread { [self] in run() }
-        thread.name = "projection writer"
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
 
     /// Numbers a statement for ``enqueue(_:_:)`` (before anything is queued).
     func register(_ statement: Statement) -> Int {
         statements.append(statement)
         return statements.count - 1
     }
+
+    // MARK: The folding thread's side
 
     /// Queues statement `number` with `values`; it runs after everything queued before it.
     @inline(__always)
@@ -69,30 +80,41 @@ final class WriteQueue: @unchecked Sendable {
         if filling.statements.count >= Self.blockSize { try handOver(waitingForRoom: true) }
     }
 
-    /// Waits until every queued statement has run; rethrows the first failure.
-    func drain() throws {
-        try handOver(waitingForRoom: false)
-        condition.lock()
-        defer { condition.unlock() }
-        while (!handedOver.isEmpty || !idle) && failure == nil { condition.wait() }
-        if let failure { throw failure }
+    /// Queues a commit of everything queued so far, with `position` as the chunk's end; unless
+    /// `last`, a new transaction begins.
+    func commit(at position: UInt64, last: Bool) throws {
+        filling.statements.append(last ? Self.finalCommit : Self.commitAndBegin)
+        filling.valueCounts.append(1)
+        filling.values.append(.integer(Int64(bitPattern: position)))
+        try handOver(waitingForRoom: true)
     }
 
-    /// Drops what is queued and stops the thread (call on every exit path; idempotent).
-    func stop() {
-        condition.lock()
-        if stopped {
-            condition.unlock()
-            return
+    /// Runs `body` on the database thread once everything queued before has run.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try handOver(waitingForRoom: false)
+        var result: Result<T, any Error>?
+        try withoutActuallyEscaping(body) { body in
+            let request = ReadRequest { db in result = Result { try body(db) } }
+            condition.lock()
+            defer { condition.unlock() }
+            pendingRead = request
+            condition.broadcast()
+            while !request.done && failure == nil { condition.wait() }
+            pendingRead = nil
+            if !request.done, let failure { throw failure }
         }
-        stopped = true
-        handedOver.removeAll()
+        guard let result else { throw ProjectionError(.database, "a read was not answered (run it again)") }
+        return try result.get()
+    }
+
+    /// The folding thread is done: everything it queued is handed over (unless it failed).
+    func finish(_ error: (any Error)?) {
+        if error == nil { try? handOver(waitingForRoom: false) }
+        condition.lock()
+        producerDone = true
+        producerFailure = error
         condition.broadcast()
         condition.unlock()
-        filling.removeAll()
-        done.wait()
-        // Statements not finalized would keep the connection from closing cleanly.
-        statements.removeAll()
     }
 
     private func handOver(waitingForRoom: Bool) throws {
@@ -100,7 +122,7 @@ final class WriteQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while waitingForRoom && handedOver.count >= Self.depth && failure == nil { condition.wait() }
         if let failure {
-            // The writer has stopped: what was gathered since is dropped too.
+            // The database thread has stopped: what was gathered since is dropped too.
             filling.removeAll()
             throw failure
         }
@@ -111,45 +133,79 @@ final class WriteQueue: @unchecked Sendable {
         condition.broadcast()
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            idle = true
-            condition.broadcast()
-            while handedOver.isEmpty && !stopped { condition.wait() }
-            if stopped {
-                condition.unlock()
-                done.signal()
-                return
-            }
-            var block = handedOver.removeFirst()
-            idle = false
-            condition.unlock()
-            var error: (any Error)?
-            block.values.withUnsafeBufferPointer { values in
-                var start = 0
-                for index in block.statements.indices {
-                    let count = block.valueCounts[index]
-                    do {
-                        try WriteStatement.run(
-                            statements[block.statements[index]],
-                            UnsafeBufferPointer(rebasing: values[start..<start + count]))
-                    } catch let failed {
-                        error = failed
-                        return
-                    }
-                    start += count
+    // MARK: The database thread's side
+
+    /// Runs what the folding thread queues until it finishes; `committed` is called after each
+    /// commit with its position (throwing from it stops the run).
+    /// - Throws: the first failure of a statement, a commit, `committed` or the folding thread.
+    func serve(_ db: Database, committed: (UInt64) throws -> Void) throws {
+        do {
+            while true {
+                condition.lock()
+                while handedOver.isEmpty && pendingRead == nil && !producerDone { condition.wait() }
+                if !handedOver.isEmpty {
+                    var block = handedOver.removeFirst()
+                    condition.broadcast()
+                    condition.unlock()
+                    defer { recycle(&block) }
+                    try run(block, db, committed: committed)
+                } else if let read = pendingRead {
+                    condition.unlock()
+                    read.run(db)
+                    condition.lock()
+                    read.done = true
+                    condition.broadcast()
+                    condition.unlock()
+                } else {
+                    let error = producerFailure
+                    condition.unlock()
+                    if let error { throw error }
+                    return
                 }
             }
-            // Emptied here, so the rows' strings are released on this thread, not the folding one.
-            block.removeAll()
-            condition.lock()
-            if let error {
-                failure = error
-                handedOver.removeAll()
-            }
-            if spare.count < Self.depth { spare.append(block) }
-            condition.unlock()
+        } catch {
+            stop(error)
+            throw error
         }
+    }
+
+    /// Stops both sides with `error` and waits until the folding thread has finished.
+    func stop(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        handedOver.removeAll()
+        condition.broadcast()
+        // Reads still asked for are answered with the failure (see ``read(_:)``).
+        while !producerDone { condition.wait() }
+        condition.unlock()
+        // Statements not finalized would keep the connection from closing cleanly.
+        statements.removeAll()
+    }
+
+    private func run(_ block: Block, _ db: Database, committed: (UInt64) throws -> Void) throws {
+        try block.values.withUnsafeBufferPointer { values in
+            var start = 0
+            for index in block.statements.indices {
+                let count = block.valueCounts[index]
+                let number = block.statements[index]
+                if number >= 0 {
+                    try WriteStatement.run(
+                        statements[number], UnsafeBufferPointer(rebasing: values[start..<start + count]))
+                } else if case .integer(let position) = values[start] {
+                    try db.commit()
+                    if number == Self.commitAndBegin { try db.beginTransaction() }
+                    try committed(UInt64(bitPattern: position))
+                }
+                start += count
+            }
+        }
+    }
+
+    /// Empties a block here, so the rows' strings are released on this thread, and keeps it for reuse.
+    private func recycle(_ block: inout Block) {
+        block.removeAll()
+        condition.lock()
+        if spare.count < Self.depth { spare.append(block) }
+        condition.unlock()
     }
 }

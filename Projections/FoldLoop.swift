@@ -1,0 +1,120 @@
+import AuditLog
+import Foundation
+import Inspection
+
+/// The folding side of a catch-up, on a thread of its own: decoded events in, each folded into
+/// every projection that has not seen it, rows and chunk commits out through the ``WriteQueue``
+/// (which the database thread serves meanwhile).
+final class FoldLoop: @unchecked Sendable {
+    // @unchecked: the folds, the context and the counters are used by the folding thread only
+    // while it runs; the runner reads the counters after ``wait()``, which orders them.
+
+    private let folds: [any ProjectionFold]
+    /// `folds` keeps them alive; calling through these skips a retain and release per call.
+    private let unretainedFolds: [UnretainedFold]
+    private let names: [String]
+    /// For each event type, the folds that read it, as a bit set.
+    private let readers: [UInt64]
+    private let context: FoldContext
+    private let saveCheckpoint: WriteStatement
+    private let chunkSize: Int
+    private let pipeline: DecodingPipeline
+    private let done = DispatchSemaphore(value: 0)
+    /// Per fold, the last position it has folded.
+    private var folded: [UInt64]
+    /// Records read, and the last position read.
+    private(set) var events = 0
+    private(set) var last: UInt64
+
+    /// Starts folding `start...end` of `log` (nothing before `checkpoints.min()` is read).
+    init(
+        log: EventLog, upTo end: UInt64, projections: [any Projection], folds: [any ProjectionFold],
+        checkpoints: [UInt64], context: FoldContext, saveCheckpoint: WriteStatement, chunkSize: Int
+    ) {
+        self.folds = folds
+        unretainedFolds = folds.map(UnretainedFold.init)
+        names = projections.map(\.name)
+        readers = EventTypeInterner().names.map { name in
+            projections.indices.reduce(0) { mask, index in
+                projections[index].eventTypes?.contains(name) ?? true ? mask | (1 << index) : mask
+            }
+        }
+        self.context = context
+        self.saveCheckpoint = saveCheckpoint
+        self.chunkSize = chunkSize
+        folded = checkpoints
+        let low = checkpoints.min() ?? end
+        last = low
+        pipeline = DecodingPipeline(log: log, from: low + 1, upTo: end, wanted: readers.map { $0 != 0 })
+        let thread = Thread { [self] in
+            var failure: (any Error)?
+            do { try run() } catch { failure = error }
+            pipeline.stop()
+            self.context.writes.finish(failure)
+            done.signal()
+        }
+        thread.name = "projection folds"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Waits until the folding thread has finished.
+    func wait() {
+        done.wait()
+        done.signal()
+    }
+
+    private func run() throws {
+        let directory = context.directory
+        var inChunk = 0
+        while let batch = try pipeline.next() {
+            try batch.items.withUnsafeBufferPointer { items in
+                for offset in items.indices {
+                    // One copy of the event per record: passed from the buffer, each fold call
+                    // would copy it (and retain its strings) again.
+                    let event = items[offset].event
+                    let envelope = items[offset].envelope
+                    let position = envelope.position
+                    // The task is looked up once, here, for every fold.
+                    let task = try directory.flatMap { directory in
+                        try event.existingTaskID.flatMap { try directory.record($0) }
+                    }
+                    var mask = readers[items[offset].type]
+                    while mask != 0 {
+                        let index = mask.trailingZeroBitCount
+                        mask &= mask - 1
+                        if folded[index] < position {
+                            try unretainedFolds[index].fold.apply(event, envelope, task)
+                        }
+                    }
+                    inChunk += 1
+                    if inChunk >= chunkSize {
+                        try endChunk(at: position, last: false)
+                        inChunk = 0
+                    }
+                }
+            }
+            last = batch.lastPosition
+            events += batch.records
+            pipeline.recycle(batch)
+        }
+        try endChunk(at: last, last: true)
+    }
+
+    /// Queues every fold's rows, the checkpoints and the commit.
+    private func endChunk(at position: UInt64, last: Bool) throws {
+        for index in folds.indices where folded[index] < position {
+            try folds[index].flush(at: position)
+            try saveCheckpoint.execute(.integer(Int64(position)), .text(names[index]))
+            folded[index] = position
+        }
+        try context.writes.commit(at: position, last: last)
+        // The rows hold copies of what the task records held: the records may be dropped now.
+        context.directory?.trim()
+    }
+}
+
+/// A fold referenced without retaining it, for the hot loop (the loop's array owns it).
+private struct UnretainedFold {
+    unowned(unsafe) let fold: any ProjectionFold
+}
