@@ -10,6 +10,10 @@ import Logging
 /// `projection_checkpoint`, written in the same transaction as the rows it covers, so every
 /// event is folded exactly once even across crashes. A projection whose stored version differs
 /// from its code is dropped and recreated with checkpoint 0 first, then folded like any other.
+///
+/// Three threads share the work: one reads and decodes the log (``DecodingPipeline``), one folds
+/// (``FoldLoop``), and the caller's, the database's, writes the rows and commits
+/// (``WriteQueue``).
 public struct ProjectionRunner: Sendable {
     /// The projections this runner maintains, dependencies first.
     public let projections: [any Projection]
