@@ -2,14 +2,15 @@ import GRDB
 import Inspection
 
 /// Product quality history: per GTIN every finished inspection and every rule check, with
-/// verdict counts and the attributes that failed or warned.
+/// verdict counts and the attributes that failed or warned. Coverage counts the same
+/// inspections (by product type, mode, location and inspector).
 ///
 /// Tables `quality_inspection` and `quality_rule_check` (one row per event, keyed by log
 /// position) and `quality_open_task` (verdicts of inspections still in progress).
 public struct QualityProjection: Projection {
     public init() {}
     public var name: String { "quality" }
-    public var version: Int { 1 }
+    public var version: Int { 2 }
     public var eventTypes: Set<String>? {
         ["AttributeVerdictRecorded", "InspectionFinished", "InspectionSkipped", "RuleCheckRecorded"]
     }
@@ -20,7 +21,7 @@ public struct QualityProjection: Projection {
             """
             CREATE TABLE quality_inspection (
               position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, task TEXT NOT NULL, batch TEXT NOT NULL,
-              inspector TEXT NOT NULL, mode INTEGER NOT NULL, occurred_at INTEGER NOT NULL,
+              inspector TEXT NOT NULL, location TEXT NOT NULL, mode INTEGER NOT NULL, occurred_at INTEGER NOT NULL,
               recorded_at INTEGER NOT NULL, result INTEGER NOT NULL, passed INTEGER NOT NULL,
               warning INTEGER NOT NULL, failure INTEGER NOT NULL, unable INTEGER NOT NULL, failing TEXT NOT NULL)
             """,
@@ -119,9 +120,9 @@ final class QualityFold: ProjectionFold {
         insertInspection = try context.writeStatement(
             db,
             """
-            INSERT INTO quality_inspection (position, gtin, task, batch, inspector, mode, occurred_at,
+            INSERT INTO quality_inspection (position, gtin, task, batch, inspector, location, mode, occurred_at,
               recorded_at, result, passed, warning, failure, unable, failing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertRuleCheck = try context.writeStatement(
             db,
@@ -154,7 +155,7 @@ final class QualityFold: ProjectionFold {
             try loadVerdicts(record)
             try insertInspection.execute(
                 .integer(Int64(envelope.position)), .text(record.gtin), .text(record.taskID), .text(record.batchID),
-                .text(record.inspectorID), .int(record.mode), .integer(envelope.occurredAt),
+                .text(record.inspectorID), .text(record.locationID), .int(record.mode), .integer(envelope.occurredAt),
                 .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
                 .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
                 .text(record.verdicts?.failing ?? ""))

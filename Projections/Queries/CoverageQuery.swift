@@ -51,11 +51,17 @@ extension ProjectionStore {
         let from = from ?? Int64.min
         let to = to ?? Int64.max
         return try database.read { db in
-            guard try db.tableExists("coverage_inspection") else { return [] }
+            guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else { return [] }
             let period = "finished_at >= \(from) AND finished_at < \(to)"
+            // The finished inspections (the quality projection's), with the product's type.
+            let inspections = """
+                SELECT q.gtin, coalesce(p.product_type, -1) AS product_type, q.mode, q.location, q.inspector,
+                  q.occurred_at AS finished_at
+                FROM quality_inspection q LEFT JOIN coverage_product p ON p.gtin = q.gtin
+                """
             // Per product: the last inspection before the end of the period.
             let lastInspection = """
-                SELECT gtin, max(finished_at) AS last FROM coverage_inspection WHERE finished_at < \(to) GROUP BY gtin
+                SELECT gtin, max(finished_at) AS last FROM inspection WHERE finished_at < \(to) GROUP BY gtin
                 """
             let catalogue = "SELECT * FROM coverage_product WHERE registered_at < \(to)"
             let overdueCondition = """
@@ -66,9 +72,9 @@ extension ProjectionStore {
             switch grouping {
             case .type:
                 sql = """
-                    WITH cat AS (\(catalogue)), last AS (\(lastInspection)),
+                    WITH inspection AS (\(inspections)), cat AS (\(catalogue)), last AS (\(lastInspection)),
                       done AS (SELECT product_type AS g, count(DISTINCT gtin) AS n, count(*) AS k
-                               FROM coverage_inspection WHERE \(period) GROUP BY product_type)
+                               FROM inspection WHERE \(period) GROUP BY product_type)
                     SELECT CAST(c.product_type AS TEXT) AS g, count(*) AS catalogue,
                       coalesce((SELECT n FROM done WHERE done.g = c.product_type), 0),
                       coalesce((SELECT k FROM done WHERE done.g = c.product_type), 0),
@@ -77,9 +83,9 @@ extension ProjectionStore {
                     """
             case .location:
                 sql = """
-                    WITH cat AS (\(catalogue)), last AS (\(lastInspection)),
+                    WITH inspection AS (\(inspections)), cat AS (\(catalogue)), last AS (\(lastInspection)),
                       done AS (SELECT i.location AS g, count(DISTINCT i.gtin) AS n, count(*) AS k
-                               FROM coverage_inspection i
+                               FROM inspection i
                                JOIN coverage_listing s ON s.gtin = i.gtin AND s.location = i.location
                                WHERE \(period) GROUP BY i.location)
                     SELECT s.location AS g, count(*) AS catalogue,
@@ -92,9 +98,10 @@ extension ProjectionStore {
             case .mode, .inspector:
                 let column = grouping == .mode ? "mode" : "inspector"
                 sql = """
+                    WITH inspection AS (\(inspections))
                     SELECT CAST(\(column) AS TEXT) AS g, (\("SELECT count(*) FROM (\(catalogue))")) AS catalogue,
                       count(DISTINCT gtin), count(*), NULL, NULL
-                    FROM coverage_inspection WHERE \(period) GROUP BY \(column) ORDER BY \(column)
+                    FROM inspection WHERE \(period) GROUP BY \(column) ORDER BY \(column)
                     """
             }
             return try Row.fetchAll(db, sql: sql).map { row in
