@@ -10,8 +10,6 @@ final class FoldLoop: @unchecked Sendable {
     // while it runs; the runner reads the counters after ``wait()``, which orders them.
 
     private let folds: [any ProjectionFold]
-    /// `folds` keeps them alive; calling through these skips a retain and release per call.
-    private let unretainedFolds: [UnretainedFold]
     private let names: [String]
     /// For each event type, the folds that read it, as a bit set.
     private let readers: [UInt64]
@@ -32,7 +30,6 @@ final class FoldLoop: @unchecked Sendable {
         checkpoints: [UInt64], context: FoldContext, saveCheckpoint: WriteStatement, chunkSize: Int
     ) {
         self.folds = folds
-        unretainedFolds = folds.map(UnretainedFold.init)
         names = projections.map(\.name)
         readers = EventTypeInterner().names.map { name in
             projections.indices.reduce(0) { mask, index in
@@ -84,7 +81,7 @@ final class FoldLoop: @unchecked Sendable {
                         let index = mask.trailingZeroBitCount
                         mask &= mask - 1
                         if folded[index] < position {
-                            try unretainedFolds[index].fold.apply(event, envelope, task)
+                            try folds[index].apply(event, envelope, task)
                         }
                     }
                     inChunk += 1
@@ -112,9 +109,4 @@ final class FoldLoop: @unchecked Sendable {
         // The rows hold copies of what the task records held: the records may be dropped now.
         context.directory?.trim()
     }
-}
-
-/// A fold referenced without retaining it, for the hot loop (the loop's array owns it).
-private struct UnretainedFold {
-    unowned(unsafe) let fold: any ProjectionFold
 }
