@@ -43,11 +43,11 @@ final class FoldLoop: @unchecked Sendable {
         let low = checkpoints.min() ?? end
         last = low
         pipeline = DecodingPipeline(log: log, from: low + 1, upTo: end, wanted: readers.map { $0 != 0 })
-        let thread = Thread { [self] in
-            var failure: (any Error)?
-            do { try run() } catch { failure = error }
-            pipeline.stop()
-            self.context.writes.finish(failure)
+        // Weak, and the semaphore captured on its own: once `done` is signalled the thread holds
+        // nothing of the loop (its folds' statements must be finalized before the database closes).
+        let done = done
+        let thread = Thread { [weak self] in
+            self?.runToEnd()
             done.signal()
         }
         thread.name = "projection folds"
@@ -59,6 +59,13 @@ final class FoldLoop: @unchecked Sendable {
     func wait() {
         done.wait()
         done.signal()
+    }
+
+    private func runToEnd() {
+        var failure: (any Error)?
+        do { try run() } catch { failure = error }
+        pipeline.stop()
+        context.writes.finish(failure)
     }
 
     private func run() throws {
