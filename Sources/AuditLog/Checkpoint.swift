@@ -186,10 +186,7 @@ extension EventLog {
         stateLock.withLock {
             index.streamRuns = streamRuns
             index.commandRuns = commandRuns
-            index.recentStreams = [:]
-            index.recentCommands = [:]
-            index.collidingStreams = [:]
-            index.collidingCommands = [:]
+            index.recent = RecentIndex()
         }
         for run in writer.retiredRuns {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(run.name))

@@ -67,34 +67,56 @@ final class IndexRun: @unchecked Sendable {
     }
 
     /// The entries whose key is `key`, as a range of entry indexes (empty when none).
-    func entries(for wanted: UInt64) -> Range<Int> {
-        guard count > 0 else { return 0..<0 }
-        // Interpolation search narrows the window while keys are spread evenly, then binary search.
-        var low = 0
-        var high = count  // first index whose key is >= key lies in low...high
-        var rounds = 0
-        while low < high {
-            let lowKey = key(low)
-            if lowKey >= wanted { break }
-            let highKey = key(high - 1)
-            if highKey < wanted {
-                low = high
-                break
-            }
-            var probe: Int
-            if rounds < 4 && highKey > lowKey {
-                let fraction = Double(wanted - lowKey) / Double(highKey - lowKey)
-                probe = low + Int(fraction * Double(high - 1 - low))
-                probe = min(max(probe, low), high - 1)
-            } else {
-                probe = (low + high) / 2
-            }
-            rounds += 1
-            if key(probe) < wanted { low = probe + 1 } else { high = probe }
+    func entries(for wanted: UInt64) -> Range<Int> { keys.entries(for: wanted) }
+
+    /// The run's keys as plain data, for lookups that must not touch reference counts; valid
+    /// while the run is alive.
+    var keys: Keys { Keys(base: base.map { $0 + Self.headerSize }, count: count, entrySize: kind.entrySize) }
+
+    /// The sorted keys of a run, searched in place.
+    struct Keys {
+        let base: UnsafeRawPointer?
+        let count: Int
+        let entrySize: Int
+
+        @inline(__always)
+        func key(_ index: Int) -> UInt64 {
+            UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: index * entrySize, as: UInt64.self))
         }
-        var end = low
-        while end < count, key(end) == wanted { end += 1 }
-        return low..<end
+
+        /// True when some entry has this key.
+        func contains(_ wanted: UInt64) -> Bool { !entries(for: wanted).isEmpty }
+
+        /// The entries whose key is `key`, as a range of entry indexes (empty when none).
+        func entries(for wanted: UInt64) -> Range<Int> {
+            guard count > 0 else { return 0..<0 }
+            // Interpolation search narrows the window while keys are spread evenly, then binary search.
+            var low = 0
+            var high = count  // first index whose key is >= key lies in low...high
+            var rounds = 0
+            while low < high {
+                let lowKey = key(low)
+                if lowKey >= wanted { break }
+                let highKey = key(high - 1)
+                if highKey < wanted {
+                    low = high
+                    break
+                }
+                var probe: Int
+                if rounds < 4 && highKey > lowKey {
+                    let fraction = Double(wanted - lowKey) / Double(highKey - lowKey)
+                    probe = low + Int(fraction * Double(high - 1 - low))
+                    probe = min(max(probe, low), high - 1)
+                } else {
+                    probe = (low + high) / 2
+                }
+                rounds += 1
+                if key(probe) < wanted { low = probe + 1 } else { high = probe }
+            }
+            var end = low
+            while end < count, key(end) == wanted { end += 1 }
+            return low..<end
+        }
     }
 
     // MARK: - Files

@@ -28,17 +28,20 @@ struct FrameBuilder {
     mutating func add(_ batch: PreparedBatch, append index: Int, firstVersion: UInt64) {
         let append = batch.appends[index]
         var version = firstVersion
-        batch.bytes.withUnsafeBufferPointer { bytes in
-            let stream = UnsafeBufferPointer(rebasing: bytes[append.streamStart..<append.streamEnd])
-            for event in batch.events[append.firstEvent..<(append.firstEvent + append.eventCount)] {
-                raw.bytes.append(contentsOf: stream)
-                raw.varint(version)
-                raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.start..<event.middle]))
-                raw.zigzag(event.occurredAt &- previousOccurredAt)
-                previousOccurredAt = event.occurredAt
-                raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.middle..<event.end]))
-                version += 1
-            }
+        let bytes = UnsafeRawPointer(batch.bytes.baseAddress!)
+        let stream = UnsafeRawBufferPointer(
+            start: bytes + append.streamStart, count: append.streamEnd - append.streamStart)
+        for offset in append.firstEvent..<(append.firstEvent + append.eventCount) {
+            let event = batch.events[offset]
+            raw.bytes.append(contentsOf: stream)
+            raw.varint(version)
+            raw.bytes.append(
+                contentsOf: UnsafeRawBufferPointer(start: bytes + event.start, count: event.middle - event.start))
+            raw.zigzag(event.occurredAt &- previousOccurredAt)
+            previousOccurredAt = event.occurredAt
+            raw.bytes.append(
+                contentsOf: UnsafeRawBufferPointer(start: bytes + event.middle, count: event.end - event.middle))
+            version += 1
         }
         count += UInt32(append.eventCount)
     }

@@ -80,7 +80,7 @@ struct IndexRunTests {
         log.merger.waitUntilIdle()
         _ = try await log.append(to: "other", expected: .any, commandID: "last", actor: "a", events: [event("E", "x")])
         let (recent, commandRuns) = log.stateLock.withLock {
-            (log.index.recentCommands.count, log.index.commandRuns)
+            (log.index.recent.commandCount, log.index.commandRuns)
         }
         #expect(recent < 201)
         #expect(commandRuns.reduce(0) { $0 + $1.count } + recent == 201)
