@@ -22,12 +22,10 @@ extension EventLog {
             }
             return
         }
-        let pipeline = FramePipeline(readers: Self.replayReaders, depth: Self.replayReaders * 2)
-        for reader in 0..<pipeline.readers {
-            let thread = Thread { [self] in readFrames(from: start, upTo: end, reader: reader, into: pipeline) }
-            thread.name = "itemaudit-log-replay-\(reader)"
-            thread.start()
-        }
+        let pipeline = FramePipeline()
+        let reader = Thread { [self] in readFrames(from: start, upTo: end, into: pipeline) }
+        reader.name = "itemaudit-log-replay"
+        reader.start()
         defer { pipeline.stopAndWait() }
         var buffer: FrameBuffer?
         while true {
@@ -56,44 +54,27 @@ extension EventLog {
     /// Reads with fewer frames than this stay on the calling thread: a thread costs more than it saves.
     static let pipelineMinimumFrames = 4
 
-    /// Reader threads of ``forEachRecord(from:upTo:_:)``: decompressing takes about as long as
-    /// decoding, so two readers let the replaying thread decode without waiting.
-    static let replayReaders = 2
-
-    /// A reader thread of ``forEachRecord(from:upTo:_:)``: reads the frames in order and checks
-    /// and decompresses its share of them (every `readers`-th, from `reader`) into the
-    /// pipeline's buffers until the range ends, a frame is damaged, or the replaying side stops.
-    private func readFrames(from start: UInt64, upTo end: UInt64?, reader: Int, into pipeline: FramePipeline) {
+    /// The reader thread of ``forEachRecord(from:upTo:_:)``: reads, checks and decompresses
+    /// frames into the pipeline's buffers until the range ends, a frame is damaged, or the
+    /// replaying side stops.
+    private func readFrames(from start: UInt64, upTo end: UInt64?, into pipeline: FramePipeline) {
         defer { pipeline.readerFinished() }
-        // The frame being worked on (or next, between segments): where a failure belongs.
-        var number = 0
-        var count = 0
         do {
-            try forEachFrame(
-                from: start, upTo: end,
-                select: { frame in
-                    number = frame
-                    count = frame + 1
-                    return frame % pipeline.readers == reader
-                },
-                reached: { number = $0 }
-            ) { bytes, header, location, range in
-                guard let buffer = pipeline.buffer(capacity: Int(header.rawLength), for: number) else {
-                    throw ReplayStopped()
-                }
+            try forEachFrame(from: start, upTo: end) { bytes, header, location, range in
+                guard let buffer = pipeline.buffer(capacity: Int(header.rawLength)) else { throw ReplayStopped() }
                 do {
                     try FrameDecoder.decompress(frame: bytes, header: header, into: buffer.bytes)
                 } catch {
                     pipeline.unused(buffer)
                     throw error
                 }
-                pipeline.send(.frame(buffer, header, location, range), as: number)
+                pipeline.send(.frame(buffer, header, location, range))
             }
-            pipeline.send(.end, as: count)
+            pipeline.send(.end)
         } catch is ReplayStopped {
             return
         } catch {
-            pipeline.send(.failure(error), as: number)
+            pipeline.send(.failure(error))
         }
     }
 
@@ -123,12 +104,8 @@ extension EventLog {
 
     /// Reads the CRC-checked frames that hold positions `start...end`, in order, segment by
     /// segment in large chunks.
-    ///
-    /// `select` gets each frame's number in this read (from 0) first: a frame it turns down is
-    /// neither checked nor handed to `body`. `reached` gets the number of the next frame when a
-    /// segment is opened (an error there belongs to that frame).
     private func forEachFrame(
-        from start: UInt64, upTo end: UInt64?, select: (Int) -> Bool = { _ in true }, reached: (Int) -> Void = { _ in },
+        from start: UInt64, upTo end: UInt64?,
         _ body: (UnsafeRawBufferPointer, FrameHeader, FrameLocation, ClosedRange<UInt64>) throws -> Void
     ) throws {
         let (frames, files, last) = stateLock.withLock { (index.frames, self.files, index.lastPosition) }
@@ -137,10 +114,8 @@ extension EventLog {
         guard start <= end else { return }
         let range = start...end
         var first = LogIndex.ordinal(in: frames, containing: start)
-        let firstOrdinal = first
         while first < frames.count, frames[first].firstPosition <= end {
             // One scan per run of frames in the same segment.
-            reached(first - firstOrdinal)
             let segment = frames[first].segment
             var stop = first
             while stop < frames.count, frames[stop].segment == segment, frames[stop].firstPosition <= end { stop += 1 }
@@ -152,11 +127,9 @@ extension EventLog {
             let rangeEnd = frames[stop - 1].offset + UInt64(frames[stop - 1].length)
             var scanner = try FrameScanner(file: file, from: frames[first].offset, to: rangeEnd)
             for ordinal in first..<stop {
-                let selected = select(ordinal - firstOrdinal)
                 guard case .frame(let frame) = try scanner.next() else {
                     throw Self.corrupt(frames[ordinal], reason: "the frame is not where the index says")
                 }
-                guard selected else { continue }
                 try scanner.withBytes(of: frame) { bytes in
                     guard FrameHeader.checksum(frame: bytes) == frame.storedCRC,
                         frame.header.firstPosition == frames[ordinal].firstPosition

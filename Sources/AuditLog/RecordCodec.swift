@@ -129,21 +129,55 @@ struct FrameDecoder {
         var streamSlot = -1
         var typeSlot = -1
         var actorSlot = -1
+        // The record starts with empty strings: empty bytes are "the same" as them.
+        var lastStream = UnsafeRawBufferPointer(start: nil, count: 0)
+        var lastType = lastStream
+        var lastActor = lastStream
         var cursor = RecordCursor(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<rawCount]), header: header)
         while let view = try cursor.next() {
             record.position = view.position
             record.streamVersion = view.streamVersion
             record.schemaVersion = view.schemaVersion
             record.occurredAt = view.occurredAt
-            streams.assign(view.streamBytes, to: &record.streamID, slot: &streamSlot)
-            types.assign(view.typeBytes, to: &record.eventType, slot: &typeSlot)
-            actors.assign(view.actorBytes, to: &record.actor, slot: &actorSlot)
+            // A field equal to the previous record's keeps its string without a table lookup.
+            if !Self.same(view.streamBytes, &lastStream) {
+                streams.assign(view.streamBytes, to: &record.streamID, slot: &streamSlot)
+            }
+            if !Self.same(view.typeBytes, &lastType) {
+                types.assign(view.typeBytes, to: &record.eventType, slot: &typeSlot)
+            }
+            if !Self.same(view.actorBytes, &lastActor) {
+                actors.assign(view.actorBytes, to: &record.actor, slot: &actorSlot)
+            }
             record.tail.command = UInt32(view.commandBytes.baseAddress.map { $0 - base } ?? 0)
             record.tail.commandCount = UInt32(view.commandBytes.count)
             record.tail.payloadStart = UInt32(view.payloadBytes.baseAddress.map { $0 - base } ?? 0)
             record.tail.payloadLength = UInt32(view.payloadBytes.count)
             try body(record)
         }
+    }
+
+    /// True when `bytes` equal `last`; otherwise `last` becomes `bytes`.
+    @inline(__always)
+    private static func same(_ bytes: UnsafeRawBufferPointer, _ last: inout UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        if count == last.count {
+            if count == 0 { return true }
+            let a = bytes.baseAddress!
+            let b = last.baseAddress!
+            if count >= 8 && count <= 16 {
+                if a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                    && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                {
+                    return true
+                }
+            } else if memcmp(a, b, count) == 0 {
+                return true
+            }
+        }
+        last = bytes
+        return false
     }
 
     /// Calls `body` with an in-place view of each record of a CRC-checked frame, in order.
