@@ -23,14 +23,18 @@ enum CommandIDCodec {
     static func encode(_ text: UnsafeRawBufferPointer, into writer: inout ByteWriter) {
         if text.count == 36, let upper = uuidCase(text) {
             writer.varint(upper ? 7 : 3)
-            var index = 0
-            while index < 36 {
-                if text[index] == UInt8(ascii: "-") {
-                    index += 1
-                    continue
+            writer.append(count: 16) { output in
+                var index = 0
+                var out = 0
+                while index < 36 {
+                    if text[index] == UInt8(ascii: "-") {
+                        index += 1
+                        continue
+                    }
+                    output[out] = nibble(text[index]) << 4 | nibble(text[index + 1])
+                    out += 1
+                    index += 2
                 }
-                writer.bytes.append(nibble(text[index]) << 4 | nibble(text[index + 1]))
-                index += 2
             }
             return
         }
@@ -58,10 +62,14 @@ enum CommandIDCodec {
         writer.varint(UInt64(start) << 2 | (upper == true ? 2 : 1))
         writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<start]))
         writer.varint(UInt64(digits / 2))
-        var index = start
-        while index < text.count {
-            writer.bytes.append(nibble(text[index]) << 4 | nibble(text[index + 1]))
-            index += 2
+        writer.append(count: digits / 2) { output in
+            var index = start
+            var out = 0
+            while index < text.count {
+                output[out] = nibble(text[index]) << 4 | nibble(text[index + 1])
+                out += 1
+                index += 2
+            }
         }
     }
 

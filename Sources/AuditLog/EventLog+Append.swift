@@ -307,7 +307,7 @@ struct CommitPlan {
                 let version = current ?? 0
                 guard append.expected.accepts(currentVersion: version) else {
                     failure = .versionConflict(
-                        stream: batch.streamIDs[item], expected: append.expected, actual: version)
+                        stream: String(decoding: streamID, as: UTF8.self), expected: append.expected, actual: version)
                     break
                 }
                 let count = UInt64(append.eventCount)

@@ -81,7 +81,7 @@ extension LogIndex {
         let slot = text.withUTF8 { recent.streamSlot(key: key, id: UnsafeRawBufferPointer($0)) }
         if let slot {
             let frames = recent.frames(ofStreamAt: slot)
-            let current = recent.streamSlots[slot].version
+            let current = recent.streams[slot].version
             for (offset, frame) in frames.enumerated() {
                 let next = offset + 1 < frames.count ? frames[offset + 1].firstVersion : current + 1
                 if next > version { ordinals.append(frame.frame) }
@@ -99,7 +99,7 @@ extension LogIndex {
     func recentRunEntries() -> (streams: [UInt8], streamCount: Int, commands: [UInt8], commandCount: Int) {
         var commands: [(key: UInt64, position: UInt64)] = []
         commands.reserveCapacity(recent.commandCount)
-        recent.forEachCommand { key, entry in commands.append((key, entry.firstPosition)) }
+        for command in recent.commands { commands.append((command.key, command.entry.firstPosition)) }
         commands.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
         var commandBytes = ByteWriter(capacity: commands.count * IndexRun.Kind.commands.entrySize)
         for command in commands {
@@ -109,7 +109,7 @@ extension LogIndex {
 
         var streams: [(key: UInt64, frame: UInt32, count: UInt32, first: UInt64)] = []
         streams.reserveCapacity(recent.streamCount)
-        for slot in recent.streamSlots where slot.idCount != 0 {
+        for slot in recent.streams {
             var link = slot.firstLink
             while link >= 0 {
                 let frame = recent.frameLinks[Int(link)]

@@ -36,8 +36,7 @@ final class PreparedBatch: @unchecked Sendable {
     let appends: UnsafeMutableBufferPointer<Append>
     let events: UnsafeMutableBufferPointer<Event>
     let bytes: UnsafeMutableRawBufferPointer
-    let streamIDs: [String]
-    let commandIDs: [String]
+    let count: Int
     /// The first append that is invalid and why: the whole batch is rejected when the writer reaches it.
     let invalid: (index: Int, error: EventLogError)?
 
@@ -47,40 +46,69 @@ final class PreparedBatch: @unchecked Sendable {
         var invalid: (index: Int, error: EventLogError)?
         appends.reserveCapacity(batch.count)
         events.reserveCapacity(batch.count)
-        var writer = ByteWriter(
-            capacity: batch.reduce(0) { total, append in append.events.reduce(total + 96) { $0 + $1.payload.count + 64 }
-            })
-        for (index, append) in batch.enumerated() {
-            if invalid == nil, let problem = Self.problem(with: append) { invalid = (index, problem) }
+        var capacity = 0
+        for index in batch.indices {
+            capacity += 96 + batch[index].streamID.utf8.count * 2 + batch[index].commandID.utf8.count
+            for event in batch[index].events.indices {
+                capacity +=
+                    batch[index].events[event].payload.count + 64 + batch[index].actor.utf8.count
+                    + batch[index].commandID.utf8.count
+            }
+        }
+        var writer = ByteWriter(capacity: capacity)
+        // Fields are read in place (a whole StreamAppend copied out would retain each of them).
+        for index in batch.indices {
+            if invalid == nil, let problem = Self.problem(in: batch, at: index) { invalid = (index, problem) }
             let streamStart = writer.bytes.count
-            writer.string(append.streamID)
+            let streamKey = Self.withUTF8(batch[index].streamID) { stream in
+                writer.varint(UInt64(stream.count))
+                writer.bytes.append(contentsOf: stream)
+                return keyHash(stream)
+            }
             let streamEnd = writer.bytes.count
             let commandStart = writer.bytes.count
-            var commandID = append.commandID
-            commandID.withUTF8 { writer.bytes.append(contentsOf: $0) }
+            let commandKey = Self.withUTF8(batch[index].commandID) { command in
+                writer.bytes.append(contentsOf: command)
+                return keyHash(command)
+            }
             let commandEnd = writer.bytes.count
             let firstEvent = events.count
             if invalid == nil {
-                for event in append.events {
+                // The actor and the encoded command id are the same for every event of the append.
+                var shared = 0..<0
+                for event in batch[index].events.indices {
                     let start = writer.bytes.count
-                    writer.string(event.eventType)
-                    writer.varint(UInt64(event.schemaVersion))
+                    Self.withUTF8(batch[index].events[event].eventType) { type in
+                        writer.varint(UInt64(type.count))
+                        writer.bytes.append(contentsOf: type)
+                    }
+                    writer.varint(UInt64(batch[index].events[event].schemaVersion))
                     let middle = writer.bytes.count
-                    writer.string(append.actor)
-                    CommandIDCodec.encode(append.commandID, into: &writer)
-                    writer.blob(event.payload)
+                    if shared.isEmpty {
+                        Self.withUTF8(batch[index].actor) { actor in
+                            writer.varint(UInt64(actor.count))
+                            writer.bytes.append(contentsOf: actor)
+                        }
+                        Self.withUTF8(batch[index].commandID) { CommandIDCodec.encode($0, into: &writer) }
+                        shared = middle..<writer.bytes.count
+                    } else {
+                        writer.repeatBytes(shared)
+                    }
+                    batch[index].events[event].payload.withUnsafeBytes { payload in
+                        writer.varint(UInt64(payload.count))
+                        writer.bytes.append(contentsOf: payload)
+                    }
                     events.append(
                         Event(
                             start: start, middle: middle, end: writer.bytes.count,
-                            occurredAt: event.occurredAt.microsecondsSinceEpoch))
+                            occurredAt: batch[index].events[event].occurredAt.microsecondsSinceEpoch))
                 }
             }
             appends.append(
                 Append(
-                    expected: append.expected, streamKey: keyHash(append.streamID),
-                    commandKey: keyHash(append.commandID), streamStart: streamStart,
-                    streamIDStart: streamEnd - append.streamID.utf8.count, streamEnd: streamEnd,
-                    commandStart: commandStart, commandEnd: commandEnd, firstEvent: firstEvent,
+                    expected: batch[index].expected, streamKey: streamKey, commandKey: commandKey,
+                    streamStart: streamStart, streamIDStart: streamEnd - batch[index].streamID.utf8.count,
+                    streamEnd: streamEnd, commandStart: commandStart, commandEnd: commandEnd, firstEvent: firstEvent,
                     eventCount: events.count - firstEvent))
         }
         self.appends = .allocate(capacity: max(appends.count, 1))
@@ -90,9 +118,18 @@ final class PreparedBatch: @unchecked Sendable {
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(writer.bytes.count, 1), alignment: 8)
         writer.bytes.withUnsafeBytes { bytes.copyMemory(from: $0) }
         self.bytes = bytes
-        streamIDs = batch.map(\.streamID)
-        commandIDs = batch.map(\.commandID)
+        count = batch.count
         self.invalid = invalid
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, in place when it is stored contiguously.
+    @inline(__always)
+    private static func withUTF8<R>(_ text: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        var copy = text
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
     deinit {
@@ -100,8 +137,6 @@ final class PreparedBatch: @unchecked Sendable {
         events.deallocate()
         bytes.deallocate()
     }
-
-    var count: Int { streamIDs.count }
 
     /// The UTF-8 bytes of append `index`'s stream id.
     @inline(__always)
@@ -127,7 +162,13 @@ final class PreparedBatch: @unchecked Sendable {
         return last - first + append.eventCount * (stream + 12)
     }
 
-    private static func problem(with append: StreamAppend) -> EventLogError? {
+    private static func problem(in batch: [StreamAppend], at index: Int) -> EventLogError? {
+        let count = batch[index].events.count
+        guard
+            count == 0 || count > Int(UInt32.max / 2) || batch[index].streamID.isEmpty
+                || batch[index].commandID.isEmpty
+        else { return nil }
+        let append = batch[index]
         if append.events.isEmpty || append.events.count > Int(UInt32.max / 2) {
             return EventLogError(
                 .invalidArgument, "an append needs at least one event (pass the events to append)",

@@ -3,22 +3,23 @@ import Foundation
 /// The streams and command ids appended since the last checkpoint, in flat open-addressing
 /// tables keyed by their 64-bit ``KeyHash`` and checked against the id's bytes.
 ///
-/// Everything is plain data (ids live in one byte arena, a stream's frames in one link array),
-/// so the writer's lookups and inserts hash nothing again and touch no reference count. Two ids
-/// with the same hash simply take two slots: a hit needs the key and the bytes to match.
+/// Everything is plain data (entries in insertion order, ids in one byte arena, a stream's frames
+/// in one link array), so the writer's lookups and inserts hash nothing again and touch no
+/// reference count. The tables probed hold only a tag (the key, low bit set) and the entry's
+/// index, so a miss — the common case, a new id — reads one small cell, not an entry. Two ids
+/// with the same hash simply take two entries: a hit needs the key and the bytes to match.
 struct RecentIndex: Sendable {
-    /// A stream's slot: its id, current version and its frames (a list in ``frameLinks``).
+    /// A stream: its id, current version and its frames (a list in ``frameLinks``).
     struct StreamSlot: Sendable {
         var key: UInt64 = 0
         var id = 0
-        /// 0 while the slot is empty (ids are never empty).
         var idCount: Int32 = 0
         var firstLink: Int32 = -1
         var lastLink: Int32 = -1
         var version: UInt64 = 0
     }
 
-    /// A command id's slot and what it appended.
+    /// A command id and what it appended.
     struct CommandSlot: Sendable {
         var key: UInt64 = 0
         var id = 0
@@ -32,71 +33,109 @@ struct RecentIndex: Sendable {
         var next: Int32
     }
 
-    private(set) var streamSlots: [StreamSlot]
-    private(set) var commandSlots: [CommandSlot]
+    /// Entries in the order they were added.
+    private(set) var streams: [StreamSlot] = []
+    private(set) var commands: [CommandSlot] = []
     private(set) var frameLinks: [FrameLink] = []
     private var ids: [UInt8] = []
-    private(set) var streamCount = 0
-    private(set) var commandCount = 0
+    /// Open-addressing tables: a tag (0 when the cell is empty) and the entry's index.
+    private var streamTags: [UInt64]
+    private var streamCells: [Int32]
+    private var commandTags: [UInt64]
+    private var commandCells: [Int32]
 
     /// Room for about `capacity` streams and commands before the tables grow.
     init(capacity: Int = 64) {
-        let slots = Self.slotCount(for: capacity)
-        streamSlots = [StreamSlot](repeating: StreamSlot(), count: slots)
-        commandSlots = [CommandSlot](repeating: CommandSlot(), count: slots)
+        let cells = Self.cellCount(for: capacity)
+        streamTags = [UInt64](repeating: 0, count: cells)
+        streamCells = [Int32](repeating: -1, count: cells)
+        commandTags = streamTags
+        commandCells = streamCells
+        commands.reserveCapacity(capacity)
     }
 
-    var isEmpty: Bool { streamCount == 0 && commandCount == 0 }
+    var streamCount: Int { streams.count }
+    var commandCount: Int { commands.count }
+    var isEmpty: Bool { streams.isEmpty && commands.isEmpty }
 
-    private static func slotCount(for capacity: Int) -> Int {
-        var slots = 16
-        while slots < capacity * 2 { slots <<= 1 }
-        return slots
+    private static func cellCount(for capacity: Int) -> Int {
+        var cells = 16
+        while cells < capacity * 2 { cells <<= 1 }
+        return cells
     }
+
+    @inline(__always)
+    private static func tag(_ key: UInt64) -> UInt64 { key | 1 }
 
     // MARK: Lookups
 
-    /// The slot of the stream with this key and id, or nil.
+    /// The index of the stream with this key and id in ``streams``, or nil.
     func streamSlot(key: UInt64, id: UnsafeRawBufferPointer) -> Int? {
-        streamSlots.withUnsafeBufferPointer { slots in
-            ids.withUnsafeBytes { arena in
-                let mask = slots.count - 1
-                var slot = Int(truncatingIfNeeded: key) & mask
-                while slots[slot].idCount != 0 {
-                    let entry = slots[slot]
-                    if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) { return slot }
-                    slot = (slot + 1) & mask
+        streamTags.withUnsafeBufferPointer { tags in
+            streamCells.withUnsafeBufferPointer { cells in
+                streams.withUnsafeBufferPointer { entries in
+                    ids.withUnsafeBytes { arena in
+                        let mask = tags.count - 1
+                        let wanted = Self.tag(key)
+                        var cell = Int(truncatingIfNeeded: key >> 1) & mask
+                        while tags[cell] != 0 {
+                            if tags[cell] == wanted {
+                                let index = Int(cells[cell])
+                                let entry = entries[index]
+                                if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) {
+                                    return index
+                                }
+                            }
+                            cell = (cell + 1) & mask
+                        }
+                        return nil
+                    }
                 }
-                return nil
             }
         }
     }
 
     /// The current version of the stream with this key and id, or nil when it is not recent.
     func version(key: UInt64, id: UnsafeRawBufferPointer) -> UInt64? {
-        streamSlot(key: key, id: id).map { streamSlots[$0].version }
+        streamSlot(key: key, id: id).map { streams[$0].version }
     }
 
-    /// What the command with this key and id appended, or nil when it is not recent.
-    func command(key: UInt64, id: UnsafeRawBufferPointer) -> CommandEntry? {
-        commandSlots.withUnsafeBufferPointer { slots in
-            ids.withUnsafeBytes { arena in
-                let mask = slots.count - 1
-                var slot = Int(truncatingIfNeeded: key) & mask
-                while slots[slot].idCount != 0 {
-                    let entry = slots[slot]
-                    if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) { return entry.entry }
-                    slot = (slot + 1) & mask
+    /// The index of the command with this key and id in ``commands``, or nil.
+    private func commandSlot(key: UInt64, id: UnsafeRawBufferPointer) -> Int? {
+        commandTags.withUnsafeBufferPointer { tags in
+            commandCells.withUnsafeBufferPointer { cells in
+                commands.withUnsafeBufferPointer { entries in
+                    ids.withUnsafeBytes { arena in
+                        let mask = tags.count - 1
+                        let wanted = Self.tag(key)
+                        var cell = Int(truncatingIfNeeded: key >> 1) & mask
+                        while tags[cell] != 0 {
+                            if tags[cell] == wanted {
+                                let index = Int(cells[cell])
+                                let entry = entries[index]
+                                if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) {
+                                    return index
+                                }
+                            }
+                            cell = (cell + 1) & mask
+                        }
+                        return nil
+                    }
                 }
-                return nil
             }
         }
     }
 
-    /// The frames of the stream in `slot`, in order, with the version of the first event in each.
-    func frames(ofStreamAt slot: Int) -> [StreamFrame] {
+    /// What the command with this key and id appended, or nil when it is not recent.
+    func command(key: UInt64, id: UnsafeRawBufferPointer) -> CommandEntry? {
+        commandSlot(key: key, id: id).map { commands[$0].entry }
+    }
+
+    /// The frames of the stream at `index` in ``streams``, in order, with the version of the
+    /// first event in each.
+    func frames(ofStreamAt index: Int) -> [StreamFrame] {
         var result: [StreamFrame] = []
-        var link = streamSlots[slot].firstLink
+        var link = streams[index].firstLink
         while link >= 0 {
             result.append(frameLinks[Int(link)].frame)
             link = frameLinks[Int(link)].next
@@ -110,26 +149,29 @@ struct RecentIndex: Sendable {
     mutating func noteStream(
         key: UInt64, id: UnsafeRawBufferPointer, firstVersion: UInt64, lastVersion: UInt64, frame ordinal: UInt32?
     ) {
-        if let slot = streamSlot(key: key, id: id) {
-            streamSlots[slot].version = lastVersion
+        if let index = streamSlot(key: key, id: id) {
+            streams[index].version = lastVersion
             guard let ordinal else { return }
-            let last = streamSlots[slot].lastLink
+            let last = streams[index].lastLink
             if last >= 0 && frameLinks[Int(last)].frame.frame == ordinal { return }
             let link = Int32(frameLinks.count)
             frameLinks.append(FrameLink(frame: StreamFrame(frame: ordinal, firstVersion: firstVersion), next: -1))
-            if last >= 0 { frameLinks[Int(last)].next = link } else { streamSlots[slot].firstLink = link }
-            streamSlots[slot].lastLink = link
+            if last >= 0 { frameLinks[Int(last)].next = link } else { streams[index].firstLink = link }
+            streams[index].lastLink = link
             return
         }
-        if (streamCount + 1) * 2 > streamSlots.count { growStreams() }
-        var slot = StreamSlot(key: key, id: store(id), idCount: Int32(id.count), version: lastVersion)
+        var entry = StreamSlot(key: key, id: store(id), idCount: Int32(id.count), version: lastVersion)
         if let ordinal {
-            slot.firstLink = Int32(frameLinks.count)
-            slot.lastLink = slot.firstLink
+            entry.firstLink = Int32(frameLinks.count)
+            entry.lastLink = entry.firstLink
             frameLinks.append(FrameLink(frame: StreamFrame(frame: ordinal, firstVersion: firstVersion), next: -1))
         }
-        insert(slot)
-        streamCount += 1
+        streams.append(entry)
+        if streams.count * 2 > streamTags.count {
+            Self.rebuild(&streamTags, &streamCells, keys: streams.lazy.map(\.key), count: streams.count)
+        } else {
+            Self.insert(key, index: streams.count - 1, into: &streamTags, &streamCells)
+        }
     }
 
     /// Records what a command appended: `count` events from `position`, the stream then at
@@ -137,41 +179,23 @@ struct RecentIndex: Sendable {
     mutating func noteCommand(
         key: UInt64, id: UnsafeRawBufferPointer, position: UInt64, count: UInt32, lastVersion: UInt64
     ) {
-        let mask = commandSlots.count - 1
-        var slot = Int(truncatingIfNeeded: key) & mask
-        let found: Int? = commandSlots.withUnsafeBufferPointer { slots in
-            ids.withUnsafeBytes { arena in
-                while slots[slot].idCount != 0 {
-                    let entry = slots[slot]
-                    if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) { return slot }
-                    slot = (slot + 1) & mask
-                }
-                return nil
-            }
-        }
-        if let found {
-            let entry = commandSlots[found].entry
+        if let index = commandSlot(key: key, id: id) {
+            let entry = commands[index].entry
             if entry.firstPosition + UInt64(entry.count) == position {
-                commandSlots[found].entry.count += count
-                commandSlots[found].entry.streamVersion = lastVersion
+                commands[index].entry.count += count
+                commands[index].entry.streamVersion = lastVersion
             }
             return
         }
-        if (commandCount + 1) * 2 > commandSlots.count {
-            growCommands()
-        }
-        insert(
+        commands.append(
             CommandSlot(
                 key: key, id: store(id), idCount: Int32(id.count),
                 entry: CommandEntry(firstPosition: position, count: count, streamVersion: lastVersion)))
-        commandCount += 1
-    }
-
-    // MARK: Iteration
-
-    /// Calls `body` with the key and entry of every command.
-    func forEachCommand(_ body: (UInt64, CommandEntry) throws -> Void) rethrows {
-        for slot in commandSlots where slot.idCount != 0 { try body(slot.key, slot.entry) }
+        if commands.count * 2 > commandTags.count {
+            Self.rebuild(&commandTags, &commandCells, keys: commands.lazy.map(\.key), count: commands.count)
+        } else {
+            Self.insert(key, index: commands.count - 1, into: &commandTags, &commandCells)
+        }
     }
 
     // MARK: Storage
@@ -182,30 +206,22 @@ struct RecentIndex: Sendable {
         return start
     }
 
-    private mutating func insert(_ entry: StreamSlot) {
-        let mask = streamSlots.count - 1
-        var slot = Int(truncatingIfNeeded: entry.key) & mask
-        while streamSlots[slot].idCount != 0 { slot = (slot + 1) & mask }
-        streamSlots[slot] = entry
+    private static func insert(_ key: UInt64, index: Int, into tags: inout [UInt64], _ cells: inout [Int32]) {
+        let mask = tags.count - 1
+        var cell = Int(truncatingIfNeeded: key >> 1) & mask
+        while tags[cell] != 0 { cell = (cell + 1) & mask }
+        tags[cell] = tag(key)
+        cells[cell] = Int32(index)
     }
 
-    private mutating func insert(_ entry: CommandSlot) {
-        let mask = commandSlots.count - 1
-        var slot = Int(truncatingIfNeeded: entry.key) & mask
-        while commandSlots[slot].idCount != 0 { slot = (slot + 1) & mask }
-        commandSlots[slot] = entry
-    }
-
-    private mutating func growStreams() {
-        let old = streamSlots
-        streamSlots = [StreamSlot](repeating: StreamSlot(), count: old.count * 2)
-        for entry in old where entry.idCount != 0 { insert(entry) }
-    }
-
-    private mutating func growCommands() {
-        let old = commandSlots
-        commandSlots = [CommandSlot](repeating: CommandSlot(), count: old.count * 2)
-        for entry in old where entry.idCount != 0 { insert(entry) }
+    /// Makes tables with room for twice `count` entries and puts every key in.
+    private static func rebuild<Keys: Sequence<UInt64>>(
+        _ tags: inout [UInt64], _ cells: inout [Int32], keys: Keys, count: Int
+    ) {
+        let size = cellCount(for: count * 2)
+        tags = [UInt64](repeating: 0, count: size)
+        cells = [Int32](repeating: -1, count: size)
+        for (index, key) in keys.enumerated() { insert(key, index: index, into: &tags, &cells) }
     }
 
     @inline(__always)
