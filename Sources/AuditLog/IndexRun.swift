@@ -30,6 +30,9 @@ final class IndexRun: @unchecked Sendable {
     let crc: UInt32
     private let base: UnsafeRawPointer?
     private let mappedLength: Int
+    /// Built after the run is written or opened (see ``buildFilter()``); nil until then.
+    private var storedFilter: KeyFilter?
+    private let filterLock = NSLock()
 
     private init(kind: Kind, name: String, count: Int, crc: UInt32, base: UnsafeRawPointer?, mappedLength: Int) {
         self.kind = kind
@@ -67,17 +70,32 @@ final class IndexRun: @unchecked Sendable {
     }
 
     /// The entries whose key is `key`, as a range of entry indexes (empty when none).
-    func entries(for wanted: UInt64) -> Range<Int> { keys.entries(for: wanted) }
+    func entries(for wanted: UInt64) -> Range<Int> {
+        Keys(base: base.map { $0 + Self.headerSize }, count: count, entrySize: kind.entrySize, filter: nil)
+            .entries(for: wanted)
+    }
 
-    /// The run's keys as plain data, for lookups that must not touch reference counts; valid
-    /// while the run is alive.
-    var keys: Keys { Keys(base: base.map { $0 + Self.headerSize }, count: count, entrySize: kind.entrySize) }
+    /// The run's keys (and its filter, once built) as plain data, for lookups that must not
+    /// touch reference counts; valid while the run is alive.
+    var keys: Keys {
+        Keys(
+            base: base.map { $0 + Self.headerSize }, count: count, entrySize: kind.entrySize,
+            filter: filterLock.withLock { storedFilter?.probe })
+    }
+
+    /// Builds the run's ``KeyFilter`` unless it has one: one pass over its keys.
+    func buildFilter() {
+        guard filterLock.withLock({ storedFilter == nil }), count > 0 else { return }
+        let filter = KeyFilter(count: count) { key($0) }
+        filterLock.withLock { storedFilter = filter }
+    }
 
     /// The sorted keys of a run, searched in place.
     struct Keys {
         let base: UnsafeRawPointer?
         let count: Int
         let entrySize: Int
+        let filter: KeyFilter.Probe?
 
         @inline(__always)
         func key(_ index: Int) -> UInt64 {
@@ -85,7 +103,10 @@ final class IndexRun: @unchecked Sendable {
         }
 
         /// True when some entry has this key.
-        func contains(_ wanted: UInt64) -> Bool { !entries(for: wanted).isEmpty }
+        func contains(_ wanted: UInt64) -> Bool {
+            if let filter, !filter.mayContain(wanted) { return false }
+            return !entries(for: wanted).isEmpty
+        }
 
         /// The entries whose key is `key`, as a range of entry indexes (empty when none).
         func entries(for wanted: UInt64) -> Range<Int> {
@@ -150,6 +171,7 @@ final class IndexRun: @unchecked Sendable {
                 .io, "the index run \(name) just written does not read back (check the disk)",
                 context: ["file": url.path])
         }
+        run.buildFilter()
         return run
     }
 

@@ -56,60 +56,65 @@ final class PreparedBatch: @unchecked Sendable {
             }
         }
         var writer = ByteWriter(capacity: capacity)
-        // Fields are read in place (a whole StreamAppend copied out would retain each of them).
-        for index in batch.indices {
-            if invalid == nil, let problem = Self.problem(in: batch, at: index) { invalid = (index, problem) }
-            let streamStart = writer.bytes.count
-            let streamKey = Self.withUTF8(batch[index].streamID) { stream in
-                writer.varint(UInt64(stream.count))
-                writer.bytes.append(contentsOf: stream)
-                return keyHash(stream)
-            }
-            let streamEnd = writer.bytes.count
-            let commandStart = writer.bytes.count
-            let commandKey = Self.withUTF8(batch[index].commandID) { command in
-                writer.bytes.append(contentsOf: command)
-                return keyHash(command)
-            }
-            let commandEnd = writer.bytes.count
-            let firstEvent = events.count
-            if invalid == nil {
-                // The actor and the encoded command id are the same for every event of the append.
-                var shared = 0..<0
-                for event in batch[index].events.indices {
-                    let start = writer.bytes.count
-                    Self.withUTF8(batch[index].events[event].eventType) { type in
-                        writer.varint(UInt64(type.count))
-                        writer.bytes.append(contentsOf: type)
-                    }
-                    writer.varint(UInt64(batch[index].events[event].schemaVersion))
-                    let middle = writer.bytes.count
-                    if shared.isEmpty {
-                        Self.withUTF8(batch[index].actor) { actor in
-                            writer.varint(UInt64(actor.count))
-                            writer.bytes.append(contentsOf: actor)
-                        }
-                        Self.withUTF8(batch[index].commandID) { CommandIDCodec.encode($0, into: &writer) }
-                        shared = middle..<writer.bytes.count
-                    } else {
-                        writer.repeatBytes(shared)
-                    }
-                    batch[index].events[event].payload.withUnsafeBytes { payload in
-                        writer.varint(UInt64(payload.count))
-                        writer.bytes.append(contentsOf: payload)
-                    }
-                    events.append(
-                        Event(
-                            start: start, middle: middle, end: writer.bytes.count,
-                            occurredAt: batch[index].events[event].occurredAt.microsecondsSinceEpoch))
+        // Fields are read in place through buffer pointers (a StreamAppend or an event read out
+        // of an array would be copied, retaining each of its strings and arrays).
+        batch.withUnsafeBufferPointer { batch in
+            for index in batch.indices {
+                if invalid == nil, let problem = Self.problem(in: batch, at: index) { invalid = (index, problem) }
+                let streamStart = writer.bytes.count
+                let streamKey = Self.withUTF8(batch[index].streamID) { stream in
+                    writer.varint(UInt64(stream.count))
+                    writer.bytes.append(contentsOf: stream)
+                    return keyHash(stream)
                 }
+                let streamEnd = writer.bytes.count
+                let commandStart = writer.bytes.count
+                let commandKey = Self.withUTF8(batch[index].commandID) { command in
+                    writer.bytes.append(contentsOf: command)
+                    return keyHash(command)
+                }
+                let commandEnd = writer.bytes.count
+                let firstEvent = events.count
+                if invalid == nil {
+                    batch[index].events.withUnsafeBufferPointer { proposed in
+                        // The actor and the encoded command id are the same for every event of the append.
+                        var shared = 0..<0
+                        for event in proposed.indices {
+                            let start = writer.bytes.count
+                            Self.withUTF8(proposed[event].eventType) { type in
+                                writer.varint(UInt64(type.count))
+                                writer.bytes.append(contentsOf: type)
+                            }
+                            writer.varint(UInt64(proposed[event].schemaVersion))
+                            let middle = writer.bytes.count
+                            if shared.isEmpty {
+                                Self.withUTF8(batch[index].actor) { actor in
+                                    writer.varint(UInt64(actor.count))
+                                    writer.bytes.append(contentsOf: actor)
+                                }
+                                Self.withUTF8(batch[index].commandID) { CommandIDCodec.encode($0, into: &writer) }
+                                shared = middle..<writer.bytes.count
+                            } else {
+                                writer.repeatBytes(shared)
+                            }
+                            proposed[event].payload.withUnsafeBytes { payload in
+                                writer.varint(UInt64(payload.count))
+                                writer.bytes.append(contentsOf: payload)
+                            }
+                            events.append(
+                                Event(
+                                    start: start, middle: middle, end: writer.bytes.count,
+                                    occurredAt: proposed[event].occurredAt.microsecondsSinceEpoch))
+                        }
+                    }
+                }
+                appends.append(
+                    Append(
+                        expected: batch[index].expected, streamKey: streamKey, commandKey: commandKey,
+                        streamStart: streamStart, streamIDStart: streamEnd - batch[index].streamID.utf8.count,
+                        streamEnd: streamEnd, commandStart: commandStart, commandEnd: commandEnd,
+                        firstEvent: firstEvent, eventCount: events.count - firstEvent))
             }
-            appends.append(
-                Append(
-                    expected: batch[index].expected, streamKey: streamKey, commandKey: commandKey,
-                    streamStart: streamStart, streamIDStart: streamEnd - batch[index].streamID.utf8.count,
-                    streamEnd: streamEnd, commandStart: commandStart, commandEnd: commandEnd, firstEvent: firstEvent,
-                    eventCount: events.count - firstEvent))
         }
         self.appends = .allocate(capacity: max(appends.count, 1))
         _ = self.appends.initialize(from: appends)
@@ -162,7 +167,7 @@ final class PreparedBatch: @unchecked Sendable {
         return last - first + append.eventCount * (stream + 12)
     }
 
-    private static func problem(in batch: [StreamAppend], at index: Int) -> EventLogError? {
+    private static func problem(in batch: UnsafeBufferPointer<StreamAppend>, at index: Int) -> EventLogError? {
         let count = batch[index].events.count
         guard
             count == 0 || count > Int(UInt32.max / 2) || batch[index].streamID.isEmpty
