@@ -100,7 +100,7 @@ extension LogIndex {
         var commands: [(key: UInt64, position: UInt64)] = []
         commands.reserveCapacity(recent.commandCount)
         for command in recent.commands { commands.append((command.key, command.entry.firstPosition)) }
-        commands.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        HashSort.sort(&commands, key: \.key) { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
         var commandBytes = ByteWriter(capacity: commands.count * IndexRun.Kind.commands.entrySize)
         for command in commands {
             commandBytes.fixed(command.key)
@@ -122,7 +122,7 @@ extension LogIndex {
                 link = frame.next
             }
         }
-        streams.sort { $0.key != $1.key ? $0.key < $1.key : $0.frame < $1.frame }
+        HashSort.sort(&streams, key: \.key) { $0.key != $1.key ? $0.key < $1.key : $0.frame < $1.frame }
         var streamBytes = ByteWriter(capacity: streams.count * IndexRun.Kind.streams.entrySize)
         for stream in streams {
             streamBytes.fixed(stream.key)
