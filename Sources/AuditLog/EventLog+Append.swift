@@ -199,10 +199,12 @@ extension EventLog {
         for write in writes {
             references[write.request]._withUnsafeGuaranteedRef { batch in
                 let append = batch.appends[write.item]
-                index.add(
-                    stream: batch.streamID(write.item), streamKey: append.streamKey, firstVersion: write.firstVersion,
-                    count: UInt32(append.eventCount), commandID: batch.commandID(write.item),
-                    commandKey: append.commandKey, firstPosition: write.firstPosition, frame: ordinals[write.frame])
+                index.addPlanned(
+                    stream: batch.streamID(write.item), streamKey: append.streamKey,
+                    recentStream: write.recentStream >= 0 ? Int(write.recentStream) : nil,
+                    firstVersion: write.firstVersion, count: UInt32(append.eventCount),
+                    commandID: batch.commandID(write.item), commandKey: append.commandKey,
+                    firstPosition: write.firstPosition, frame: ordinals[write.frame])
             }
         }
     }
@@ -242,6 +244,8 @@ struct CommitPlan {
         var item: Int
         var firstPosition: UInt64
         var firstVersion: UInt64
+        /// Where the stream was among the index's recent streams when planned (-1: not there).
+        var recentStream: Int32 = -1
         var frame = 0
     }
 
@@ -284,14 +288,17 @@ struct CommitPlan {
                     local.command(key: append.commandKey, id: commandID)
                     ?? recent.command(key: append.commandKey, id: commandID)
                 var current: UInt64?
+                var recentStream: Int32 = -1
                 do {
                     if known == nil, commandKeys.contains(where: { $0.contains(append.commandKey) }) {
                         known = try index.command(commandID, key: append.commandKey, frameRecords: frameRecords)
                     }
                     if known == nil {
-                        current =
-                            local.version(key: append.streamKey, id: streamID)
-                            ?? recent.version(key: append.streamKey, id: streamID)
+                        current = local.version(key: append.streamKey, id: streamID)
+                        if current == nil, let slot = recent.streamSlot(key: append.streamKey, id: streamID) {
+                            current = recent.streams[slot].version
+                            recentStream = Int32(slot)
+                        }
                         if current == nil, streamKeys.contains(where: { $0.contains(append.streamKey) }) {
                             current = try index.version(of: streamID, key: append.streamKey, frameRecords: frameRecords)
                         }
@@ -312,7 +319,9 @@ struct CommitPlan {
                 }
                 let count = UInt64(append.eventCount)
                 writes.append(
-                    Write(request: requestIndex, item: item, firstPosition: localNext, firstVersion: version + 1))
+                    Write(
+                        request: requestIndex, item: item, firstPosition: localNext, firstVersion: version + 1,
+                        recentStream: recentStream))
                 local.noteStream(
                     key: append.streamKey, id: streamID, firstVersion: version + 1, lastVersion: version + count,
                     frame: nil)

@@ -87,6 +87,22 @@ struct LogIndex: Sendable {
         recent.noteCommand(key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion)
     }
 
+    /// Indexes a durable append the writer planned: its command id was not in the index, and
+    /// `recentStream` is where its stream was among the recent ones when planned (nil: look it up).
+    mutating func addPlanned(
+        stream: UnsafeRawBufferPointer, streamKey: UInt64, recentStream: Int?, firstVersion: UInt64, count: UInt32,
+        commandID: UnsafeRawBufferPointer, commandKey: UInt64, firstPosition position: UInt64, frame ordinal: UInt32
+    ) {
+        let lastVersion = firstVersion + UInt64(count) - 1
+        if let recentStream {
+            recent.noteStream(at: recentStream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
+        } else {
+            recent.noteStream(
+                key: streamKey, id: stream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
+        }
+        recent.insertCommand(key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion)
+    }
+
     /// The ordinal of the frame holding `position`, or nil when no frame does.
     func frameOrdinal(containing position: UInt64) -> Int? {
         guard position >= 1, position <= lastPosition else { return nil }

@@ -150,14 +150,7 @@ struct RecentIndex: Sendable {
         key: UInt64, id: UnsafeRawBufferPointer, firstVersion: UInt64, lastVersion: UInt64, frame ordinal: UInt32?
     ) {
         if let index = streamSlot(key: key, id: id) {
-            streams[index].version = lastVersion
-            guard let ordinal else { return }
-            let last = streams[index].lastLink
-            if last >= 0 && frameLinks[Int(last)].frame.frame == ordinal { return }
-            let link = Int32(frameLinks.count)
-            frameLinks.append(FrameLink(frame: StreamFrame(frame: ordinal, firstVersion: firstVersion), next: -1))
-            if last >= 0 { frameLinks[Int(last)].next = link } else { streams[index].firstLink = link }
-            streams[index].lastLink = link
+            noteStream(at: index, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
             return
         }
         var entry = StreamSlot(key: key, id: store(id), idCount: Int32(id.count), version: lastVersion)
@@ -174,6 +167,18 @@ struct RecentIndex: Sendable {
         }
     }
 
+    /// ``noteStream(key:id:firstVersion:lastVersion:frame:)`` for the stream at `index` in ``streams``.
+    mutating func noteStream(at index: Int, firstVersion: UInt64, lastVersion: UInt64, frame ordinal: UInt32?) {
+        streams[index].version = lastVersion
+        guard let ordinal else { return }
+        let last = streams[index].lastLink
+        if last >= 0 && frameLinks[Int(last)].frame.frame == ordinal { return }
+        let link = Int32(frameLinks.count)
+        frameLinks.append(FrameLink(frame: StreamFrame(frame: ordinal, firstVersion: firstVersion), next: -1))
+        if last >= 0 { frameLinks[Int(last)].next = link } else { streams[index].firstLink = link }
+        streams[index].lastLink = link
+    }
+
     /// Records what a command appended: `count` events from `position`, the stream then at
     /// `lastVersion`. A command seen before is extended only when the events follow on.
     mutating func noteCommand(
@@ -187,6 +192,13 @@ struct RecentIndex: Sendable {
             }
             return
         }
+        insertCommand(key: key, id: id, position: position, count: count, lastVersion: lastVersion)
+    }
+
+    /// Adds a command known not to be here (the writer checked before writing it).
+    mutating func insertCommand(
+        key: UInt64, id: UnsafeRawBufferPointer, position: UInt64, count: UInt32, lastVersion: UInt64
+    ) {
         commands.append(
             CommandSlot(
                 key: key, id: store(id), idCount: Int32(id.count),
