@@ -11,7 +11,7 @@ import Foundation
 /// the checkpoint that names it is not used and the index is rebuilt from the log.
 final class IndexRun: @unchecked Sendable {
     // @unchecked: the mapping is read-only and never changes after init; it is unmapped only
-    // in deinit, when no other reference exists.
+    // in deinit, when no other reference exists. The filter is set once, under `filterLock`.
     enum Kind: UInt32, Sendable {
         /// key, first position u64: where a command's events start.
         case commands = 1
