@@ -32,6 +32,22 @@ struct ByteWriter {
         }
     }
 
+    /// Appends a copy of bytes already written.
+    mutating func repeatBytes(_ range: Range<Int>) {
+        withUnsafeTemporaryAllocation(byteCount: range.count, alignment: 8) { copy in
+            bytes.withUnsafeBytes { copy.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[range])) }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(copy))
+        }
+    }
+
+    /// Appends `count` bytes that `fill` writes.
+    mutating func append(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer in
+            fill(buffer)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        }
+    }
+
     mutating func blob(_ value: [UInt8]) {
         varint(UInt64(value.count))
         bytes.append(contentsOf: value)

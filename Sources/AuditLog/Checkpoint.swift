@@ -186,10 +186,8 @@ extension EventLog {
         stateLock.withLock {
             index.streamRuns = streamRuns
             index.commandRuns = commandRuns
-            index.recentStreams = [:]
-            index.recentCommands = [:]
-            index.collidingStreams = [:]
-            index.collidingCommands = [:]
+            // Sized like the last one: the next checkpoint interval adds about as many ids.
+            index.recent = RecentIndex(capacity: max(index.recent.commandCount, index.recent.streamCount))
         }
         for run in writer.retiredRuns {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(run.name))

@@ -23,30 +23,35 @@ enum CommandIDCodec {
     static func encode(_ text: UnsafeRawBufferPointer, into writer: inout ByteWriter) {
         if text.count == 36, let upper = uuidCase(text) {
             writer.varint(upper ? 7 : 3)
-            var index = 0
-            while index < 36 {
-                if text[index] == UInt8(ascii: "-") {
-                    index += 1
-                    continue
+            writer.append(count: 16) { output in
+                var index = 0
+                var out = 0
+                while index < 36 {
+                    if text[index] == UInt8(ascii: "-") {
+                        index += 1
+                        continue
+                    }
+                    output[out] = nibble(text[index]) << 4 | nibble(text[index + 1])
+                    out += 1
+                    index += 2
                 }
-                writer.bytes.append(nibble(text[index]) << 4 | nibble(text[index + 1]))
-                index += 2
             }
             return
         }
         // The longest hex tail whose letters share one case.
+        // Flags as bits rather than branches: random hex digits make branches unpredictable.
         var start = text.count
-        var upper: Bool?
+        var seen: UInt8 = 0  // 1: a lowercase letter, 2: an uppercase one
         while start > 0 {
             let byte = text[start - 1]
-            guard isHex(byte) else { break }
-            if byte >= UInt8(ascii: "A") {
-                let isUpper = byte <= UInt8(ascii: "F")
-                if let upper, upper != isUpper { break }
-                upper = isUpper
-            }
+            let digit: UInt8 = byte &- UInt8(ascii: "0") < 10 ? 1 : 0
+            let letter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
+            let kind = letter &<< (byte >> 5 & 1 ^ 1)  // lowercase letters have bit 5 set
+            guard digit | letter != 0, seen | kind != 3 else { break }
+            seen |= kind
             start -= 1
         }
+        let upper: Bool? = seen == 2 ? true : seen == 1 ? false : nil
         // An odd digit count leaves the first digit in the prefix (digits read the same in either case).
         if (text.count - start) % 2 == 1 { start += 1 }
         let digits = text.count - start
@@ -58,10 +63,14 @@ enum CommandIDCodec {
         writer.varint(UInt64(start) << 2 | (upper == true ? 2 : 1))
         writer.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<start]))
         writer.varint(UInt64(digits / 2))
-        var index = start
-        while index < text.count {
-            writer.bytes.append(nibble(text[index]) << 4 | nibble(text[index + 1]))
-            index += 2
+        writer.append(count: digits / 2) { output in
+            var index = start
+            var out = 0
+            while index < text.count {
+                output[out] = nibble(text[index]) << 4 | nibble(text[index + 1])
+                out += 1
+                index += 2
+            }
         }
     }
 
@@ -129,21 +138,10 @@ enum CommandIDCodec {
     private static let lowerDigits = Array("0123456789abcdef".utf8)
     private static let upperDigits = Array("0123456789ABCDEF".utf8)
 
-    private static func isHex(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-            UInt8(ascii: "A")...UInt8(ascii: "F"):
-            return true
-        default: return false
-        }
-    }
-
+    /// The value of a hex digit (one `isHex` accepted), without branches.
+    @inline(__always)
     private static func nibble(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return byte - UInt8(ascii: "A") + 10
-        }
+        (byte & 0xF) &+ 9 &* (byte >> 6)
     }
 
     /// Whether `text` is a canonical UUID with its letters in one case: nil when it is not one,

@@ -122,19 +122,16 @@ extension EventLog {
             hash = builder.seal(into: &output, previousHash: hash)
             sealed.append((start, builder.firstPosition, builder.count, hash))
         }
-        // Borrowed through a buffer pointer: reading a batch per write would retain and
-        // release its arrays for every append.
         let batches = group.map(\.batch)
-        batches.withUnsafeBufferPointer { buffers in
-            for index in plan.writes.indices {
-                let write = plan.writes[index]
-                if builder.count > 0 && builder.rawCount >= configuration.frameSize {
-                    seal()
-                    builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
-                }
-                plan.writes[index].frame = sealed.count
-                builder.add(buffers[write.request], append: write.item, firstVersion: write.firstVersion)
+        let frameSize = configuration.frameSize
+        for index in plan.writes.indices {
+            let write = plan.writes[index]
+            if builder.count > 0 && builder.rawCount >= frameSize {
+                seal()
+                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
             }
+            plan.writes[index].frame = sealed.count
+            builder.add(batches[write.request], append: write.item, firstVersion: write.firstVersion)
         }
         seal()
 
@@ -163,26 +160,18 @@ extension EventLog {
             writer.segmentEnd = start + UInt64(output.count)
             writer.bytesSinceCheckpoint += output.count
             writer.eventsSinceCheckpoint += plan.eventCount
-            stateLock.withLock {
-                var ordinals: [UInt32] = []
-                for (offset, frame) in sealed.enumerated() {
-                    let end = offset + 1 < sealed.count ? sealed[offset + 1].start : output.count
-                    let location = FrameLocation(
-                        segment: writer.segment, offset: start + UInt64(frame.start), length: UInt32(end - frame.start),
-                        firstPosition: frame.first, count: frame.count, recordedAt: recordedAt)
-                    ordinals.append(index.add(frame: location, hash: frame.hash))
-                }
-                batches.withUnsafeBufferPointer { buffers in
-                    for write in plan.writes {
-                        let append = buffers[write.request].appends[write.item]
-                        index.add(
-                            stream: buffers[write.request].streamIDs[write.item], streamKey: append.streamKey,
-                            firstVersion: write.firstVersion, count: UInt32(append.eventCount),
-                            commandID: buffers[write.request].commandIDs[write.item], commandKey: append.commandKey,
-                            firstPosition: write.firstPosition, frame: ordinals[write.frame])
-                    }
-                }
+            var locations: [(location: FrameLocation, hash: SHA256Digest.Bytes)] = []
+            for (offset, frame) in sealed.enumerated() {
+                let end = offset + 1 < sealed.count ? sealed[offset + 1].start : output.count
+                locations.append(
+                    (
+                        FrameLocation(
+                            segment: writer.segment, offset: start + UInt64(frame.start),
+                            length: UInt32(end - frame.start), firstPosition: frame.first, count: frame.count,
+                            recordedAt: recordedAt), frame.hash
+                    ))
             }
+            stateLock.withLock { Self.index(plan.writes, of: batches, in: locations, into: &index) }
         } catch {
             for (request, _) in plan.accepted { request.continuation.resume(throwing: error) }
             return
@@ -195,6 +184,27 @@ extension EventLog {
                 try writeCheckpoint()
             } catch {
                 logger.warning("could not write a checkpoint; the next open will verify more of the tail")
+            }
+        }
+    }
+
+    /// Adds a durable group's frames and appends to the index (one access to it for the group).
+    private static func index(
+        _ writes: [CommitPlan.Write], of batches: [PreparedBatch],
+        in frames: [(location: FrameLocation, hash: SHA256Digest.Bytes)], into index: inout LogIndex
+    ) {
+        let ordinals = frames.map { index.add(frame: $0.location, hash: $0.hash) }
+        // Unretained: `batches` keeps every batch alive, and this loop runs for every append.
+        let references = batches.map { Unmanaged.passUnretained($0) }
+        for write in writes {
+            references[write.request]._withUnsafeGuaranteedRef { batch in
+                let append = batch.appends[write.item]
+                index.addPlanned(
+                    stream: batch.streamID(write.item), streamKey: append.streamKey,
+                    recentStream: write.recentStream >= 0 ? Int(write.recentStream) : nil,
+                    firstVersion: write.firstVersion, count: UInt32(append.eventCount),
+                    commandID: batch.commandID(write.item), commandKey: append.commandKey,
+                    firstPosition: write.firstPosition, frame: ordinals[write.frame])
             }
         }
     }
@@ -234,6 +244,8 @@ struct CommitPlan {
         var item: Int
         var firstPosition: UInt64
         var firstVersion: UInt64
+        /// Where the stream was among the index's recent streams when planned (-1: not there).
+        var recentStream: Int32 = -1
         var frame = 0
     }
 
@@ -248,41 +260,48 @@ struct CommitPlan {
         // Recorded-at never decreases along the log, even when the clock steps back.
         recordedAt = max(now.microsecondsSinceEpoch, index.lastRecordedAt)
         var next = index.lastPosition + 1
-        let capacity = group.reduce(0) { $0 + $1.batch.appends.count }
-        var versions: [String: UInt64] = [:]
-        var commands: [String: CommandEntry] = [:]
-        versions.reserveCapacity(capacity)
-        commands.reserveCapacity(capacity)
+        let capacity = group.reduce(0) { $0 + $1.batch.count }
+        // What this group's accepted appends did to streams and commands, keyed like the index.
+        var local = RecentIndex(capacity: capacity)
+        // Most ids are new: plain copies of the recent maps and the runs' keys answer them
+        // without touching the index; a run hit goes through the index, which verifies it.
+        let recent = index.recent
+        let commandKeys = index.commandRuns.map(\.keys)
+        let streamKeys = index.streamRuns.map(\.keys)
         writes.reserveCapacity(capacity)
-        // A rejected request's changes to the group's maps are undone (conflicts are rare;
-        // keeping per-request maps and merging them would cost a copy of every accepted entry).
-        var undoVersions: [(String, UInt64?)] = []
-        var undoCommands: [String] = []
         for (requestIndex, request) in group.enumerated() {
             let batch = request.batch
             let firstWrite = writes.count
             var localNext = next
             var results: [AppendResult] = []
-            results.reserveCapacity(batch.appends.count)
-            undoVersions.removeAll(keepingCapacity: true)
-            undoCommands.removeAll(keepingCapacity: true)
+            results.reserveCapacity(batch.count)
             var failure: EventLogError?
-            for item in batch.appends.indices {
+            for item in 0..<batch.count {
                 if let invalid = batch.invalid, invalid.index == item {
                     failure = invalid.error
                     break
                 }
                 let append = batch.appends[item]
-                let commandID = batch.commandIDs[item]
-                let streamID = batch.streamIDs[item]
-                var known = commands[commandID]
-                var current = versions[streamID]
+                let commandID = batch.commandID(item)
+                let streamID = batch.streamID(item)
+                var known =
+                    local.command(key: append.commandKey, id: commandID)
+                    ?? recent.command(key: append.commandKey, id: commandID)
+                var current: UInt64?
+                var recentStream: Int32 = -1
                 do {
-                    if known == nil {
+                    if known == nil, commandKeys.contains(where: { $0.contains(append.commandKey) }) {
                         known = try index.command(commandID, key: append.commandKey, frameRecords: frameRecords)
                     }
-                    if current == nil {
-                        current = try index.version(of: streamID, key: append.streamKey, frameRecords: frameRecords)
+                    if known == nil {
+                        current = local.version(key: append.streamKey, id: streamID)
+                        if current == nil, let slot = recent.streamSlot(key: append.streamKey, id: streamID) {
+                            current = recent.streams[slot].version
+                            recentStream = Int32(slot)
+                        }
+                        if current == nil, streamKeys.contains(where: { $0.contains(append.streamKey) }) {
+                            current = try index.version(of: streamID, key: append.streamKey, frameRecords: frameRecords)
+                        }
                     }
                 } catch {
                     failure = error as? EventLogError ?? EventLogError(.io, "cannot read the index: \(error) (retry)")
@@ -294,26 +313,42 @@ struct CommitPlan {
                 }
                 let version = current ?? 0
                 guard append.expected.accepts(currentVersion: version) else {
-                    failure = .versionConflict(stream: streamID, expected: append.expected, actual: version)
+                    failure = .versionConflict(
+                        stream: String(decoding: streamID, as: UTF8.self), expected: append.expected, actual: version)
                     break
                 }
                 let count = UInt64(append.eventCount)
                 writes.append(
-                    Write(request: requestIndex, item: item, firstPosition: localNext, firstVersion: version + 1))
-                let entry = CommandEntry(
-                    firstPosition: localNext, count: UInt32(count), streamVersion: version + count)
-                commands[commandID] = entry
-                undoCommands.append(commandID)
-                undoVersions.append((streamID, versions.updateValue(version + count, forKey: streamID)))
+                    Write(
+                        request: requestIndex, item: item, firstPosition: localNext, firstVersion: version + 1,
+                        recentStream: recentStream))
+                local.noteStream(
+                    key: append.streamKey, id: streamID, firstVersion: version + 1, lastVersion: version + count,
+                    frame: nil)
+                local.noteCommand(
+                    key: append.commandKey, id: commandID, position: localNext, count: UInt32(count),
+                    lastVersion: version + count)
                 results.append(
-                    AppendResult(positions: entry.result.positions, streamVersion: version + count, wasDuplicate: false)
-                )
+                    AppendResult(
+                        positions: localNext...(localNext + count - 1), streamVersion: version + count,
+                        wasDuplicate: false))
                 localNext += count
             }
             if let failure {
+                // Conflicts are rare: forget this request's changes by rebuilding from the writes kept.
                 writes.removeSubrange(firstWrite...)
-                for commandID in undoCommands { commands[commandID] = nil }
-                for (streamID, old) in undoVersions.reversed() { versions[streamID] = old }
+                local = RecentIndex(capacity: capacity)
+                for write in writes {
+                    let kept = group[write.request].batch
+                    let append = kept.appends[write.item]
+                    let last = write.firstVersion + UInt64(append.eventCount) - 1
+                    local.noteStream(
+                        key: append.streamKey, id: kept.streamID(write.item), firstVersion: write.firstVersion,
+                        lastVersion: last, frame: nil)
+                    local.noteCommand(
+                        key: append.commandKey, id: kept.commandID(write.item), position: write.firstPosition,
+                        count: UInt32(append.eventCount), lastVersion: last)
+                }
                 rejected.append((request, failure))
                 continue
             }

@@ -124,7 +124,18 @@ public final class EventLog: @unchecked Sendable {
         let log = EventLog(
             directory: directory, configuration: configuration, clock: clock, logger: logger, lockFile: lockFile,
             opened: opened)
-        if !configuration.readOnly { log.startWriter() }
+        if !configuration.readOnly {
+            log.startWriter()
+            // Runs written before this open have no key filter yet: built off the writer's path
+            // (appends search those runs without one meanwhile), not while opening.
+            let runs = opened.index.streamRuns + opened.index.commandRuns
+            if !runs.isEmpty {
+                let builder = Thread { for run in runs { run.buildFilter() } }
+                builder.name = "EventLog index filters"
+                builder.qualityOfService = .utility
+                builder.start()
+            }
+        }
         logger.info(
             "opened event log",
             metadata: [

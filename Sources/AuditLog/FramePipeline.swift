@@ -36,7 +36,8 @@ final class FramePipeline: @unchecked Sendable {
     func buffer(capacity: Int) -> FrameBuffer? {
         condition.lock()
         defer { condition.unlock() }
-        while inFlight >= depth, !stopped { condition.wait() }
+        var spins = 0
+        while inFlight >= depth, !stopped { pause(&spins) }
         if stopped { return nil }
         inFlight += 1
         while let buffer = spare.popLast() {
@@ -83,7 +84,8 @@ final class FramePipeline: @unchecked Sendable {
     func next(into buffer: inout FrameBuffer?) -> Next {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count { condition.wait() }
+        var spins = 0
+        while head == items.count { pause(&spins) }
         let item = items[head]
         items[head] = .end  // the queue keeps no reference to the frame's buffer
         head += 1
@@ -111,6 +113,23 @@ final class FramePipeline: @unchecked Sendable {
         condition.unlock()
         buffer = nil
     }
+
+    /// Waits for the other side (called with `condition` locked): first by yielding the processor
+    /// a few times, since the other side is usually about to hand over a frame, and only then
+    /// by sleeping on the condition (a sleep and wake-up per frame costs more than the frame's
+    /// decoding on a loaded machine).
+    private func pause(_ spins: inout Int) {
+        if spins < Self.yields {
+            spins += 1
+            condition.unlock()
+            sched_yield()
+            condition.lock()
+        } else {
+            condition.wait()
+        }
+    }
+
+    private static let yields = 64
 
     /// Stops the reader and waits until it has finished.
     func stopAndWait() {

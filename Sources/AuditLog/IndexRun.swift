@@ -11,7 +11,7 @@ import Foundation
 /// the checkpoint that names it is not used and the index is rebuilt from the log.
 final class IndexRun: @unchecked Sendable {
     // @unchecked: the mapping is read-only and never changes after init; it is unmapped only
-    // in deinit, when no other reference exists.
+    // in deinit, when no other reference exists. The filter is set once, under `filterLock`.
     enum Kind: UInt32, Sendable {
         /// key, first position u64: where a command's events start.
         case commands = 1
@@ -30,6 +30,9 @@ final class IndexRun: @unchecked Sendable {
     let crc: UInt32
     private let base: UnsafeRawPointer?
     private let mappedLength: Int
+    /// Built after the run is written or opened (see ``buildFilter()``); nil until then.
+    private var storedFilter: KeyFilter?
+    private let filterLock = NSLock()
 
     private init(kind: Kind, name: String, count: Int, crc: UInt32, base: UnsafeRawPointer?, mappedLength: Int) {
         self.kind = kind
@@ -68,33 +71,73 @@ final class IndexRun: @unchecked Sendable {
 
     /// The entries whose key is `key`, as a range of entry indexes (empty when none).
     func entries(for wanted: UInt64) -> Range<Int> {
-        guard count > 0 else { return 0..<0 }
-        // Interpolation search narrows the window while keys are spread evenly, then binary search.
-        var low = 0
-        var high = count  // first index whose key is >= key lies in low...high
-        var rounds = 0
-        while low < high {
-            let lowKey = key(low)
-            if lowKey >= wanted { break }
-            let highKey = key(high - 1)
-            if highKey < wanted {
-                low = high
-                break
-            }
-            var probe: Int
-            if rounds < 4 && highKey > lowKey {
-                let fraction = Double(wanted - lowKey) / Double(highKey - lowKey)
-                probe = low + Int(fraction * Double(high - 1 - low))
-                probe = min(max(probe, low), high - 1)
-            } else {
-                probe = (low + high) / 2
-            }
-            rounds += 1
-            if key(probe) < wanted { low = probe + 1 } else { high = probe }
+        Keys(base: base.map { $0 + Self.headerSize }, count: count, entrySize: kind.entrySize, filter: nil)
+            .entries(for: wanted)
+    }
+
+    /// The run's keys (and its filter, once built) as plain data, for lookups that must not
+    /// touch reference counts; valid while the run is alive.
+    var keys: Keys {
+        Keys(
+            base: base.map { $0 + Self.headerSize }, count: count, entrySize: kind.entrySize,
+            filter: filterLock.withLock { storedFilter?.probe })
+    }
+
+    /// Builds the run's ``KeyFilter`` unless it has one: one pass over its keys.
+    func buildFilter() {
+        guard filterLock.withLock({ storedFilter == nil }), count > 0 else { return }
+        let filter = KeyFilter(count: count) { key($0) }
+        filterLock.withLock { storedFilter = filter }
+    }
+
+    /// The sorted keys of a run, searched in place.
+    struct Keys {
+        let base: UnsafeRawPointer?
+        let count: Int
+        let entrySize: Int
+        let filter: KeyFilter.Probe?
+
+        @inline(__always)
+        func key(_ index: Int) -> UInt64 {
+            UInt64(littleEndian: base!.loadUnaligned(fromByteOffset: index * entrySize, as: UInt64.self))
         }
-        var end = low
-        while end < count, key(end) == wanted { end += 1 }
-        return low..<end
+
+        /// True when some entry has this key.
+        func contains(_ wanted: UInt64) -> Bool {
+            if let filter, !filter.mayContain(wanted) { return false }
+            return !entries(for: wanted).isEmpty
+        }
+
+        /// The entries whose key is `key`, as a range of entry indexes (empty when none).
+        func entries(for wanted: UInt64) -> Range<Int> {
+            guard count > 0 else { return 0..<0 }
+            // Interpolation search narrows the window while keys are spread evenly, then binary search.
+            var low = 0
+            var high = count  // first index whose key is >= key lies in low...high
+            var rounds = 0
+            while low < high {
+                let lowKey = key(low)
+                if lowKey >= wanted { break }
+                let highKey = key(high - 1)
+                if highKey < wanted {
+                    low = high
+                    break
+                }
+                var probe: Int
+                if rounds < 4 && highKey > lowKey {
+                    let fraction = Double(wanted - lowKey) / Double(highKey - lowKey)
+                    probe = low + Int(fraction * Double(high - 1 - low))
+                    probe = min(max(probe, low), high - 1)
+                } else {
+                    probe = (low + high) / 2
+                }
+                rounds += 1
+                if key(probe) < wanted { low = probe + 1 } else { high = probe }
+            }
+            var end = low
+            while end < count, key(end) == wanted { end += 1 }
+            return low..<end
+        }
     }
 
     // MARK: - Files
@@ -128,6 +171,7 @@ final class IndexRun: @unchecked Sendable {
                 .io, "the index run \(name) just written does not read back (check the disk)",
                 context: ["file": url.path])
         }
+        run.buildFilter()
         return run
     }
 

@@ -5,20 +5,30 @@ extension LogIndex {
     /// What `commandID` appended, or nil when it never was: recent ids in memory first, then
     /// the on-disk runs, each hit verified by reading the record it points to.
     func command(_ commandID: String, key: UInt64? = nil, frameRecords: FrameRecordsReader) throws -> CommandEntry? {
-        if !collidingCommands.isEmpty, let entry = collidingCommands[commandID] { return entry }
+        var text = commandID
         let key = key ?? keyHash(commandID)
-        if let recent = recentCommands[key], recent.id == commandID { return recent.entry }
+        return try text.withUTF8 { utf8 in
+            try command(UnsafeRawBufferPointer(utf8), key: key, frameRecords: frameRecords)
+        }
+    }
+
+    /// ``command(_:key:frameRecords:)`` for an id given as UTF-8 bytes with its hash.
+    func command(_ id: UnsafeRawBufferPointer, key: UInt64, frameRecords: FrameRecordsReader) throws -> CommandEntry? {
+        if let entry = recent.command(key: key, id: id) { return entry }
+        var commandID: String?
         for run in commandRuns.reversed() {
             for entry in run.entries(for: key) {
                 let position = run.u64(entry, at: 8)
                 guard let ordinal = frameOrdinal(containing: position) else { continue }
                 let records = try frameRecords(UInt32(ordinal))
+                let wanted = commandID ?? String(decoding: id, as: UTF8.self)
+                commandID = wanted
                 guard let first = records.firstIndex(where: { $0.position == position }),
-                    records[first].commandID == commandID
+                    records[first].commandID == wanted
                 else { continue }  // another id with the same hash
                 // A command's events are contiguous, on one stream, in one frame.
                 var last = first
-                while last + 1 < records.count, records[last + 1].commandID == commandID,
+                while last + 1 < records.count, records[last + 1].commandID == wanted,
                     records[last + 1].streamID == records[first].streamID
                 {
                     last += 1
@@ -33,13 +43,23 @@ extension LogIndex {
 
     /// The current version of `stream` (0 when it has no events).
     func version(of stream: String, key: UInt64? = nil, frameRecords: FrameRecordsReader) throws -> UInt64 {
-        if !collidingStreams.isEmpty, let state = collidingStreams[stream] { return state.version }
+        var text = stream
         let key = key ?? keyHash(stream)
-        if let state = recentStreams[key], state.id == stream { return state.version }
+        return try text.withUTF8 { utf8 in
+            try version(of: UnsafeRawBufferPointer(utf8), key: key, frameRecords: frameRecords)
+        }
+    }
+
+    /// ``version(of:key:frameRecords:)`` for an id given as UTF-8 bytes with its hash.
+    func version(of id: UnsafeRawBufferPointer, key: UInt64, frameRecords: FrameRecordsReader) throws -> UInt64 {
+        if let version = recent.version(key: key, id: id) { return version }
+        var stream: String?
         for run in streamRuns.reversed() {
             for entry in run.entries(for: key).reversed() {
                 let records = try frameRecords(run.u32(entry, at: 8))
-                if let record = records.last(where: { $0.streamID == stream }) { return record.streamVersion }
+                let wanted = stream ?? String(decoding: id, as: UTF8.self)
+                stream = wanted
+                if let record = records.last(where: { $0.streamID == wanted }) { return record.streamVersion }
             }
         }
         return 0
@@ -57,12 +77,13 @@ extension LogIndex {
                 if first + count > version { ordinals.append(run.u32(entry, at: 8)) }
             }
         }
-        let recent: StreamState? =
-            collidingStreams[stream] ?? recentStreams[key].flatMap { $0.id == stream ? $0 : nil }
-        if let recent {
-            for (offset, frame) in recent.frames.enumerated() {
-                let next =
-                    offset + 1 < recent.frames.count ? recent.frames[offset + 1].firstVersion : recent.version + 1
+        var text = stream
+        let slot = text.withUTF8 { recent.streamSlot(key: key, id: UnsafeRawBufferPointer($0)) }
+        if let slot {
+            let frames = recent.frames(ofStreamAt: slot)
+            let current = recent.streams[slot].version
+            for (offset, frame) in frames.enumerated() {
+                let next = offset + 1 < frames.count ? frames[offset + 1].firstVersion : current + 1
                 if next > version { ordinals.append(frame.frame) }
             }
         }
@@ -77,10 +98,9 @@ extension LogIndex {
     /// checkpoint writes to disk.
     func recentRunEntries() -> (streams: [UInt8], streamCount: Int, commands: [UInt8], commandCount: Int) {
         var commands: [(key: UInt64, position: UInt64)] = []
-        commands.reserveCapacity(recentCommands.count + collidingCommands.count)
-        for (key, recent) in recentCommands { commands.append((key, recent.entry.firstPosition)) }
-        for (id, entry) in collidingCommands { commands.append((keyHash(id), entry.firstPosition)) }
-        commands.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        commands.reserveCapacity(recent.commandCount)
+        for command in recent.commands { commands.append((command.key, command.entry.firstPosition)) }
+        HashSort.sort(&commands, key: \.key) { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
         var commandBytes = ByteWriter(capacity: commands.count * IndexRun.Kind.commands.entrySize)
         for command in commands {
             commandBytes.fixed(command.key)
@@ -88,16 +108,21 @@ extension LogIndex {
         }
 
         var streams: [(key: UInt64, frame: UInt32, count: UInt32, first: UInt64)] = []
-        func collect(_ key: UInt64, _ state: StreamState) {
-            for (offset, frame) in state.frames.enumerated() {
-                let next = offset + 1 < state.frames.count ? state.frames[offset + 1].firstVersion : state.version + 1
+        streams.reserveCapacity(recent.streamCount)
+        for slot in recent.streams {
+            var link = slot.firstLink
+            while link >= 0 {
+                let frame = recent.frameLinks[Int(link)]
+                let next = frame.next >= 0 ? recent.frameLinks[Int(frame.next)].frame.firstVersion : slot.version + 1
                 streams.append(
-                    (key, frame.frame, UInt32(truncatingIfNeeded: next - frame.firstVersion), frame.firstVersion))
+                    (
+                        slot.key, frame.frame.frame, UInt32(truncatingIfNeeded: next - frame.frame.firstVersion),
+                        frame.frame.firstVersion
+                    ))
+                link = frame.next
             }
         }
-        for (key, state) in recentStreams { collect(key, state) }
-        for (id, state) in collidingStreams { collect(keyHash(id), state) }
-        streams.sort { $0.key != $1.key ? $0.key < $1.key : $0.frame < $1.frame }
+        HashSort.sort(&streams, key: \.key) { $0.key != $1.key ? $0.key < $1.key : $0.frame < $1.frame }
         var streamBytes = ByteWriter(capacity: streams.count * IndexRun.Kind.streams.entrySize)
         for stream in streams {
             streamBytes.fixed(stream.key)

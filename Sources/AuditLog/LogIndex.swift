@@ -16,14 +16,6 @@ struct StreamFrame: Hashable, Sendable {
     var firstVersion: UInt64
 }
 
-/// A stream appended to since the last checkpoint: its id, current version and the frames
-/// (since the checkpoint) its events are in. Older frames are in the on-disk runs.
-struct StreamState: Sendable {
-    var id: String
-    var version: UInt64 = 0
-    var frames: [StreamFrame] = []
-}
-
 /// What a command appended, to answer a resubmission with the original result.
 struct CommandEntry: Hashable, Sendable {
     var firstPosition: UInt64
@@ -38,12 +30,11 @@ struct CommandEntry: Hashable, Sendable {
 }
 
 /// The index: frames by position and time (all in memory, small), and streams and command ids
-/// keyed by a 64-bit hash — recent ones in memory, the rest in memory-mapped sorted runs on
-/// disk (see ``IndexRun``) that need no parsing on open.
+/// keyed by a 64-bit hash — recent ones in memory (``RecentIndex``), the rest in
+/// memory-mapped sorted runs on disk (see ``IndexRun``) that need no parsing on open.
 ///
 /// A hash hit is always verified against the real id (in memory, or by reading the record),
-/// so a hash collision never gives a wrong answer; colliding recent ids live in small
-/// String-keyed maps.
+/// so a hash collision never gives a wrong answer.
 struct LogIndex: Sendable {
     var frames: [FrameLocation] = []
     var lastPosition: UInt64 = 0
@@ -51,12 +42,8 @@ struct LogIndex: Sendable {
     var lastRecordedAt: Int64 = .min
     var keyHash = KeyHash.full
 
-    /// Streams and commands added since the last checkpoint, by hash.
-    var recentStreams: [UInt64: StreamState] = [:]
-    var recentCommands: [UInt64: (id: String, entry: CommandEntry)] = [:]
-    /// Recent ids whose hash another recent id already had.
-    var collidingStreams: [String: StreamState] = [:]
-    var collidingCommands: [String: CommandEntry] = [:]
+    /// Streams and commands added since the last checkpoint.
+    var recent = RecentIndex()
     /// On-disk runs, oldest first: everything up to the last checkpoint.
     var streamRuns: [IndexRun] = []
     var commandRuns: [IndexRun] = []
@@ -74,51 +61,46 @@ struct LogIndex: Sendable {
     mutating func add(
         stream: String, version: UInt64, commandID: String, position: UInt64, frame ordinal: UInt32
     ) {
-        add(
-            stream: stream, streamKey: keyHash(stream), firstVersion: version, count: 1, commandID: commandID,
-            commandKey: keyHash(commandID), firstPosition: position, frame: ordinal)
+        var stream = stream
+        var commandID = commandID
+        let streamKey = keyHash(stream)
+        let commandKey = keyHash(commandID)
+        stream.withUTF8 { streamID in
+            commandID.withUTF8 { command in
+                add(
+                    stream: UnsafeRawBufferPointer(streamID), streamKey: streamKey, firstVersion: version, count: 1,
+                    commandID: UnsafeRawBufferPointer(command), commandKey: commandKey, firstPosition: position,
+                    frame: ordinal)
+            }
+        }
     }
 
     /// Indexes `count` consecutive records of one stream and one command in frame `ordinal`, with
-    /// their ids' hashes already computed (records must come in position order).
+    /// their ids' UTF-8 bytes and hashes (records must come in position order).
     mutating func add(
-        stream: String, streamKey: UInt64, firstVersion: UInt64, count: UInt32, commandID: String, commandKey: UInt64,
-        firstPosition position: UInt64, frame ordinal: UInt32
+        stream: UnsafeRawBufferPointer, streamKey: UInt64, firstVersion: UInt64, count: UInt32,
+        commandID: UnsafeRawBufferPointer, commandKey: UInt64, firstPosition position: UInt64, frame ordinal: UInt32
     ) {
         let lastVersion = firstVersion + UInt64(count) - 1
-        let fresh = StreamState(
-            id: stream, version: lastVersion, frames: [StreamFrame(frame: ordinal, firstVersion: firstVersion)])
-        if !collidingStreams.isEmpty, collidingStreams[stream] != nil {
-            collidingStreams[stream]!.note(firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
-        } else if recentStreams[streamKey] == nil {
-            recentStreams[streamKey] = fresh
-        } else if recentStreams[streamKey]!.id == stream {
-            recentStreams[streamKey]!.note(firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
-        } else {
-            collidingStreams[stream] = fresh
-        }
+        recent.noteStream(
+            key: streamKey, id: stream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
+        recent.noteCommand(key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion)
+    }
 
-        let added = CommandEntry(firstPosition: position, count: count, streamVersion: lastVersion)
-        if !collidingCommands.isEmpty, var entry = collidingCommands[commandID] {
-            if entry.firstPosition + UInt64(entry.count) == position {
-                entry.count += count
-                entry.streamVersion = lastVersion
-                collidingCommands[commandID] = entry
-            }
-        } else if let recent = recentCommands[commandKey] {
-            if recent.id == commandID {
-                var entry = recent.entry
-                if entry.firstPosition + UInt64(entry.count) == position {
-                    entry.count += count
-                    entry.streamVersion = lastVersion
-                    recentCommands[commandKey] = (commandID, entry)
-                }
-            } else {
-                collidingCommands[commandID] = added
-            }
+    /// Indexes a durable append the writer planned: its command id was not in the index, and
+    /// `recentStream` is where its stream was among the recent ones when planned (nil: look it up).
+    mutating func addPlanned(
+        stream: UnsafeRawBufferPointer, streamKey: UInt64, recentStream: Int?, firstVersion: UInt64, count: UInt32,
+        commandID: UnsafeRawBufferPointer, commandKey: UInt64, firstPosition position: UInt64, frame ordinal: UInt32
+    ) {
+        let lastVersion = firstVersion + UInt64(count) - 1
+        if let recentStream {
+            recent.noteStream(at: recentStream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
         } else {
-            recentCommands[commandKey] = (commandID, added)
+            recent.noteStream(
+                key: streamKey, id: stream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
         }
+        recent.insertCommand(key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion)
     }
 
     /// The ordinal of the frame holding `position`, or nil when no frame does.
@@ -143,12 +125,5 @@ struct LogIndex: Sendable {
             if frames[mid].recordedAt <= time { low = mid + 1 } else { high = mid }
         }
         return low == 0 ? 0 : frames[low - 1].lastPosition
-    }
-}
-
-extension StreamState {
-    mutating func note(firstVersion: UInt64, lastVersion: UInt64, frame ordinal: UInt32) {
-        version = lastVersion
-        if frames.last?.frame != ordinal { frames.append(StreamFrame(frame: ordinal, firstVersion: firstVersion)) }
     }
 }

@@ -3,16 +3,22 @@
 /// Each record's bytes are ready except for the two fields only the writer knows (the stream
 /// version and occurred-at relative to recorded-at, see ``FrameBuilder``), and the index keys
 /// are hashed: the writer thread copies bytes and compares keys instead of encoding strings,
-/// and touches no reference-counted value per event.
-struct PreparedBatch: Sendable {
+/// and touches no reference-counted value per event (it reads the plain buffers below).
+final class PreparedBatch: @unchecked Sendable {
+    // @unchecked: every stored property is set in init and never changes; the buffers are
+    // written only there and freed in deinit, when no other reference exists.
     /// One stream append: its keys and where its bytes and events are.
     struct Append: Sendable {
         var expected: ExpectedVersion
         var streamKey: UInt64
         var commandKey: UInt64
-        /// The stream id's length-prefixed bytes in ``PreparedBatch/bytes``.
+        /// The stream id's length-prefixed bytes in ``PreparedBatch/bytes``; its UTF-8 from `streamIDStart`.
         var streamStart: Int
+        var streamIDStart: Int
         var streamEnd: Int
+        /// The command id's UTF-8 bytes in ``PreparedBatch/bytes``.
+        var commandStart: Int
+        var commandEnd: Int
         /// Its events in ``PreparedBatch/events``.
         var firstEvent: Int
         var eventCount: Int
@@ -27,54 +33,128 @@ struct PreparedBatch: Sendable {
         var occurredAt: Int64
     }
 
-    var appends: [Append] = []
-    var streamIDs: [String] = []
-    var commandIDs: [String] = []
-    var events: [Event] = []
-    var bytes: [UInt8] = []
+    let appends: UnsafeMutableBufferPointer<Append>
+    let events: UnsafeMutableBufferPointer<Event>
+    let bytes: UnsafeMutableRawBufferPointer
+    let count: Int
     /// The first append that is invalid and why: the whole batch is rejected when the writer reaches it.
-    var invalid: (index: Int, error: EventLogError)?
+    let invalid: (index: Int, error: EventLogError)?
 
     init(_ batch: [StreamAppend], keyHash: KeyHash) {
+        var appends: [Append] = []
+        var events: [Event] = []
+        var invalid: (index: Int, error: EventLogError)?
         appends.reserveCapacity(batch.count)
-        streamIDs.reserveCapacity(batch.count)
-        commandIDs.reserveCapacity(batch.count)
         events.reserveCapacity(batch.count)
-        bytes.reserveCapacity(
-            batch.reduce(0) { total, append in append.events.reduce(total + 64) { $0 + $1.payload.count + 64 } })
-        var writer = ByteWriter()
-        swap(&writer.bytes, &bytes)
-        for (index, append) in batch.enumerated() {
-            if invalid == nil, let problem = Self.problem(with: append) { invalid = (index, problem) }
-            let streamStart = writer.bytes.count
-            writer.string(append.streamID)
-            let streamEnd = writer.bytes.count
-            let firstEvent = events.count
-            if invalid == nil {
-                for event in append.events {
-                    let start = writer.bytes.count
-                    writer.string(event.eventType)
-                    writer.varint(UInt64(event.schemaVersion))
-                    let middle = writer.bytes.count
-                    writer.string(append.actor)
-                    CommandIDCodec.encode(append.commandID, into: &writer)
-                    writer.blob(event.payload)
-                    events.append(
-                        Event(
-                            start: start, middle: middle, end: writer.bytes.count,
-                            occurredAt: event.occurredAt.microsecondsSinceEpoch))
-                }
+        var capacity = 0
+        for index in batch.indices {
+            capacity += 96 + batch[index].streamID.utf8.count * 2 + batch[index].commandID.utf8.count
+            for event in batch[index].events.indices {
+                capacity +=
+                    batch[index].events[event].payload.count + 64 + batch[index].actor.utf8.count
+                    + batch[index].commandID.utf8.count
             }
-            appends.append(
-                Append(
-                    expected: append.expected, streamKey: keyHash(append.streamID),
-                    commandKey: keyHash(append.commandID),
-                    streamStart: streamStart, streamEnd: streamEnd, firstEvent: firstEvent,
-                    eventCount: events.count - firstEvent))
-            streamIDs.append(append.streamID)
-            commandIDs.append(append.commandID)
         }
-        swap(&writer.bytes, &bytes)
+        var writer = ByteWriter(capacity: capacity)
+        // Fields are read in place through buffer pointers (a StreamAppend or an event read out
+        // of an array would be copied, retaining each of its strings and arrays).
+        batch.withUnsafeBufferPointer { batch in
+            for index in batch.indices {
+                if invalid == nil, let problem = Self.problem(in: batch, at: index) { invalid = (index, problem) }
+                let streamStart = writer.bytes.count
+                let streamKey = Self.withUTF8(batch[index].streamID) { stream in
+                    writer.varint(UInt64(stream.count))
+                    writer.bytes.append(contentsOf: stream)
+                    return keyHash(stream)
+                }
+                let streamEnd = writer.bytes.count
+                let commandStart = writer.bytes.count
+                let commandKey = Self.withUTF8(batch[index].commandID) { command in
+                    writer.bytes.append(contentsOf: command)
+                    return keyHash(command)
+                }
+                let commandEnd = writer.bytes.count
+                let firstEvent = events.count
+                if invalid == nil {
+                    batch[index].events.withUnsafeBufferPointer { proposed in
+                        // The actor and the encoded command id are the same for every event of the append.
+                        var shared = 0..<0
+                        for event in proposed.indices {
+                            let start = writer.bytes.count
+                            Self.withUTF8(proposed[event].eventType) { type in
+                                writer.varint(UInt64(type.count))
+                                writer.bytes.append(contentsOf: type)
+                            }
+                            writer.varint(UInt64(proposed[event].schemaVersion))
+                            let middle = writer.bytes.count
+                            if shared.isEmpty {
+                                Self.withUTF8(batch[index].actor) { actor in
+                                    writer.varint(UInt64(actor.count))
+                                    writer.bytes.append(contentsOf: actor)
+                                }
+                                Self.withUTF8(batch[index].commandID) { CommandIDCodec.encode($0, into: &writer) }
+                                shared = middle..<writer.bytes.count
+                            } else {
+                                writer.repeatBytes(shared)
+                            }
+                            proposed[event].payload.withUnsafeBytes { payload in
+                                writer.varint(UInt64(payload.count))
+                                writer.bytes.append(contentsOf: payload)
+                            }
+                            events.append(
+                                Event(
+                                    start: start, middle: middle, end: writer.bytes.count,
+                                    occurredAt: proposed[event].occurredAt.microsecondsSinceEpoch))
+                        }
+                    }
+                }
+                appends.append(
+                    Append(
+                        expected: batch[index].expected, streamKey: streamKey, commandKey: commandKey,
+                        streamStart: streamStart, streamIDStart: streamEnd - batch[index].streamID.utf8.count,
+                        streamEnd: streamEnd, commandStart: commandStart, commandEnd: commandEnd,
+                        firstEvent: firstEvent, eventCount: events.count - firstEvent))
+            }
+        }
+        self.appends = .allocate(capacity: max(appends.count, 1))
+        _ = self.appends.initialize(from: appends)
+        self.events = .allocate(capacity: max(events.count, 1))
+        _ = self.events.initialize(from: events)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(writer.bytes.count, 1), alignment: 8)
+        writer.bytes.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        self.bytes = bytes
+        count = batch.count
+        self.invalid = invalid
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, in place when it is stored contiguously.
+    @inline(__always)
+    private static func withUTF8<R>(_ text: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        var copy = text
+        return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    deinit {
+        appends.deallocate()
+        events.deallocate()
+        bytes.deallocate()
+    }
+
+    /// The UTF-8 bytes of append `index`'s stream id.
+    @inline(__always)
+    func streamID(_ index: Int) -> UnsafeRawBufferPointer {
+        let append = appends[index]
+        return UnsafeRawBufferPointer(rebasing: bytes[append.streamIDStart..<append.streamEnd])
+    }
+
+    /// The UTF-8 bytes of append `index`'s command id.
+    @inline(__always)
+    func commandID(_ index: Int) -> UnsafeRawBufferPointer {
+        let append = appends[index]
+        return UnsafeRawBufferPointer(rebasing: bytes[append.commandStart..<append.commandEnd])
     }
 
     /// Raw bytes the events of append `index` take in a frame, near enough to size frames by.
@@ -87,7 +167,13 @@ struct PreparedBatch: Sendable {
         return last - first + append.eventCount * (stream + 12)
     }
 
-    private static func problem(with append: StreamAppend) -> EventLogError? {
+    private static func problem(in batch: UnsafeBufferPointer<StreamAppend>, at index: Int) -> EventLogError? {
+        let count = batch[index].events.count
+        guard
+            count == 0 || count > Int(UInt32.max / 2) || batch[index].streamID.isEmpty
+                || batch[index].commandID.isEmpty
+        else { return nil }
+        let append = batch[index]
         if append.events.isEmpty || append.events.count > Int(UInt32.max / 2) {
             return EventLogError(
                 .invalidArgument, "an append needs at least one event (pass the events to append)",

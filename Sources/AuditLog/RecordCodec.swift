@@ -28,17 +28,20 @@ struct FrameBuilder {
     mutating func add(_ batch: PreparedBatch, append index: Int, firstVersion: UInt64) {
         let append = batch.appends[index]
         var version = firstVersion
-        batch.bytes.withUnsafeBufferPointer { bytes in
-            let stream = UnsafeBufferPointer(rebasing: bytes[append.streamStart..<append.streamEnd])
-            for event in batch.events[append.firstEvent..<(append.firstEvent + append.eventCount)] {
-                raw.bytes.append(contentsOf: stream)
-                raw.varint(version)
-                raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.start..<event.middle]))
-                raw.zigzag(event.occurredAt &- previousOccurredAt)
-                previousOccurredAt = event.occurredAt
-                raw.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[event.middle..<event.end]))
-                version += 1
-            }
+        let bytes = UnsafeRawPointer(batch.bytes.baseAddress!)
+        let stream = UnsafeRawBufferPointer(
+            start: bytes + append.streamStart, count: append.streamEnd - append.streamStart)
+        for offset in append.firstEvent..<(append.firstEvent + append.eventCount) {
+            let event = batch.events[offset]
+            raw.bytes.append(contentsOf: stream)
+            raw.varint(version)
+            raw.bytes.append(
+                contentsOf: UnsafeRawBufferPointer(start: bytes + event.start, count: event.middle - event.start))
+            raw.zigzag(event.occurredAt &- previousOccurredAt)
+            previousOccurredAt = event.occurredAt
+            raw.bytes.append(
+                contentsOf: UnsafeRawBufferPointer(start: bytes + event.middle, count: event.end - event.middle))
+            version += 1
         }
         count += UInt32(append.eventCount)
     }
@@ -86,6 +89,7 @@ struct FrameDecoder {
     private var streams = StringTable()
     private var types = StringTable()
     private var actors = StringTable()
+    private let templates = RecordTemplates()
 
     init() {}
 
@@ -116,31 +120,140 @@ struct FrameDecoder {
     ) throws {
         let rawCount = Int(header.rawLength)
         let base = UnsafeRawPointer(buffer.bytes.baseAddress!)
-        // One record value moved along the frame: only changed fields are stored again, so
-        // delivering a record costs no reference counting unless `body` keeps it.
-        var record = EventRecord(
-            position: header.firstPosition, streamID: "", streamVersion: 0, eventType: "", schemaVersion: 0,
-            recordedAt: Timestamp(microsecondsSinceEpoch: header.recordedAt),
-            occurredAt: Timestamp(microsecondsSinceEpoch: header.recordedAt), actor: "",
-            tail: .frame(buffer, command: 0, commandCount: 0, payload: 0, payloadCount: 0))
-        var streamSlot = -1
-        var typeSlot = -1
-        var actorSlot = -1
-        var cursor = RecordCursor(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<rawCount]), header: header)
-        while let view = try cursor.next() {
-            record.position = view.position
-            record.streamVersion = view.streamVersion
-            record.schemaVersion = view.schemaVersion
-            record.occurredAt = view.occurredAt
-            streams.assign(view.streamBytes, to: &record.streamID, slot: &streamSlot)
-            types.assign(view.typeBytes, to: &record.eventType, slot: &typeSlot)
-            actors.assign(view.actorBytes, to: &record.actor, slot: &actorSlot)
-            record.tail.command = UInt32(view.commandBytes.baseAddress.map { $0 - base } ?? 0)
-            record.tail.commandCount = UInt32(view.commandBytes.count)
-            record.tail.payloadStart = UInt32(view.payloadBytes.baseAddress.map { $0 - base } ?? 0)
-            record.tail.payloadLength = UInt32(view.payloadBytes.count)
-            try body(record)
+        // Record values reused along the frame, one per event type: only changed fields are
+        // stored again, so delivering a record costs no reference counting unless `body` keeps it.
+        let records = templates.records
+        let memos = templates.memos
+        templates.reset()
+        // The template in use is held in `record` (its slot holds the spare value meanwhile).
+        var record = templates.takeSpare()
+        var held = -1
+        defer {
+            if held >= 0 { swap(&record, &records[held]) }
+            templates.returnSpare(record)
+            templates.releaseFrame()
         }
+        let recordedAt = Timestamp(microsecondsSinceEpoch: header.recordedAt)
+        // The current stream id and actor, and tokens that change whenever they do.
+        var stream = ""
+        var streamSlot = -1
+        var streamToken = 0
+        var actor = ""
+        var actorSlot = -1
+        var actorToken = 0
+        // The template of the current event type and the token of its string.
+        var template = RecordTemplates.unshared
+        var typeToken = 0
+        var unsharedType = ""
+        var unsharedToken = 0
+        // Empty bytes count as seen: the strings above start empty.
+        var lastStream = UnsafeRawBufferPointer(start: nil, count: 0)
+        var lastType = lastStream
+        var lastActor = lastStream
+        var reader = ByteReader(UnsafeRawBufferPointer(start: base, count: rawCount))
+        var position = header.firstPosition
+        var occurredAt = header.recordedAt
+        for _ in 0..<header.recordCount {
+            let streamBytes: UnsafeRawBufferPointer
+            let version: UInt64
+            let typeBytes: UnsafeRawBufferPointer
+            let schema: UInt64
+            let actorBytes: UnsafeRawBufferPointer
+            let command: UnsafeRawBufferPointer
+            let payload: UnsafeRawBufferPointer
+            do {
+                streamBytes = try reader.slice()
+                version = try reader.varint()
+                typeBytes = try reader.slice()
+                schema = try reader.varint()
+                occurredAt &+= try reader.zigzag()
+                actorBytes = try reader.slice()
+                command = try CommandIDCodec.slice(&reader)
+                payload = try reader.slice()
+                guard schema <= UInt64(UInt16.max) else { throw ByteReaderError() }
+            } catch {
+                throw FrameDecodingError(reason: "record at position \(position) is cut short or malformed")
+            }
+            if !Self.same(streamBytes, &lastStream) {
+                streams.assign(streamBytes, to: &stream, slot: &streamSlot)
+                streamToken += 1
+            }
+            if !Self.same(actorBytes, &lastActor) {
+                actors.assign(actorBytes, to: &actor, slot: &actorSlot)
+                actorToken += 1
+            }
+            if !Self.same(typeBytes, &lastType) {
+                if let slot = types.intern(typeBytes) {
+                    template = slot
+                    typeToken = types.generation(slot)
+                } else {
+                    template = RecordTemplates.unshared
+                    unsharedToken += 1
+                    typeToken = unsharedToken
+                    unsharedType = String(decoding: typeBytes, as: UTF8.self)
+                }
+            }
+            if template != held {
+                // Swapped, not copied: a copy would retain and release every field.
+                if held >= 0 { swap(&record, &records[held]) }
+                swap(&record, &records[template])
+                held = template
+            }
+            let memo = memos + template
+            if !memo.pointee.inFrame {
+                record.tail.owner = .frame(buffer)
+                record.recordedAt = recordedAt
+                memo.pointee.inFrame = true
+            }
+            if memo.pointee.type != typeToken {
+                record.eventType = template == RecordTemplates.unshared ? unsharedType : types.value(template)
+                memo.pointee.type = typeToken
+            }
+            if memo.pointee.stream != streamToken {
+                record.streamID = stream
+                memo.pointee.stream = streamToken
+            }
+            if memo.pointee.actor != actorToken {
+                record.actor = actor
+                memo.pointee.actor = actorToken
+            }
+            record.position = position
+            record.streamVersion = version
+            record.schemaVersion = UInt16(schema)
+            record.occurredAt = Timestamp(microsecondsSinceEpoch: occurredAt)
+            record.tail.command = UInt32(command.baseAddress! - base)
+            record.tail.commandCount = UInt32(command.count)
+            record.tail.payloadStart = UInt32(payload.count == 0 ? 0 : payload.baseAddress! - base)
+            record.tail.payloadLength = UInt32(payload.count)
+            try body(record)
+            position += 1
+        }
+        guard reader.remaining == 0 else {
+            throw FrameDecodingError(reason: "\(reader.remaining) bytes follow the last record")
+        }
+    }
+
+    /// True when `bytes` equal `last`; otherwise `last` becomes `bytes`.
+    @inline(__always)
+    private static func same(_ bytes: UnsafeRawBufferPointer, _ last: inout UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        if count == last.count {
+            if count == 0 { return true }
+            let a = bytes.baseAddress!
+            let b = last.baseAddress!
+            if count >= 8 && count <= 16 {
+                if a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                    && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                {
+                    return true
+                }
+            } else if memcmp(a, b, count) == 0 {
+                return true
+            }
+        }
+        last = bytes
+        return false
     }
 
     /// Calls `body` with an in-place view of each record of a CRC-checked frame, in order.

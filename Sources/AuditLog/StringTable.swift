@@ -7,12 +7,14 @@ import Foundation
 /// to 32 bytes in one preallocated block. A miss replaces the slot; longer keys are not shared.
 /// Nothing is allocated per lookup once the table exists.
 struct StringTable {
-    private static let slotCount = 64
+    static let slotCount = 64
     private static let keyLimit = 32
     private var keys = [UInt8](repeating: 0, count: slotCount * keyLimit)
     /// The key length of each slot; -1 when the slot is empty.
     private var lengths = [Int](repeating: -1, count: slotCount)
     private var values = [String](repeating: "", count: slotCount)
+    /// How often each slot was filled: a value taken from a slot is current while this is unchanged.
+    private var generations = [Int](repeating: 0, count: slotCount)
 
     init() {}
 
@@ -28,6 +30,19 @@ struct StringTable {
         field = slot.isHit ? values[slot.index] : fill(slot.index, bytes)
         memo = slot.index
     }
+
+    /// The slot that holds `bytes` (filled with them on a miss), or nil when they are not shared.
+    mutating func intern(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let slot = entry(bytes) else { return nil }
+        if !slot.isHit { _ = fill(slot.index, bytes) }
+        return slot.index
+    }
+
+    /// The string in `slot` (see ``intern(_:)``).
+    func value(_ slot: Int) -> String { values[slot] }
+
+    /// How often `slot` was filled (see ``intern(_:)``).
+    func generation(_ slot: Int) -> Int { generations[slot] }
 
     /// The slot for `bytes` and whether it holds them; nil when they are empty or too long to share.
     private func entry(_ bytes: UnsafeRawBufferPointer) -> (index: Int, isHit: Bool)? {
@@ -48,6 +63,7 @@ struct StringTable {
         }
         lengths[slot] = bytes.count
         values[slot] = value
+        generations[slot] += 1
         return value
     }
 

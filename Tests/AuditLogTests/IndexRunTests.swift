@@ -80,7 +80,7 @@ struct IndexRunTests {
         log.merger.waitUntilIdle()
         _ = try await log.append(to: "other", expected: .any, commandID: "last", actor: "a", events: [event("E", "x")])
         let (recent, commandRuns) = log.stateLock.withLock {
-            (log.index.recentCommands.count, log.index.commandRuns)
+            (log.index.recent.commandCount, log.index.commandRuns)
         }
         #expect(recent < 201)
         #expect(commandRuns.reduce(0) { $0 + $1.count } + recent == 201)
@@ -180,5 +180,34 @@ struct IndexRunTests {
         for absent: UInt64 in [1, 6, 10, 1 << 41, .max - 2] where !keys.contains(absent) {
             #expect(run.entries(for: absent).isEmpty)
         }
+    }
+
+    @Test("a run's key filter never turns away a key the run holds and turns away most others")
+    func runFilter() throws {
+        let directory = try TemporaryDirectory()
+        var random = UInt64(7)
+        func next() -> UInt64 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return KeyHash.full(withUnsafeBytes(of: random) { $0 })
+        }
+        let keys = (0..<5_000).map { _ in next() }.sorted()
+        var writer = ByteWriter()
+        for (offset, key) in keys.enumerated() {
+            writer.fixed(key)
+            writer.fixed(UInt64(offset))
+        }
+        let run = try writer.bytes.withUnsafeBytes {
+            try IndexRun.write(
+                kind: .commands, entries: $0, count: keys.count, mask: .max, name: "filter.run",
+                directory: directory.url)
+        }
+        let view = run.keys
+        #expect(view.filter != nil)
+        #expect(keys.allSatisfy { view.contains($0) && view.filter!.mayContain($0) })
+        let present = Set(keys)
+        let absent = (0..<5_000).map { _ in next() }.filter { !present.contains($0) }
+        let passed = absent.filter { view.filter!.mayContain($0) }.count
+        #expect(passed < absent.count / 20, "\(passed) of \(absent.count) absent keys passed the filter")
+        #expect(absent.allSatisfy { !view.contains($0) })
     }
 }

@@ -53,6 +53,54 @@ import Testing
         try log.close()
     }
 
+    @Test("event types, stream ids and actors long and short, shared or not, repeating or not: decoded exactly")
+    func mixedStrings() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try openLog(directory.url, EventLog.Configuration(segmentSize: 64 << 10, frameSize: 2 << 10))
+        let types = [
+            "A", "ShortType", "AttributeVerdictRecorded", String(repeating: "LongEventTypeName", count: 3), "",
+        ]
+        var appended: [(stream: String, type: String, actor: String, command: String, payload: [UInt8])] = []
+        for batch in 0..<30 {
+            var appends: [StreamAppend] = []
+            for index in 0..<20 {
+                let n = batch * 20 + index
+                let stream = n % 5 == 0 ? "stream-with-a-rather-long-identifier-\(n / 3)" : "s-\(n / 4)"
+                let actor = n % 7 == 0 ? "actor-with-a-name-longer-than-thirty-two-bytes-\(n % 3)" : "a\(n % 3)"
+                let type = types[(n * 7 / 3) % types.count]
+                let payload: [UInt8] = n % 9 == 0 ? [] : Array("payload \(n)".utf8)
+                let command = "cmd-\(n)"
+                appends.append(
+                    StreamAppend(
+                        streamID: stream, expected: .any, commandID: command, actor: actor,
+                        events: [
+                            ProposedEvent(
+                                eventType: type, schemaVersion: UInt16(n % 3),
+                                occurredAt: Timestamp(microsecondsSinceEpoch: Int64(n)),
+                                payload: payload)
+                        ]))
+                appended.append((stream, type, actor, command, payload))
+            }
+            _ = try await log.append(batch: appends)
+        }
+        var kept: [EventRecord] = []
+        var mismatches = 0
+        try log.forEachRecord { record in
+            let expected = appended[Int(record.position) - 1]
+            if record.streamID != expected.stream || record.eventType != expected.type || record.actor != expected.actor
+                || record.commandID != expected.command || record.payload != expected.payload
+            {
+                mismatches += 1
+            }
+            kept.append(record)
+        }
+        #expect(mismatches == 0)
+        #expect(kept.count == appended.count)
+        #expect(kept == (try viewed(log)))
+        #expect(kept.map(\.eventType) == appended.map(\.type))
+        try log.close()
+    }
+
     @Test("throwing from the body stops the replay there; the log replays and closes afterwards")
     func earlyExit() async throws {
         struct Enough: Error {}
