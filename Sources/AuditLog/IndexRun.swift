@@ -47,6 +47,13 @@ final class IndexRun: @unchecked Sendable {
         if let base, mappedLength > 0 { munmap(UnsafeMutableRawPointer(mutating: base), mappedLength) }
     }
 
+    /// Gives back the pages a pass over the whole run made resident (the page cache keeps them):
+    /// lookups touch a few pages each, and a large index would otherwise stay in the process's
+    /// resident memory after the check on open.
+    private func releasePages() {
+        if let base, mappedLength > 0 { madvise(UnsafeMutableRawPointer(mutating: base), mappedLength, MADV_DONTNEED) }
+    }
+
     /// The key of entry `index`.
     @inline(__always)
     func key(_ index: Int) -> UInt64 {
@@ -88,6 +95,7 @@ final class IndexRun: @unchecked Sendable {
         guard filterLock.withLock({ storedFilter == nil }), count > 0 else { return }
         let filter = KeyFilter(count: count) { key($0) }
         filterLock.withLock { storedFilter = filter }
+        releasePages()
     }
 
     /// The sorted keys of a run, searched in place.
@@ -198,6 +206,7 @@ final class IndexRun: @unchecked Sendable {
             bytes.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self) == crc.littleEndian,
             CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(length - 4)])) == crc
         else { return nil }
+        run.releasePages()
         return run
     }
 
