@@ -30,13 +30,4 @@ public struct BenchmarkReport: Codable, Sendable {
 
     /// Creates a value from its parts.
     public init(results: [BenchmarkResult]) { self.results = results }
-
-    /// See the type documentation.
-    public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        // Encoding plain numbers and strings cannot fail.
-        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
-    }
 }

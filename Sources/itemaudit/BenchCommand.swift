@@ -27,7 +27,7 @@ extension BenchmarkReport {
     /// Prints the report as a table or as `{"results":[…]}`.
     func print(_ format: OutputFormat) {
         if format == .json {
-            Swift.print(json(), terminator: "")
+            Swift.print(JSONOutput.text(self, fallback: "{}"), terminator: "")
             return
         }
         var table = TextTable(columns: ["name", "value", "unit", "baseline", "ratio"], rightAligned: [1, 3, 4])
