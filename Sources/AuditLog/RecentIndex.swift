@@ -10,7 +10,7 @@ import Foundation
 /// with the same hash simply take two entries: a hit needs the key and the bytes to match.
 struct RecentIndex: Sendable {
     /// A stream: its id, current version and its frames (a list in ``frameLinks``).
-    struct StreamSlot: Sendable {
+    struct StreamSlot: RecentEntry {
         var key: UInt64 = 0
         var id = 0
         var idCount: Int32 = 0
@@ -20,7 +20,7 @@ struct RecentIndex: Sendable {
     }
 
     /// A command id and what it appended.
-    struct CommandSlot: Sendable {
+    struct CommandSlot: RecentEntry {
         var key: UInt64 = 0
         var id = 0
         var idCount: Int32 = 0
@@ -71,28 +71,7 @@ struct RecentIndex: Sendable {
 
     /// The index of the stream with this key and id in ``streams``, or nil.
     func streamSlot(key: UInt64, id: UnsafeRawBufferPointer) -> Int? {
-        streamTags.withUnsafeBufferPointer { tags in
-            streamCells.withUnsafeBufferPointer { cells in
-                streams.withUnsafeBufferPointer { entries in
-                    ids.withUnsafeBytes { arena in
-                        let mask = tags.count - 1
-                        let wanted = Self.tag(key)
-                        var cell = Int(truncatingIfNeeded: key >> 1) & mask
-                        while tags[cell] != 0 {
-                            if tags[cell] == wanted {
-                                let index = Int(cells[cell])
-                                let entry = entries[index]
-                                if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) {
-                                    return index
-                                }
-                            }
-                            cell = (cell + 1) & mask
-                        }
-                        return nil
-                    }
-                }
-            }
-        }
+        Self.probe(streamTags, streamCells, streams, ids, key: key, id: id)
     }
 
     /// The current version of the stream with this key and id, or nil when it is not recent.
@@ -102,18 +81,27 @@ struct RecentIndex: Sendable {
 
     /// The index of the command with this key and id in ``commands``, or nil.
     private func commandSlot(key: UInt64, id: UnsafeRawBufferPointer) -> Int? {
-        commandTags.withUnsafeBufferPointer { tags in
-            commandCells.withUnsafeBufferPointer { cells in
-                commands.withUnsafeBufferPointer { entries in
-                    ids.withUnsafeBytes { arena in
+        Self.probe(commandTags, commandCells, commands, ids, key: key, id: id)
+    }
+
+    /// Finds the entry with `key` whose id bytes in `arena` are `id`: linear probing over the
+    /// tags from the key's cell; a miss stops at the first empty cell.
+    private static func probe<Entry: RecentEntry>(
+        _ tags: [UInt64], _ cells: [Int32], _ entries: [Entry], _ arena: [UInt8], key: UInt64,
+        id: UnsafeRawBufferPointer
+    ) -> Int? {
+        tags.withUnsafeBufferPointer { tags in
+            cells.withUnsafeBufferPointer { cells in
+                entries.withUnsafeBufferPointer { entries in
+                    arena.withUnsafeBytes { arena in
                         let mask = tags.count - 1
-                        let wanted = Self.tag(key)
+                        let wanted = tag(key)
                         var cell = Int(truncatingIfNeeded: key >> 1) & mask
                         while tags[cell] != 0 {
                             if tags[cell] == wanted {
                                 let index = Int(cells[cell])
                                 let entry = entries[index]
-                                if entry.key == key && Self.equal(arena, entry.id, Int(entry.idCount), id) {
+                                if entry.key == key && equal(arena, entry.id, Int(entry.idCount), id) {
                                     return index
                                 }
                             }
@@ -242,4 +230,11 @@ struct RecentIndex: Sendable {
     {
         count == id.count && memcmp(arena.baseAddress! + start, id.baseAddress!, count) == 0
     }
+}
+
+/// An entry of the recent tables: its hashed key and where its id's bytes are in the arena.
+protocol RecentEntry: Sendable {
+    var key: UInt64 { get }
+    var id: Int { get }
+    var idCount: Int32 { get }
 }
