@@ -61,7 +61,8 @@ public struct EventEnvelope: Sendable, Hashable {
     }
 }
 
-/// Shared, read-only facts a fold may look up: the task directory (immutable task facts).
+/// What the folds of one run share: the task directory, and the way to the database (writes
+/// queued for its thread, reads answered on it).
 public final class FoldContext {
     /// Tasks by id: batch, inspector, location, GTIN, mode. Made by ``BatchProjection``.
     public internal(set) var directory: TaskDirectory?
@@ -85,5 +86,4 @@ public final class FoldContext {
     /// Reads the database (on its thread, once everything queued before has been written): folds
     /// run on another thread and never touch the database themselves.
     func read<T>(_ body: (Database) throws -> T) throws -> T { try writes.read(body) }
-
 }
