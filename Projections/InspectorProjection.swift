@@ -37,7 +37,7 @@ public struct InspectorProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try InspectorFold(db, directory: context.directory, context: context)
+        try InspectorFold(db, context: context)
     }
 }
 
@@ -107,11 +107,11 @@ final class InspectorFold: ProjectionFold {
     private var storedDayMax: Int64
     private let selectTimer: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, context: FoldContext) throws {
+    init(_ db: Database, context: FoldContext) throws {
         let checkpoint = context.checkpoint
         let limit = context.workingSetLimit
         self.context = context
-        self.directory = directory
+        directory = context.directory
         self.checkpoint = checkpoint
         days = RowCache(capacity: limit / 5 + 1, completeAfter: checkpoint)
         upsertInspector = try context.writeStatement(

@@ -38,7 +38,7 @@ public struct QualityProjection: Projection {
     }
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
-        try QualityFold(db, directory: context.directory, context: context)
+        try QualityFold(db, context: context)
     }
 }
 
@@ -112,10 +112,10 @@ final class QualityFold: ProjectionFold {
     private let deleteOpen: WriteStatement
     private let selectOpen: Statement
 
-    init(_ db: Database, directory: TaskDirectory?, context: FoldContext) throws {
+    init(_ db: Database, context: FoldContext) throws {
         let checkpoint = context.checkpoint
         self.context = context
-        self.directory = directory
+        directory = context.directory
         self.checkpoint = checkpoint
         insertInspection = try context.writeStatement(
             db,

@@ -7,28 +7,23 @@ import GRDBSQLite
 /// rows per second bind values in place instead. Prepared once per run, valid only while the
 /// `Database` that made it is in use.
 ///
-/// With a ``WriteQueue`` the statement runs on the queue's thread, after what was queued before.
+/// Executing queues it on a ``WriteQueue``: it runs on the database's thread, after what was
+/// queued before.
 struct WriteStatement {
-    private let statement: Statement
-    private let queue: WriteQueue?
+    private let queue: WriteQueue
     /// The statement's number in ``queue``.
     private let number: Int
 
-    init(_ db: Database, _ sql: String, queue: WriteQueue? = nil) throws {
-        statement = try db.makeStatement(sql: sql)
+    init(_ db: Database, _ sql: String, queue: WriteQueue) throws {
         self.queue = queue
-        number = queue?.register(statement) ?? 0
+        number = queue.register(try db.makeStatement(sql: sql))
     }
 
-    /// Binds `values` to the parameters in order, runs the statement and resets it (or queues
-    /// that, with a queue: a failure is then thrown by a later call).
+    /// Queues the statement with `values` bound to its parameters in order; a failure to run it
+    /// is thrown by a later call.
     @inline(__always)
     func execute(_ values: SQLValue...) throws {
-        if let queue {
-            try queue.enqueue(number, values)
-        } else {
-            try values.withUnsafeBufferPointer { try Self.run(statement, $0) }
-        }
+        try queue.enqueue(number, values)
     }
 
     /// Binds `values` to the parameters of `statement` in order, runs it and resets it, now.
