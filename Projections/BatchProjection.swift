@@ -129,7 +129,72 @@ final class BatchFold: ProjectionFold {
         selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
+    func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ task: TaskRecord) throws {
+        let time = envelope.occurredAt
+        switch event.kind {
+        case .productCollected:
+            try changeTask(task, time) {
+                $0.collection = 2
+                $0.inspection = 1
+            } batch: { row, _ in
+                row.collected += 1
+            }
+        case .collectionSkipped:
+            try changeTask(task, time) {
+                $0.collection = 3
+                $0.skipReason = Int(event.code)
+            } batch: { row, _ in
+                row.skipped += 1
+                row.resolved += 1
+            }
+        case .inspectionStarted:
+            try changeTask(task, time) {
+                $0.phase = 1
+            } batch: { row, _ in
+                row.begun = true
+                row.settle()
+            }
+        case .inspectionPaused:
+            try changeTask(task, time) { $0.phase = 2 }
+        case .attributeVerdictRecorded:
+            try changeTask(task, time) { $0.verdicts += 1 }
+        case .photoAttached:
+            try changeTask(task, time) {
+                $0.photos += 1
+            } batch: { row, task in
+                row.photos += 1
+                if task.isInspected && task.photos == 1 { row.inspectedWithoutPhoto -= 1 }
+                row.settle()
+            }
+        case .inspectionFinished:
+            try changeTask(task, time) {
+                $0.inspection = Int(event.code)
+                $0.phase = 0
+                $0.passed = Int(event.passed)
+                $0.warning = Int(event.warning)
+                $0.failure = Int(event.failure)
+                $0.unable = Int(event.unable)
+            } batch: { row, task in
+                row.resolved += 1
+                row.begun = true
+                if event.result == .passed { row.passed += 1 } else { row.failed += 1 }
+                if task.photos == 0 { row.inspectedWithoutPhoto += 1 }
+                row.settle()
+            }
+        case .inspectionSkipped:
+            try changeTask(task, time) {
+                $0.inspection = 4
+                $0.phase = 0
+            } batch: { row, _ in
+                row.resolved += 1
+                row.begun = true
+                row.inspectionSkipped += 1
+                row.settle()
+            }
+        }
+    }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {
         let time = envelope.occurredAt
         switch event {
         case .batchAllocated(let event):
@@ -176,67 +241,12 @@ final class BatchFold: ProjectionFold {
             try close(event.batchID, expired: true, time)
         case .batchSubmitted(let event):
             try batch(event.batchID, time) { $0.status = 6 }
-        case .productCollected:
-            try changeTask(task, time) {
-                $0.collection = 2
-                $0.inspection = 1
-            } batch: { row, _ in
-                row.collected += 1
-            }
-        case .collectionSkipped(let event):
-            try changeTask(task, time) {
-                $0.collection = 3
-                $0.skipReason = event.reason.rawValue
-            } batch: { row, _ in
-                row.skipped += 1
-                row.resolved += 1
-            }
-        case .inspectionStarted:
-            try changeTask(task, time) {
-                $0.phase = 1
-            } batch: { row, _ in
-                row.begun = true
-                row.settle()
-            }
-        case .inspectionPaused:
-            try changeTask(task, time) { $0.phase = 2 }
-        case .attributeVerdictRecorded:
-            try changeTask(task, time) { $0.verdicts += 1 }
-        case .photoAttached:
-            try changeTask(task, time) {
-                $0.photos += 1
-            } batch: { row, task in
-                row.photos += 1
-                if task.isInspected && task.photos == 1 { row.inspectedWithoutPhoto -= 1 }
-                row.settle()
-            }
-        case .inspectionFinished(let event):
-            try changeTask(task, time) {
-                $0.inspection = event.result.rawValue
-                $0.phase = 0
-                $0.passed = event.passedCount
-                $0.warning = event.warningCount
-                $0.failure = event.failureCount
-                $0.unable = event.unableCount
-            } batch: { row, task in
-                row.resolved += 1
-                row.begun = true
-                if event.result == .passed { row.passed += 1 } else { row.failed += 1 }
-                if task.photos == 0 { row.inspectedWithoutPhoto += 1 }
-                row.settle()
-            }
-        case .inspectionSkipped:
-            try changeTask(task, time) {
-                $0.inspection = 4
-                $0.phase = 0
-            } batch: { row, _ in
-                row.resolved += 1
-                row.begun = true
-                row.inspectionSkipped += 1
-                row.settle()
-            }
         case .locationRegistered, .inspectorRegistered, .productRegistered, .datasheetImported,
             .ruleCheckRecorded, .productReceived:
+            break
+        case .productCollected, .collectionSkipped, .inspectionStarted, .inspectionPaused, .attributeVerdictRecorded,
+            .photoAttached, .inspectionFinished, .inspectionSkipped:
+            // Task events come as ``TaskEvent``s.
             break
         }
     }
@@ -274,10 +284,9 @@ final class BatchFold: ProjectionFold {
 
     /// Changes a task, then its batch (if it has one) with the task as it is now.
     private func changeTask(
-        _ record: TaskRecord?, _ time: Int64, _ body: (inout TaskStateRow) -> Void,
+        _ record: TaskRecord, _ time: Int64, _ body: (inout TaskStateRow) -> Void,
         batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
     ) throws {
-        guard let record else { return }
         var row = record.state
         body(&row)
         row.updatedAt = time

@@ -54,7 +54,7 @@ final class CoverageFold: ProjectionFold {
             db, "INSERT OR IGNORE INTO coverage_listing (gtin, location) VALUES (?, ?)")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {
         switch event {
         case .productRegistered(let event):
             try upsertProduct.execute(

@@ -8,22 +8,34 @@ final class DecodingPipeline: @unchecked Sendable {
     // @unchecked: `batches`, `finished`, `failure` and `cancelled` are only touched while
     // holding `condition`.
 
-    /// One record a fold reads: its type index, the decoded event and the envelope.
+    /// One record a fold reads: its type index and envelope, and either the task event it is
+    /// (most records; `taskID` indexes ``Batch/taskIDs``) or the index of its decoded event in
+    /// ``Batch/events``. No strings, so reading it costs no reference counting.
     struct Item: Sendable {
         var type: Int
-        var event: InspectionEvent
         var envelope: EventEnvelope
+        var task: TaskEvent
+        var taskID = -1
+        var event = -1
     }
 
     /// Consecutive records: the ones some fold reads, and how far the batch reaches (records of
     /// types no fold reads are counted, not sent).
     struct Batch: Sendable {
         var items: [Item] = []
+        /// The task ids of the task events.
+        var taskIDs: [String] = []
+        /// The events that are not task events (allocations, batch and reference events).
+        var events: [InspectionEvent] = []
+        /// Attribute paths numbered for the first time in this batch.
+        var newPaths: [String] = []
         var records = 0
         var lastPosition: UInt64 = 0
 
         mutating func removeAll() {
             items.removeAll(keepingCapacity: true)
+            taskIDs.removeAll(keepingCapacity: true)
+            events.removeAll(keepingCapacity: true)
             records = 0
         }
     }
@@ -44,6 +56,8 @@ final class DecodingPipeline: @unchecked Sendable {
     init(log: EventLog, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
         let thread = Thread { [self] in
             var types = EventTypeInterner()
+            var paths = AttributePathNumbers()
+            var taskID = ""
             var batch = Batch()
             batch.items.reserveCapacity(Self.batchSize)
             do {
@@ -54,15 +68,28 @@ final class DecodingPipeline: @unchecked Sendable {
                     batch.records += 1
                     batch.lastPosition = envelope.position
                     if let type = types.index(of: record), wanted[type] {
-                        let event = try ProjectionRunner.decode(record, types.kinds[type])
-                        batch.items.append(Item(type: type, event: event, envelope: envelope))
+                        let kind = types.kinds[type]
+                        if let task = try Self.taskEvent(record, kind, &paths, &taskID) {
+                            batch.items.append(
+                                Item(type: type, envelope: envelope, task: task, taskID: batch.taskIDs.count))
+                            batch.taskIDs.append(taskID)
+                        } else {
+                            let other = TaskEvent(.productCollected)
+                            batch.items.append(
+                                Item(type: type, envelope: envelope, task: other, event: batch.events.count))
+                            batch.events.append(try ProjectionRunner.decode(record, kind))
+                        }
                     }
                     if batch.records >= Self.batchSize {
+                        batch.newPaths = paths.takeNew()
                         batch = try put(batch)
                         batch.removeAll()
                     }
                 }
-                if batch.records > 0 { _ = try put(batch) }
+                if batch.records > 0 {
+                    batch.newPaths = paths.takeNew()
+                    _ = try put(batch)
+                }
                 finish(nil)
             } catch {
                 finish(error)
@@ -71,6 +98,24 @@ final class DecodingPipeline: @unchecked Sendable {
         }
         thread.stackSize = 1 << 20
         thread.start()
+    }
+
+    /// The task event `record` is, and its task id in `taskID`: read straight from its payload,
+    /// or (an older version, or a payload the direct reader turns away) decoded in full, which
+    /// throws what is wrong. Nil for other events.
+    private static func taskEvent(
+        _ record: EventRecordView, _ kind: InspectionEvent.Kind, _ paths: inout AttributePathNumbers,
+        _ taskID: inout String
+    ) throws -> TaskEvent? {
+        guard let taskKind = TaskEvent.kind(of: kind) else { return nil }
+        let direct = record.withPayload { payload in
+            TaskEvent.decode(
+                taskKind, schemaVersion: Int(record.schemaVersion), payload: payload, paths: &paths, taskID: &taskID)
+        }
+        if let direct { return direct }
+        let event = try ProjectionRunner.decode(record, kind)
+        taskID = event.taskID ?? ""
+        return TaskEvent(event, paths: &paths)
     }
 
     /// Queues `batch`; returns a used batch to refill (or a new one).

@@ -18,8 +18,8 @@ final class FoldLoop: @unchecked Sendable {
     private let chunkSize: Int
     private let pipeline: DecodingPipeline
     private let done = DispatchSemaphore(value: 0)
-    /// Per fold, the last position it has folded.
-    private var folded: [UInt64]
+    /// Per fold, the checkpoint it started from (``run()`` keeps the last position it has folded).
+    private let folded: [UInt64]
     /// Records read, and the last position read.
     private(set) var events = 0
     private(set) var last: UInt64
@@ -69,31 +69,42 @@ final class FoldLoop: @unchecked Sendable {
     }
 
     private func run() throws {
+        // Locals: read through `self` per event, each array would be retained and released.
         let directory = context.directory
+        let folds = folds
+        let readers = readers
+        var folded = folded
         var inChunk = 0
         while let batch = try pipeline.next() {
+            context.paths.append(batch.newPaths)
             try batch.items.withUnsafeBufferPointer { items in
                 for offset in items.indices {
-                    // One copy of the event per record: passed from the buffer, each fold call
-                    // would copy it (and retain its strings) again.
-                    let event = items[offset].event
                     let envelope = items[offset].envelope
                     let position = envelope.position
-                    // The task is looked up once, here, for every fold.
-                    let task = try directory.flatMap { directory in
-                        try event.existingTaskID.flatMap { try directory.record($0) }
-                    }
                     var mask = readers[items[offset].type]
-                    while mask != 0 {
-                        let index = mask.trailingZeroBitCount
-                        mask &= mask - 1
-                        if folded[index] < position {
-                            try folds[index].apply(event, envelope, task)
+                    let taskID = items[offset].taskID
+                    if taskID >= 0 {
+                        // The task is looked up once, here, for every fold; an event about a
+                        // task never allocated changes nothing.
+                        let event = items[offset].task
+                        if let task = try directory?.record(batch.taskIDs[taskID]) {
+                            while mask != 0 {
+                                let index = mask.trailingZeroBitCount
+                                mask &= mask - 1
+                                if folded[index] < position { try folds[index].apply(event, envelope, task) }
+                            }
+                        }
+                    } else {
+                        let event = batch.events[items[offset].event]
+                        while mask != 0 {
+                            let index = mask.trailingZeroBitCount
+                            mask &= mask - 1
+                            if folded[index] < position { try folds[index].apply(event, envelope) }
                         }
                     }
                     inChunk += 1
                     if inChunk >= chunkSize {
-                        try endChunk(at: position, last: false)
+                        try endChunk(at: position, last: false, &folded)
                         inChunk = 0
                     }
                 }
@@ -102,11 +113,11 @@ final class FoldLoop: @unchecked Sendable {
             events += batch.records
             pipeline.recycle(batch)
         }
-        try endChunk(at: last, last: true)
+        try endChunk(at: last, last: true, &folded)
     }
 
     /// Queues every fold's rows, the checkpoints and the commit.
-    private func endChunk(at position: UInt64, last: Bool) throws {
+    private func endChunk(at position: UInt64, last: Bool, _ folded: inout [UInt64]) throws {
         for index in folds.indices where folded[index] < position {
             try folds[index].flush(at: position)
             try saveCheckpoint.execute(.integer(Int64(position)), .text(names[index]))

@@ -139,31 +139,24 @@ final class InspectorFold: ProjectionFold {
         micros >= 0 ? micros / 86_400_000_000 : (micros + 1) / 86_400_000_000 - 1
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
+    func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ record: TaskRecord) throws {
         let time = envelope.occurredAt
-        switch event {
-        case .inspectorRegistered(let event):
-            try upsertInspector.execute(.text(event.inspectorID), .text(event.name), .int(event.role.rawValue))
-        case .batchAllocated(let event):
-            try day(event.inspectorID, time) { $0.allocated += event.tasks.count }
-        case .adHocTaskAllocated(let event):
-            try day(event.inspectorID, time) { $0.allocated += 1 }
+        switch event.kind {
         case .productCollected:
-            try taskDay(task, time) { $0.collected += 1 }
-        case .collectionSkipped(let event):
-            try taskDay(task, time) {
-                switch event.reason {
+            try day(record.inspectorID, time) { $0.collected += 1 }
+        case .collectionSkipped:
+            try day(record.inspectorID, time) {
+                switch event.skipReason {
                 case .unableToCollect: $0.skippedUnable += 1
                 case .outOfStock: $0.skippedOutOfStock += 1
                 case .noLongerAvailable: $0.skippedUnavailable += 1
                 }
             }
         case .attributeVerdictRecorded:
-            try taskDay(task, time) { $0.verdicts += 1 }
+            try day(record.inspectorID, time) { $0.verdicts += 1 }
         case .photoAttached:
-            try taskDay(task, time) { $0.photos += 1 }
+            try day(record.inspectorID, time) { $0.photos += 1 }
         case .inspectionStarted:
-            guard let record = task else { return }
             try loadTimer(record)
             if var timer = record.timer, !timer.closed {
                 timer.runningSince = timer.runningSince ?? time
@@ -173,23 +166,20 @@ final class InspectorFold: ProjectionFold {
             }
             markDirty(record)
         case .inspectionPaused:
-            guard let record = task else { return }
             try loadTimer(record)
             guard var timer = record.timer, !timer.closed else { return }
             if let since = timer.runningSince { timer.worked += max(0, time - since) }
             timer.runningSince = nil
             record.timer = timer
             markDirty(record)
-        case .inspectionFinished(let event):
+        case .inspectionFinished:
+            try loadTimer(record)
             var worked: Int64?
-            if let record = task {
-                try loadTimer(record)
-                if let timer = record.timer, !timer.closed {
-                    worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
-                    close(record)
-                }
+            if let timer = record.timer, !timer.closed {
+                worked = timer.worked + (timer.runningSince.map { max(0, time - $0) } ?? 0)
+                close(record)
             }
-            try taskDay(task, time) {
+            try day(record.inspectorID, time) {
                 $0.inspected += 1
                 if event.result == .passed { $0.passed += 1 } else { $0.failed += 1 }
                 if let worked {
@@ -198,11 +188,21 @@ final class InspectorFold: ProjectionFold {
                 }
             }
         case .inspectionSkipped:
-            if let record = task {
-                try loadTimer(record)
-                close(record)
-            }
-            try taskDay(task, time) { $0.inspectionSkipped += 1 }
+            try loadTimer(record)
+            close(record)
+            try day(record.inspectorID, time) { $0.inspectionSkipped += 1 }
+        }
+    }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {
+        let time = envelope.occurredAt
+        switch event {
+        case .inspectorRegistered(let event):
+            try upsertInspector.execute(.text(event.inspectorID), .text(event.name), .int(event.role.rawValue))
+        case .batchAllocated(let event):
+            try day(event.inspectorID, time) { $0.allocated += event.tasks.count }
+        case .adHocTaskAllocated(let event):
+            try day(event.inspectorID, time) { $0.allocated += 1 }
         default:
             break
         }
@@ -248,13 +248,6 @@ final class InspectorFold: ProjectionFold {
         guard !record.timerDirty else { return }
         record.timerDirty = true
         dirtyTimers.append(record)
-    }
-
-    private func taskDay(
-        _ task: TaskRecord?, _ time: Int64, _ body: (inout InspectorDayRow) -> Void
-    ) throws {
-        guard let task else { return }
-        try day(task.inspectorID, time, body)
     }
 
     private func day(_ inspector: String, _ time: Int64, _ body: (inout InspectorDayRow) -> Void)

@@ -75,7 +75,7 @@ final class ProductFold: ProjectionFold {
             db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {
         switch event {
         case .productRegistered(let event):
             let id: Int64

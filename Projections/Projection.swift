@@ -38,11 +38,18 @@ extension Projection {
 /// fold may drop what it keeps in memory and read it back on demand, so memory stays bounded
 /// whatever the log's size.
 public protocol ProjectionFold: AnyObject {
-    /// Folds one decoded event; `task` is the task it is about (its facts and the folds' state
-    /// for it), when it is about one that was allocated.
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws
+    /// Folds an event about an allocated task (most of the log); `task` holds its facts and the
+    /// folds' state for it. Events about a task never allocated are not passed on.
+    func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ task: TaskRecord) throws
+    /// Folds any other event: allocations, batch transitions and reference data.
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws
     /// Queues everything held in memory; the chunk's checkpoint will be `position`.
     func flush(at position: UInt64) throws
+}
+
+extension ProjectionFold {
+    /// Task events change nothing by default.
+    public func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ task: TaskRecord) throws {}
 }
 
 /// What a fold is told about an event besides its payload: the log's envelope.
@@ -66,6 +73,8 @@ public struct EventEnvelope: Sendable, Hashable {
 public final class FoldContext {
     /// Tasks by id: batch, inspector, location, GTIN, mode. Made by ``BatchProjection``.
     public internal(set) var directory: TaskDirectory?
+    /// The run's attribute paths by number (``TaskEvent/path``), as far as the log has been read.
+    public internal(set) var paths = AttributePaths()
     /// The checkpoint of the fold being made: it continues after this position.
     public internal(set) var checkpoint: UInt64 = 0
     /// How many rows a fold keeps in memory per working set before it forgets them after a flush.

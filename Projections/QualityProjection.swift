@@ -138,32 +138,36 @@ final class QualityFold: ProjectionFold {
         selectOpen = try db.makeStatement(sql: "SELECT verdicts FROM quality_open_task WHERE task = ?")
     }
 
-    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ task: TaskRecord?) throws {
-        switch event {
-        case .attributeVerdictRecorded(let event):
-            guard let record = task else { return }
+    func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ record: TaskRecord) throws {
+        switch event.kind {
+        case .attributeVerdictRecorded:
             try loadVerdicts(record)
             if record.verdictsClosed {
                 // A reinspection: it reuses the row the closed one still has.
                 record.verdictsClosed = false
             }
             if record.verdicts == nil { record.verdicts = OpenVerdicts() }
-            record.verdicts?.record(event.path, event.verdict.rawValue)
+            record.verdicts?.record(context.paths[event.path], Int(event.code))
             markDirty(record)
-        case .inspectionFinished(let event):
-            guard let record = task else { return }
+        case .inspectionFinished:
             try loadVerdicts(record)
             try insertInspection.execute(
                 .integer(Int64(envelope.position)), .text(record.gtin), .text(record.taskID), .text(record.batchID),
                 .text(record.inspectorID), .text(record.locationID), .int(record.mode), .integer(envelope.occurredAt),
-                .integer(envelope.recordedAt), .int(event.result.rawValue), .int(event.passedCount),
-                .int(event.warningCount), .int(event.failureCount), .int(event.unableCount),
+                .integer(envelope.recordedAt), .int(Int(event.code)), .int(Int(event.passed)),
+                .int(Int(event.warning)), .int(Int(event.failure)), .int(Int(event.unable)),
                 .text(record.verdicts?.failing ?? ""))
             close(record)
         case .inspectionSkipped:
-            guard let record = task else { return }
             try loadVerdicts(record)
             close(record)
+        default:
+            break
+        }
+    }
+
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {
+        switch event {
         case .ruleCheckRecorded(let event):
             let failing = event.findings.filter { $0.verdict.rawValue >= 2 }
                 .map { "\($0.path)=\($0.verdict.rawValue)" }.joined(separator: "|")

@@ -10,11 +10,11 @@ public struct EventRecordView {
     public let recordedAt: Timestamp
     public let occurredAt: Timestamp
     let streamBytes: UnsafeRawBufferPointer
-    let typeBytes: UnsafeRawBufferPointer
+    @usableFromInline let typeBytes: UnsafeRawBufferPointer
     let actorBytes: UnsafeRawBufferPointer
     /// The command id as ``CommandIDCodec`` stored it.
     let commandBytes: UnsafeRawBufferPointer
-    let payloadBytes: UnsafeRawBufferPointer
+    @usableFromInline let payloadBytes: UnsafeRawBufferPointer
 
     /// The stream id.
     public var streamID: String { String(decoding: streamBytes, as: UTF8.self) }
@@ -29,12 +29,15 @@ public struct EventRecordView {
     /// The payload's length in bytes.
     public var payloadCount: Int { payloadBytes.count }
 
-    /// Calls `body` with the payload bytes in place (valid only during the call).
+    /// Calls `body` with the payload bytes in place (valid only during the call). Inlinable: a
+    /// replay calls it per record, and an opaque generic call looks its result type up each time.
+    @inlinable
     public func withPayload<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(payloadBytes)
     }
 
     /// Calls `body` with the event type's UTF-8 bytes in place (valid only during the call).
+    @inlinable
     public func withEventTypeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(typeBytes)
     }

@@ -179,6 +179,26 @@ public struct PayloadReader {
         return text
     }
 
+    /// The bytes of a length-prefixed string, in place (valid while the payload is): for
+    /// readers that compare or number a string without making one.
+    @inline(__always)
+    public mutating func stringBytes() throws(PayloadDecodingError) -> UnsafeRawBufferPointer {
+        let length = try count()
+        guard let base else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        defer { offset += length }
+        return UnsafeRawBufferPointer(start: base + offset, count: length)
+    }
+
+    /// Steps over a string, as ``string()`` reads it.
+    @inline(__always)
+    public mutating func skipString() throws(PayloadDecodingError) { offset += try count() }
+
+    /// Steps over an optional string, as ``optionalString()`` reads it.
+    @inline(__always)
+    public mutating func skipOptionalString() throws(PayloadDecodingError) {
+        if try byte() != 0 { try skipString() }
+    }
+
     /// An optional string.
     public mutating func optionalString() throws(PayloadDecodingError) -> String? {
         try byte() == 0 ? nil : try string()

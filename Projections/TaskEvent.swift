@@ -1,0 +1,131 @@
+import Inspection
+
+/// An event about one allocated task, reduced to what the folds read: the bulk of the log
+/// (verdicts, photos, collection and inspection steps).
+///
+/// Made on the decoding thread, it holds no strings (the runner looks the task up by id and
+/// passes its record along), so handing it to each fold costs no reference counting; the
+/// attribute path comes as a number from ``AttributePathNumbers``.
+public struct TaskEvent: Sendable, Hashable {
+    /// The task-scoped event types.
+    public enum Kind: UInt8, Sendable, Hashable {
+        case productCollected, collectionSkipped, inspectionStarted, inspectionPaused
+        case attributeVerdictRecorded, photoAttached, inspectionFinished, inspectionSkipped
+    }
+
+    /// Which task event it is.
+    public var kind: Kind
+    /// `CollectionSkipped`: the ``SkipReason``; `AttributeVerdictRecorded`: the ``Verdict``;
+    /// `InspectionFinished`: the ``InspectionStatus``; otherwise 0.
+    public var code: Int32 = 0
+    /// `AttributeVerdictRecorded`: the path's number in the run's ``AttributePaths``.
+    public var path: Int32 = 0
+    /// `InspectionFinished`: the verdict counts.
+    public var passed: Int32 = 0
+    public var warning: Int32 = 0
+    public var failure: Int32 = 0
+    public var unable: Int32 = 0
+
+    /// `CollectionSkipped`'s reason.
+    var skipReason: SkipReason { SkipReason(rawValue: Int(code)) ?? .unableToCollect }
+    /// `InspectionFinished`'s result.
+    var result: InspectionStatus { InspectionStatus(rawValue: Int(code)) ?? .failed }
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    /// The task event `event` is, nil for any other event (allocations, batch and reference
+    /// events); attribute paths are numbered by `paths`. The task id is `event.taskID`.
+    init?(_ event: InspectionEvent, paths: inout AttributePathNumbers) {
+        switch event {
+        case .productCollected: self.init(.productCollected)
+        case .collectionSkipped(let event):
+            self.init(.collectionSkipped)
+            code = Int32(event.reason.rawValue)
+        case .inspectionStarted: self.init(.inspectionStarted)
+        case .inspectionPaused: self.init(.inspectionPaused)
+        case .attributeVerdictRecorded(let event):
+            self.init(.attributeVerdictRecorded)
+            code = Int32(event.verdict.rawValue)
+            path = paths.number(event.path)
+        case .photoAttached: self.init(.photoAttached)
+        case .inspectionFinished(let event):
+            self.init(.inspectionFinished)
+            code = Int32(event.result.rawValue)
+            passed = Int32(clamping: event.passedCount)
+            warning = Int32(clamping: event.warningCount)
+            failure = Int32(clamping: event.failureCount)
+            unable = Int32(clamping: event.unableCount)
+        case .inspectionSkipped: self.init(.inspectionSkipped)
+        default: return nil
+        }
+    }
+
+    /// The kind of task event records of `kind` are, nil for other events.
+    static func kind(of kind: InspectionEvent.Kind) -> Kind? {
+        switch kind {
+        case .productCollected: .productCollected
+        case .collectionSkipped: .collectionSkipped
+        case .inspectionStarted: .inspectionStarted
+        case .inspectionPaused: .inspectionPaused
+        case .attributeVerdictRecorded: .attributeVerdictRecorded
+        case .photoAttached: .photoAttached
+        case .inspectionFinished: .inspectionFinished
+        case .inspectionSkipped: .inspectionSkipped
+        default: nil
+        }
+    }
+
+    /// Reads a task event's payload straight into a `TaskEvent` and its `taskID`, making no
+    /// other string (the full decode makes every field's). Reads the fields exactly as
+    /// `InspectionEvent.decode(kind:schemaVersion:payload:)` does, bounds checks included.
+    ///
+    /// Nil for a version this reader does not know, or a payload that fails a check: the caller
+    /// then decodes it in full, which says what is wrong (or upcasts an older version).
+    static func decode(
+        _ kind: Kind, schemaVersion: Int, payload: UnsafeRawBufferPointer, paths: inout AttributePathNumbers,
+        taskID: inout String
+    ) -> TaskEvent? {
+        var reader = PayloadReader(payload)
+        var event = TaskEvent(kind)
+        do throws(PayloadDecodingError) {
+            switch (kind, schemaVersion) {
+            case (.productCollected, ProductCollected.schemaVersion):
+                taskID = try reader.string()
+                try reader.skipString()
+                try reader.skipString()
+            case (.collectionSkipped, CollectionSkipped.schemaVersion):
+                taskID = try reader.string()
+                event.code = Int32(try reader.code(SkipReason.self).rawValue)
+            case (.inspectionStarted, InspectionStarted.schemaVersion),
+                (.inspectionPaused, InspectionPaused.schemaVersion):
+                taskID = try reader.string()
+            case (.attributeVerdictRecorded, AttributeVerdictRecorded.schemaVersion):
+                taskID = try reader.string()
+                event.path = paths.number(try reader.stringBytes())
+                event.code = Int32(try reader.code(Verdict.self).rawValue)
+                try reader.skipOptionalString()
+                try reader.skipOptionalString()
+            case (.photoAttached, PhotoAttached.schemaVersion):
+                taskID = try reader.string()
+                try reader.skipString()
+                _ = try reader.integer()
+                try reader.skipString()
+            case (.inspectionFinished, InspectionFinished.schemaVersion):
+                taskID = try reader.string()
+                event.code = Int32(try reader.code(InspectionStatus.self).rawValue)
+                event.passed = Int32(clamping: try reader.integer())
+                event.warning = Int32(clamping: try reader.integer())
+                event.failure = Int32(clamping: try reader.integer())
+                event.unable = Int32(clamping: try reader.integer())
+            case (.inspectionSkipped, InspectionSkipped.schemaVersion):
+                taskID = try reader.string()
+                try reader.skipString()
+            default:
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        return reader.isAtEnd ? event : nil
+    }
+}
