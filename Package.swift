@@ -84,6 +84,7 @@ let package = Package(
                 "Inspection",
                 "Projections",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -44,6 +44,10 @@ public struct ProjectionRunner: Sendable {
         public var rebuilt: [String]
         /// Wall-clock seconds.
         public var seconds: Double
+        /// Rows the folds wrote (inserts, updates and deletes), and the CPU seconds the database
+        /// thread spent writing them and committing: the rate's ceiling however fast the folds.
+        public var rowsWritten = 0
+        public var databaseSeconds = 0.0
     }
 
     /// Folds every event up to `end` (the log's last position when nil) into the projections
@@ -93,6 +97,8 @@ public struct ProjectionRunner: Sendable {
             }
             loop.wait()
             report.events = loop.events
+            report.rowsWritten = writes.rowsWritten
+            report.databaseSeconds = writes.busySeconds
             let last = loop.last
             try createIndexes(selected, db)
             report.positions = (low + 1)...last

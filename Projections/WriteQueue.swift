@@ -59,6 +59,11 @@ final class WriteQueue: @unchecked Sendable {
     private var failure: (any Error)?
     private var producerDone = false
     private var producerFailure: (any Error)?
+    /// Rows (statements) the database thread has run, and the CPU seconds it spent running them
+    /// and committing: what the rebuild's rate cannot beat however fast the folds are. Read after
+    /// ``serve(_:committed:)`` returns.
+    private(set) var rowsWritten = 0
+    private(set) var busySeconds = 0.0
     private static let blockSize = 1_024
     /// Blocks queued before the folding thread waits: bounds the memory the rows take.
     private static let depth = 16
@@ -148,6 +153,9 @@ final class WriteQueue: @unchecked Sendable {
                     condition.broadcast()
                     condition.unlock()
                     defer { recycle(&block) }
+                    // CPU time, not wall time: on a busy machine the thread also waits for a core.
+                    let started = Self.threadCPUSeconds()
+                    defer { busySeconds += Self.threadCPUSeconds() - started }
                     try run(block, db, committed: committed)
                 } else if let read = pendingRead {
                     condition.unlock()
@@ -189,6 +197,7 @@ final class WriteQueue: @unchecked Sendable {
                 let count = block.valueCounts[index]
                 let number = block.statements[index]
                 if number >= 0 {
+                    rowsWritten += 1
                     try WriteStatement.run(
                         statements[number], UnsafeBufferPointer(rebasing: values[start..<start + count]))
                 } else if case .integer(let position) = values[start] {
@@ -199,6 +208,12 @@ final class WriteQueue: @unchecked Sendable {
                 start += count
             }
         }
+    }
+
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Empties a block here, so the rows' strings are released on this thread, and keeps it for reuse.

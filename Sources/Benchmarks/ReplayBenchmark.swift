@@ -8,6 +8,11 @@ import Projections
 /// log replay measured in the same run: `rebuild` against ``EventLog/forEachRecord(from:upTo:_:)``
 /// (what `bench log` calls replay), `rebuild-vs-views` against the in-place record views, and
 /// `replay-decode` (views plus payload decoding) to show where the time goes.
+///
+/// `database-ceiling` is the rate the rebuild could reach if folding and decoding took no time:
+/// events over the seconds its database thread spent writing rows and committing. `database-rows`
+/// compares that thread's rows per second with SQLite alone inserting as many rows of the widest
+/// shape (``SQLiteInsertFloor``), in the same run.
 public struct ReplayBenchmark: Sendable {
     public var events: Int
     public var directory: URL
@@ -90,6 +95,10 @@ public struct ReplayBenchmark: Sendable {
             throw BenchmarkFailure(message: "rebuild folded \(report.events) of \(total) events")
         }
         _ = touched &+ decoded
+
+        progress("SQLite alone: \(report.rowsWritten) task-shaped rows")
+        let floor = try SQLiteInsertFloor.rowsPerSecond(
+            rows: max(1, report.rowsWritten), at: directory.appendingPathComponent("floor.sqlite"))
         return BenchmarkReport(results: [
             BenchmarkResult(
                 name: "rebuild", value: Double(total) / report.seconds, unit: "events/s",
@@ -100,6 +109,14 @@ public struct ReplayBenchmark: Sendable {
             BenchmarkResult(
                 name: "replay-decode", value: Double(total) / decodeSeconds, unit: "events/s",
                 baseline: Double(total) / viewSeconds),
+            BenchmarkResult(
+                name: "database-ceiling", value: Double(total) / report.databaseSeconds, unit: "events/s",
+                baseline: Double(total) / rawSeconds),
+            BenchmarkResult(
+                name: "database-rows", value: Double(report.rowsWritten) / report.databaseSeconds, unit: "rows/s",
+                baseline: floor),
+            BenchmarkResult(
+                name: "rows-per-event", value: Double(report.rowsWritten) / Double(total), unit: "rows", baseline: nil),
             BenchmarkResult(name: "memory", value: peak, unit: "MB", baseline: nil),
             BenchmarkResult(name: "memory-before-rebuild", value: beforeRebuild, unit: "MB", baseline: nil),
             BenchmarkResult(name: "events", value: Double(total), unit: "events", baseline: nil),
