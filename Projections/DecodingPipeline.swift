@@ -8,15 +8,15 @@ final class DecodingPipeline: @unchecked Sendable {
     // @unchecked: `batches`, `finished`, `failure` and `cancelled` are only touched while
     // holding `condition`.
 
-    /// One record a fold reads: its type index and envelope, and either the task event it is
-    /// (most records; `taskID` indexes ``Batch/taskIDs``) or the index of its decoded event in
-    /// ``Batch/events``. No strings, so reading it costs no reference counting.
+    /// One record a fold reads: its type index and envelope, and the task event it is (most
+    /// records; `index` is its task id's in ``Batch/taskIDs``) or, when `task` is nil, the index
+    /// of its decoded event in ``Batch/events``. No strings, so reading it costs no reference
+    /// counting.
     struct Item: Sendable {
         var type: Int
         var envelope: EventEnvelope
-        var task: TaskEvent
-        var taskID = -1
-        var event = -1
+        var task: TaskEvent?
+        var index: Int
     }
 
     /// Consecutive records: the ones some fold reads, and how far the batch reaches (records of
@@ -71,12 +71,11 @@ final class DecodingPipeline: @unchecked Sendable {
                         let kind = types.kinds[type]
                         if let task = try Self.taskEvent(record, kind, &paths, &taskID) {
                             batch.items.append(
-                                Item(type: type, envelope: envelope, task: task, taskID: batch.taskIDs.count))
+                                Item(type: type, envelope: envelope, task: task, index: batch.taskIDs.count))
                             batch.taskIDs.append(taskID)
                         } else {
-                            let other = TaskEvent(.productCollected)
                             batch.items.append(
-                                Item(type: type, envelope: envelope, task: other, event: batch.events.count))
+                                Item(type: type, envelope: envelope, task: nil, index: batch.events.count))
                             batch.events.append(try ProjectionRunner.decode(record, kind))
                         }
                     }

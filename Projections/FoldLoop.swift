@@ -82,24 +82,23 @@ final class FoldLoop: @unchecked Sendable {
                     let envelope = items[offset].envelope
                     let position = envelope.position
                     var mask = readers[items[offset].type]
-                    let taskID = items[offset].taskID
-                    if taskID >= 0 {
+                    let index = items[offset].index
+                    if let event = items[offset].task {
                         // The task is looked up once, here, for every fold; an event about a
                         // task never allocated changes nothing.
-                        let event = items[offset].task
-                        if let task = try directory?.record(batch.taskIDs[taskID]) {
+                        if let task = try directory?.record(batch.taskIDs[index]) {
                             while mask != 0 {
-                                let index = mask.trailingZeroBitCount
+                                let fold = mask.trailingZeroBitCount
                                 mask &= mask - 1
-                                if folded[index] < position { try folds[index].apply(event, envelope, task) }
+                                if folded[fold] < position { try folds[fold].apply(event, envelope, task) }
                             }
                         }
                     } else {
-                        let event = batch.events[items[offset].event]
+                        let event = batch.events[index]
                         while mask != 0 {
-                            let index = mask.trailingZeroBitCount
+                            let fold = mask.trailingZeroBitCount
                             mask &= mask - 1
-                            if folded[index] < position { try folds[index].apply(event, envelope) }
+                            if folded[fold] < position { try folds[fold].apply(event, envelope) }
                         }
                     }
                     inChunk += 1

@@ -17,13 +17,6 @@ extension InspectionEvent {
         }
     }
 
-    /// The task the event is about when that task exists before it (not for the allocation that
-    /// makes it).
-    var existingTaskID: String? {
-        if case .adHocTaskAllocated = self { return nil }
-        return taskID
-    }
-
     /// The batch the event is about, when it is about a whole batch.
     var batchID: String? {
         switch self {

@@ -25,7 +25,9 @@ struct SQLiteInsertFloor {
                       photos INTEGER NOT NULL, updated_at INTEGER NOT NULL) WITHOUT ROWID
                     """)
             let statement = try db.makeStatement(
-                sql: "INSERT OR REPLACE INTO floor_task VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT OR REPLACE INTO floor_task VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            )
             let handle = statement.sqliteStatement
             // Ids like the sample history's (batch "B<n>", task "B<n>-<k>"), made before the clock starts.
             let tasks = (0..<rows).map { "B\($0 / 8)-\($0 % 8)" }
@@ -41,11 +43,14 @@ struct SQLiteInsertFloor {
                 sqlite3_bind_text(handle, 3, inspectors[row % 40], -1, SQLITE_TRANSIENT)
                 sqlite3_bind_text(handle, 4, locations[row % 3], -1, SQLITE_TRANSIENT)
                 sqlite3_bind_text(handle, 5, gtins[row % 2_000], -1, SQLITE_TRANSIENT)
-                for column in 6...19 { sqlite3_bind_int64(handle, Int32(column), 1_773_511_750_234_009 &+ Int64(row * column)) }
+                for column in 6...19 {
+                    sqlite3_bind_int64(handle, Int32(column), 1_773_511_750_234_009 &+ Int64(row * column))
+                }
                 let code = sqlite3_step(handle)
                 sqlite3_reset(handle)
                 guard code == SQLITE_DONE else {
-                    throw BenchmarkFailure(message: "the SQLite floor insert failed: \(String(cString: sqlite3_errstr(code)))")
+                    throw BenchmarkFailure(
+                        message: "the SQLite floor insert failed: \(String(cString: sqlite3_errstr(code)))")
                 }
                 if (row + 1) % chunk == 0 {
                     try db.commit()
