@@ -72,6 +72,7 @@ final class FoldLoop: @unchecked Sendable {
         // Locals: read through `self` per event, each array would be retained and released.
         let directory = context.directory
         let folds = folds
+        let taskFolds = TaskFolds(folds)
         let readers = readers
         var folded = folded
         var inChunk = 0
@@ -90,7 +91,7 @@ final class FoldLoop: @unchecked Sendable {
                             while mask != 0 {
                                 let fold = mask.trailingZeroBitCount
                                 mask &= mask - 1
-                                if folded[fold] < position { try folds[fold].apply(event, envelope, task) }
+                                if folded[fold] < position { try taskFolds.apply(fold, event, envelope, task) }
                             }
                         }
                     } else {
@@ -125,5 +126,40 @@ final class FoldLoop: @unchecked Sendable {
         try context.writes.commit(at: position, last: last)
         // The rows hold copies of what the task records held: the records may be dropped now.
         context.directory?.trim()
+    }
+}
+
+/// The folds of one run, for task events: the catalogue's three that read them are called by
+/// their concrete types. A call through `any ProjectionFold` retains and releases the fold each
+/// time, and task events are most of the log.
+private struct TaskFolds {
+    let all: [any ProjectionFold]
+    let batch: BatchFold?
+    let quality: QualityFold?
+    let inspectors: InspectorFold?
+    /// Their numbers in `all` (-1 when not in this run).
+    let batchIndex: Int
+    let qualityIndex: Int
+    let inspectorsIndex: Int
+
+    init(_ folds: [any ProjectionFold]) {
+        all = folds
+        batchIndex = folds.firstIndex { $0 is BatchFold } ?? -1
+        qualityIndex = folds.firstIndex { $0 is QualityFold } ?? -1
+        inspectorsIndex = folds.firstIndex { $0 is InspectorFold } ?? -1
+        batch = batchIndex >= 0 ? folds[batchIndex] as? BatchFold : nil
+        quality = qualityIndex >= 0 ? folds[qualityIndex] as? QualityFold : nil
+        inspectors = inspectorsIndex >= 0 ? folds[inspectorsIndex] as? InspectorFold : nil
+    }
+
+    /// Folds the event into fold number `index`.
+    @inline(__always)
+    func apply(_ index: Int, _ event: TaskEvent, _ envelope: EventEnvelope, _ task: TaskRecord) throws {
+        switch index {
+        case batchIndex: try batch?.apply(event, envelope, task)
+        case qualityIndex: try quality?.apply(event, envelope, task)
+        case inspectorsIndex: try inspectors?.apply(event, envelope, task)
+        default: try all[index].apply(event, envelope, task)
+        }
     }
 }
