@@ -44,4 +44,15 @@ struct ImportTests {
             Issue.record("expected sheet")
         }
     }
+
+    @Test("a file of an unknown type is named without a line: the problem is the whole file")
+    func unknownFileType() {
+        #expect {
+            _ = try DatasheetImporter.readAll(path: "/nowhere/products.txt")
+        } throws: { error in
+            "\(error)" == "/nowhere/products.txt: unknown file type; name it .jsonld, .json, .jsonl, .ndjson or .csv"
+        }
+        let recordIssue = ImportIssue(file: "a.csv", line: 3, field: "gtin", message: "not a GTIN")
+        #expect("\(recordIssue)" == "a.csv:3: gtin: not a GTIN")
+    }
 }

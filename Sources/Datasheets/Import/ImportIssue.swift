@@ -2,7 +2,8 @@
 public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file the record is in.
     public var file: String
-    /// The 1-based line the record starts on.
+    /// The 1-based line the record starts on; 0 for the file as a whole (it cannot be opened, or
+    /// its type is unknown).
     public var line: Int
     /// The attribute or column concerned, when one is.
     public var field: String?
@@ -17,9 +18,9 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line: field: message`.
+    /// `file:line: field: message` (`file: message` for the file as a whole).
     public var description: String {
-        "\(file):\(line)" + (field.map { ": \($0)" } ?? "") + ": \(message)"
+        (line > 0 ? "\(file):\(line)" : file) + (field.map { ": \($0)" } ?? "") + ": \(message)"
     }
 }
 
