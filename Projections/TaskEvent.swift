@@ -20,10 +20,13 @@ public struct TaskEvent: Sendable, Hashable {
     public var code: Int32 = 0
     /// `AttributeVerdictRecorded`: the path's number in the run's ``AttributePaths``.
     public var path: Int32 = 0
-    /// `InspectionFinished`: the verdict counts.
+    /// `InspectionFinished`: attributes that passed.
     public var passed: Int32 = 0
+    /// `InspectionFinished`: attributes with a warning.
     public var warning: Int32 = 0
+    /// `InspectionFinished`: attributes that failed.
     public var failure: Int32 = 0
+    /// `InspectionFinished`: attributes that could not be validated.
     public var unable: Int32 = 0
 
     /// `CollectionSkipped`'s reason.
