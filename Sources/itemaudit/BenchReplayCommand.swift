@@ -9,9 +9,9 @@ struct BenchReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Benchmark a full rebuild of every projection against the raw log replay, and peak memory.",
         discussion: """
-            Generates a seeded history of --events events in a scratch directory (removed afterwards),
-            replays it raw (the baseline), then rebuilds every projection from it. `rebuild` is
-            events/s with the raw replay rate as baseline; `memory` is the peak resident size during
+            Generates a seeded history of --events events in a scratch directory (removed afterwards), \
+            replays it raw (the baseline), then rebuilds every projection from it. `rebuild` is \
+            events/s with the raw replay rate as baseline; `memory` is the peak resident size during \
             the rebuild (VmHWM).
 
             Example:
