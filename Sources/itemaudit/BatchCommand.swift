@@ -8,7 +8,7 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "A batch's status (0–7), counts and expiry, and the state of each of its tasks.",
         discussion: """
-            Collection status 0–3, inspection status 1–4, skip reason 0–2, as the seed numbers them.
+            Collection status 0–3, inspection status 1–4, skip reason 0–2, as the seed numbers them. \
             Exit code 2 when there is no such batch.
 
             Example:

@@ -8,9 +8,9 @@ struct BenchEventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Benchmark the inspection event payload codec (binary decode, decode + fold) against JSONDecoder.",
         discussion: """
-            Builds a realistic event mix in memory (per task: start, ~70 attribute verdicts, a photo,
-            a finish), then measures binary encode, binary decode, and decode + fold into the
-            domain state. The baseline is JSONDecoder on the same events' JSON form. Run it on a
+            Builds a realistic event mix in memory (per task: start, ~70 attribute verdicts, a photo, \
+            a finish), then measures binary encode, binary decode, and decode + fold into the \
+            domain state. The baseline is JSONDecoder on the same events' JSON form. Run it on a \
             release build.
 
             Example:

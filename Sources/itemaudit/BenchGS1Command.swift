@@ -7,10 +7,10 @@ struct BenchGS1Command: ParsableCommand {
         commandName: "gs1",
         abstract: "Parse and fully validate a realistic mix of scanned codes (inputs/s, one core).",
         discussion: """
-            The mix: EAN-13 alone, (01)(17)(10) GS1-128 scans, (01)(3103)(15)(21) bracketed and Digital
-            Link URIs, 1,000 distinct seeded inputs. The baseline, measured in the same run on the
-            same inputs, is a straightforward NSRegularExpression/URLComponents parse with per-AI
-            format regexes and the GTIN check digit (no linters beyond that, no req/ex rules).
+            The mix: EAN-13 alone, (01)(17)(10) GS1-128 scans, (01)(3103)(15)(21) bracketed and Digital \
+            Link URIs, 1,000 distinct seeded inputs. The baseline, measured in the same run on the \
+            same inputs, is a straightforward NSRegularExpression/URLComponents parse with per-AI \
+            format regexes and the GTIN check digit (no linters beyond that, no req/ex rules). \
             Build with -c release for meaningful figures.
 
             Example:

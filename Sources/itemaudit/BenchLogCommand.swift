@@ -9,10 +9,10 @@ struct BenchLogCommand: AsyncParsableCommand {
         commandName: "log",
         abstract: "Benchmark the event log against SQLite: append, concurrent append, replay, bytes per event.",
         discussion: """
-            Writes to a scratch directory (removed afterwards) on the same disk as the current
-            directory. batch-append is durable per 1,000 events (4 submitters, each awaiting each
-            batch before its next; SQLite appends its batches one after another); concurrent-append runs 64
-            appenders each awaiting its own durable append; replay reads, decompresses, checks and
+            Writes to a scratch directory (removed afterwards) on the same disk as the current \
+            directory. batch-append is durable per 1,000 events (4 submitters, each awaiting each \
+            batch before its next; SQLite appends its batches one after another); concurrent-append runs 64 \
+            appenders each awaiting its own durable append; replay reads, decompresses, checks and \
             decodes everything; bytes-per-event counts the files on disk.
 
             Example:

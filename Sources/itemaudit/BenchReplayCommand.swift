@@ -9,11 +9,11 @@ struct BenchReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Benchmark a full rebuild of every projection against the raw log replay, and peak memory.",
         discussion: """
-            Generates a seeded history of --events events in a scratch directory (removed afterwards),
-            replays it raw (the baseline), then rebuilds every projection from it. `rebuild` is
-            events/s with the raw replay rate as baseline; `memory` is the peak resident size during
-            the rebuild (VmHWM). `database-ceiling` is the rate the rebuild would reach if folding and
-            decoding took no time (events over the database thread's CPU seconds), and
+            Generates a seeded history of --events events in a scratch directory (removed afterwards), \
+            replays it raw (the baseline), then rebuilds every projection from it. `rebuild` is \
+            events/s with the raw replay rate as baseline; `memory` is the peak resident size during \
+            the rebuild (VmHWM). `database-ceiling` is the rate the rebuild would reach if folding and \
+            decoding took no time (events over the database thread's CPU seconds), and \
             `database-rows` compares that thread's rows per second with SQLite alone.
 
             Example:

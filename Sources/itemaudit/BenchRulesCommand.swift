@@ -10,7 +10,7 @@ struct BenchRulesCommand: ParsableCommand {
             "Check generated ~70-attribute datasheets with every rule set on one core; import and check a JSON Lines file.",
         discussion: """
             check: datasheets/s, baseline Foundation JSONSerialization parsing the same datasheets.
-            import-check: a JSON Lines file imported (streaming) and checked, datasheets/s, baseline
+            import-check: a JSON Lines file imported (streaming) and checked, datasheets/s, baseline \
             JSONSerialization parsing its lines; memory: peak resident MB (VmHWM) during it.
 
             Example:

@@ -11,11 +11,11 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check datasheets (JSON-LD, JSON Lines, CSV) against the GS1 and EU 1169/2011 rule sets.",
         discussion: """
-            Exits 1 when any rule fails, 2 when a file cannot be read. Malformed records are reported on
+            Exits 1 when any rule fails, 2 when a file cannot be read. Malformed records are reported on \
             stderr with file, line and field; the rest is still checked.
 
-            With --record, each datasheet and its findings are appended to the log in --data, so the
-            product's quality history shows them (a product not seen before is registered from its
+            With --record, each datasheet and its findings are appended to the log in --data, so the \
+            product's quality history shows them (a product not seen before is registered from its \
             datasheet; recording the same datasheet with the same rule sets again appends nothing).
 
             Example:

@@ -10,8 +10,8 @@ struct CoverageCommand: ParsableCommand {
         abstract:
             "Coverage per product type, mode, inspector or location: catalogue, inspected, %, never inspected, overdue.",
         discussion: """
-            Products count as inspected when an inspection of them finished in the period. Overdue:
-            received products past their inspect-before date by the end of the period (or now)
+            Products count as inspected when an inspection of them finished in the period. Overdue: \
+            received products past their inspect-before date by the end of the period (or now) \
             and not inspected since they were received.
 
             Example:

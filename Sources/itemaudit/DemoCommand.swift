@@ -12,12 +12,12 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Build a realistic 90-day audit history and show what each kind of user looks at.",
         discussion: """
-            In a fresh data directory: generates a seeded 90-day inspection history through the real
-            command path (12 inspectors, 8 locations, 5,000 products), imports a supplier's updated
-            datasheets and checks them against every rule set (recording the findings), rebuilds the
-            projections and verifies the log. Prints the coverage summary, the inspector analytics, one
-            product's quality history, the rule-check summary and the head hash, then the next commands
-            to try. A later demo replaces a directory an earlier demo made; any other non-empty
+            In a fresh data directory: generates a seeded 90-day inspection history through the real \
+            command path (12 inspectors, 8 locations, 5,000 products), imports a supplier's updated \
+            datasheets and checks them against every rule set (recording the findings), rebuilds the \
+            projections and verifies the log. Prints the coverage summary, the inspector analytics, one \
+            product's quality history, the rule-check summary and the head hash, then the next commands \
+            to try. A later demo replaces a directory an earlier demo made; any other non-empty \
             directory is refused and left as it was.
 
             Example:

@@ -23,14 +23,15 @@ struct GS1ParseCommand: ParsableCommand {
         commandName: "parse",
         abstract: "Parse scanned codes: GTINs, element strings (any form) and Digital Link URIs.",
         discussion: """
-            Accepts EAN-13/EAN-8/UPC-A/GTIN-14 digits, bracketed element strings, unbracketed ones
-            with GS (0x1D) separators or a leading ^ for FNC1, symbology identifiers (]C1, ]e0, ]d2,
-            ]Q3, ]E0, ]E4…) and Digital Link URIs on any host. "-" reads one input per line from
-            stdin. JSON output is an array with one object per input. Exits 1 when any input is
+            Accepts EAN-13/EAN-8/UPC-A/GTIN-14 digits, bracketed element strings, unbracketed ones \
+            with GS (0x1D) separators or a leading ^ for FNC1, symbology identifiers (]C1, ]e0, ]d2, \
+            ]Q3, ]E0, ]E4…) and Digital Link URIs on any host. "-" reads one input per line from \
+            stdin. JSON output is an array with one object per input. Exits 1 when any input is \
             invalid.
 
             Example:
-              itemaudit gs1 parse 6414893400016 'https://id.gs1.org/01/09506000134352?17=201225'
+              itemaudit gs1 parse 6414893400016 \\
+                'https://id.gs1.org/01/09506000134352?17=201225'
               printf '(01)09506000134352(17)210230\\n' | itemaudit gs1 parse - --format json
             """
     )

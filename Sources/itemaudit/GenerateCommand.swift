@@ -11,11 +11,11 @@ struct GenerateCommand: AsyncParsableCommand {
         commandName: "generate",
         abstract: "Generate a realistic inspection history (seeded) through the real command path.",
         discussion: """
-            Registers locations, inspectors and products with GS1-valid GTINs (mostly Finnish 64x
-            prefixes) and datasheets (about 70 attributes per base unit, 15 per case), then simulates
-            each weekday: receptions at the inspection centre, batch allocations, collection by scan
-            (with skips), verdicts, photos (a few left pending), submissions, cancellations and
-            expiries. Time is simulated, so the same seed writes the same log, byte for byte.
+            Registers locations, inspectors and products with GS1-valid GTINs (mostly Finnish 64x \
+            prefixes) and datasheets (about 70 attributes per base unit, 15 per case), then simulates \
+            each weekday: receptions at the inspection centre, batch allocations, collection by scan \
+            (with skips), verdicts, photos (a few left pending), submissions, cancellations and \
+            expiries. Time is simulated, so the same seed writes the same log, byte for byte. \
             The data directory must not hold a log yet.
 
             Example:

@@ -8,7 +8,7 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "The auditor's timeline: position, recorded and occurred time, actor, event, summary.",
         discussion: """
-            Read straight from the log. With --as-of TIME|POSITION, only what the log held then
+            Read straight from the log. With --as-of TIME|POSITION, only what the log held then \
             (recorded at or before TIME, or up to POSITION).
 
             Example:

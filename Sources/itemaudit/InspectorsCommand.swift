@@ -9,7 +9,7 @@ struct InspectorsCommand: ParsableCommand {
         abstract:
             "Inspector analytics: allocated, collected, skipped by reason, inspected, passed/failed, time per task.",
         discussion: """
-            Days are UTC days of the events' occurred-at (device) times. Time per task runs from
+            Days are UTC days of the events' occurred-at (device) times. Time per task runs from \
             InspectionStarted to InspectionFinished, pauses excluded.
 
             Example:

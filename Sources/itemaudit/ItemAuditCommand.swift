@@ -10,7 +10,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
         commandName: "itemaudit",
         abstract: "Audit trade-item (GS1) product data: a tamper-evident inspection log and its reports.",
         discussion: """
-            Every inspection action is appended to one LZ4-compressed, hash-chained log; reports are
+            Every inspection action is appended to one LZ4-compressed, hash-chained log; reports are \
             rebuilt from it.
 
             Example:

@@ -10,7 +10,7 @@ struct LogFillCommand: AsyncParsableCommand {
         commandName: "log-fill",
         abstract: "Append generated events to <data>/log, printing each acknowledged last position.",
         discussion: """
-            For tests and measurements: every line on stdout is a position that was durable when printed.
+            For tests and measurements: every line on stdout is a position that was durable when printed. \
             With --hold the process waits after the last append (to be killed) instead of closing the log.
 
             Example:

@@ -9,10 +9,10 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Rebuild the projections from the log, or as of a time or position into a separate database.",
         discussion: """
-            Without --until, drops and refolds the named projection (all when none is named) in
-            <data>/projections.sqlite. With --until TIME|POSITION --out FILE, builds every projection
-            as of that point into FILE (replaced if it exists); query it with history --as-of or by
-            opening it with sqlite3. Prints events/s at the end; a progress bar on stderr when it
+            Without --until, drops and refolds the named projection (all when none is named) in \
+            <data>/projections.sqlite. With --until TIME|POSITION --out FILE, builds every projection \
+            as of that point into FILE (replaced if it exists); query it with history --as-of or by \
+            opening it with sqlite3. Prints events/s at the end; a progress bar on stderr when it \
             is a terminal.
 
             Example:

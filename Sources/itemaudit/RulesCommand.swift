@@ -104,7 +104,7 @@ struct RulesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check a rule file: syntax, expressions, duplicate ids and unknown attributes.",
             discussion: """
-                Prints each problem as file:line:column: message. Exits 1 when there are problems, 2 when
+                Prints each problem as file:line:column: message. Exits 1 when there are problems, 2 when \
                 the file cannot be read.
 
                 Example:

@@ -10,7 +10,7 @@ struct SampleHistoryCommand: AsyncParsableCommand {
         commandName: "sample-history",
         abstract: "Append a seeded, realistic sample inspection history to <data>/log.",
         discussion: """
-            For tests and measurements: locations, inspectors, a catalogue with datasheets, then
+            For tests and measurements: locations, inspectors, a catalogue with datasheets, then \
             day after day batches collected, inspected, photographed and submitted.
 
             Example:

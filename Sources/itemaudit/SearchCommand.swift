@@ -8,7 +8,7 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search products by name, brand, manufacturer or GTIN; filter by type and manufacturer; paginated.",
         discussion: """
-            Words match by prefix (all must match); digits alone match the GTIN. With --categories,
+            Words match by prefix (all must match); digits alone match the GTIN. With --categories, \
             prints the category tree with product counts instead (TEXT may then be empty).
 
             Example:

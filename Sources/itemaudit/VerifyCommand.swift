@@ -8,9 +8,9 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check every frame's CRC32C and the whole SHA-256 hash chain of the event log.",
         discussion: """
-            Prints the event count, the last position and the head hash (write it down: a later
-            verify that prints another head for the same position means the log was altered).
-            On damage it names the first bad frame (segment file, byte offset, positions) and exits 1.
+            Prints the event count, the last position and the head hash (write it down: a later \
+            verify that prints another head for the same position means the log was altered). \
+            On damage it names the first bad frame (segment file, byte offset, positions) and exits 1. \
             The log lives in <data>/log/; a writer may keep running while this reads.
 
             Example:
