@@ -20,7 +20,7 @@ struct BenchRulesCommand: ParsableCommand {
 
     @OptionGroup var output: FormatOption
 
-    @Option(help: "Size of the JSON Lines file to import and check, in GB (default 0.0625).")
+    @Option(help: "Size of the JSON Lines file to import and check, in GB.")
     var importGb: Double = 0.0625
 
     @Option(help: "Distinct generated datasheets (cycled).")

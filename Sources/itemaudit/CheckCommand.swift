@@ -32,7 +32,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Output format: table, json, csv or junit.")
     var format: CheckFormat = .table
 
-    enum CheckFormat: String, ExpressibleByArgument { case table, json, csv, junit }
+    enum CheckFormat: String, CaseIterable, ExpressibleByArgument { case table, json, csv, junit }
 
     @Flag(name: .customLong("record"), help: "Append the datasheets and their findings to the log in --data.")
     var recordToLog = false
