@@ -14,7 +14,8 @@ final class WriteQueue: @unchecked Sendable {
     // @unchecked: `handedOver`, `pendingRead`, `spare`, `failure`, `producerDone` and
     // `producerFailure` are only touched while holding `condition`; `filling` and `statements`
     // only by the folding thread, except that the database thread reads `statements` after a
-    // hand-over (which the lock orders). Only the database thread uses the connection.
+    // hand-over (which the lock orders). Only the database thread uses the connection, and
+    // `rowsWritten` and `busySeconds`, which the runner reads once `serve` has returned.
 
     /// Statements and their values, flat: no allocation per row once the blocks are warm.
     private struct Block {
