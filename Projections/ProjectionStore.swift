@@ -29,6 +29,11 @@ public struct ProjectionStore: Sendable {
         }
     }
 
+    /// Deletes the database at `url` with its `-wal` and `-shm` files (what is missing is skipped).
+    public static func remove(at url: URL) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+
     /// A database in memory, for tests.
     public static func inMemory() throws -> ProjectionStore {
         ProjectionStore(database: try DatabaseQueue(configuration: configuration()))

@@ -86,7 +86,7 @@ public struct ReplayBenchmark: Sendable {
         let beforeRebuild = Self.peakMemoryMB()
         progress("rebuild: every projection")
         let storeURL = directory.appendingPathComponent("projections.sqlite")
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storeURL.path + suffix) }
+        ProjectionStore.remove(at: storeURL)
         let store = try ProjectionStore.open(at: storeURL)
         let runner = ProjectionRunner(logger: logger)
         let report = try runner.catchUp(store, log: log)

@@ -10,8 +10,8 @@ struct SQLiteInsertFloor {
     /// Rows per second inserting `rows` rows into a new database at `url` (same pragmas as the
     /// projection store, a commit every `chunk` rows, as the runner commits).
     static func rowsPerSecond(rows: Int, chunk: Int = 65_536, at url: URL) throws -> Double {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        ProjectionStore.remove(at: url)
+        defer { ProjectionStore.remove(at: url) }
         let store = try ProjectionStore.open(at: url)
         return try store.database.writeWithoutTransaction { db in
             try db.execute(

@@ -59,7 +59,7 @@ struct ReplayCommand: ParsableCommand {
         let storeURL: URL
         if let out {
             storeURL = URL(fileURLWithPath: out)
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storeURL.path + suffix) }
+            ProjectionStore.remove(at: storeURL)
         } else {
             storeURL = ProjectionStore.defaultURL(dataDirectory: data.url)
         }
