@@ -14,6 +14,8 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case photoRejected
         /// Conflicting appends kept winning; the command was not applied.
         case tooManyConflicts
+        /// A path named for output holds something that must not be replaced; nothing was changed.
+        case outputPath
     }
 
     /// The kind of failure.

@@ -26,9 +26,10 @@ final class CheckedDatasheetFeed: @unchecked Sendable {
     private var cancelled = false
     private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
 
-    init(files: [String], engine: RuleEngine) {
+    /// `standardInputFormat` is the format of the file named `-` (standard input).
+    init(files: [String], engine: RuleEngine, standardInputFormat: DatasheetFormat = .jsonl) {
         (chunks, continuation) = AsyncThrowingStream.makeStream(of: [Item].self)
-        let thread = Thread { [self] in produce(files: files, engine: engine) }
+        let thread = Thread { [self] in produce(files: files, engine: engine, stdin: standardInputFormat) }
         thread.start()
     }
 
@@ -41,7 +42,7 @@ final class CheckedDatasheetFeed: @unchecked Sendable {
         room.signal()
     }
 
-    private func produce(files: [String], engine: RuleEngine) {
+    private func produce(files: [String], engine: RuleEngine, stdin: DatasheetFormat) {
         var chunk: [Item] = []
         func hand() -> Bool {
             room.wait()
@@ -53,7 +54,7 @@ final class CheckedDatasheetFeed: @unchecked Sendable {
         do {
             for file in files {
                 var going = true
-                try DatasheetImporter.read(path: file) { record in
+                try DatasheetImporter.read(path: file, format: file == "-" ? stdin : nil) { record in
                     switch record {
                     case .datasheet(let datasheet, let issues):
                         chunk.append(.checked(datasheet, engine.check(datasheet), issues: issues))

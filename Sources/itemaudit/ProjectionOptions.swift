@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditLog
+import AuditService
 import Foundation
 import Logging
 import Projections
@@ -72,8 +73,10 @@ enum ProjectionAccess {
     static func caughtUp(_ data: URL) throws -> (EventLog, ProjectionStore) {
         let log = try openLog(data)
         do {
-            let store = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: data))
-            try ProjectionRunner(logger: logger).catchUp(store, log: log)
+            // A read-only directory builds them in a temporary place; a damaged database is set aside.
+            let store = try ProjectionDatabase.caughtUp(dataDirectory: data, log: log, logger: logger) {
+                FileHandle.standardError.write(Data("note: \($0)\n".utf8))
+            }
             return (log, store)
         } catch let error as ProjectionError {
             throw CLIFailure.badInput(error.message)
@@ -113,6 +116,9 @@ struct PeriodOptions: ParsableArguments {
                 throw ValidationError(
                     "\(name) '\(value)' is not an ISO 8601 date or date-time (use 2026-03-01 or 2026-03-01T08:00:00Z)")
             }
+        }
+        if let problem = ReportPeriod(from: fromMicros, to: toMicros).problem(now: Timestamp(Date())) {
+            throw ValidationError(problem)
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuditLog
+import AuditService
 import Foundation
 import Projections
 
@@ -11,7 +12,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Without --until, drops and refolds the named projection (all when none is named) in \
             <data>/projections.sqlite. With --until TIME|POSITION --out FILE, builds every projection \
-            as of that point into FILE (replaced if it exists); query it with history --as-of or by \
+            as of that point into FILE: a new file, or one an earlier replay --out made (anything else, \
+            a directory and any path inside a data directory are refused, untouched); query it with history --as-of or by \
             opening it with sqlite3. Prints events/s at the end; a progress bar on stderr when it \
             is a terminal.
 
@@ -53,20 +55,26 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let log = try ProjectionAccess.openLog(data.url)
-        // Checked before anything is replaced: a point past the end is refused with the file untouched.
-        let end = try until?.position(in: log, option: "--until") ?? log.lastPosition
-        let storeURL: URL
-        if let out {
-            storeURL = URL(fileURLWithPath: out)
-            ProjectionStore.remove(at: storeURL)
-        } else {
-            storeURL = ProjectionStore.defaultURL(dataDirectory: data.url)
+        // Checked before anything is replaced: only a new file or an earlier replay's output is written.
+        var destination: ReplayOutput?
+        do throws(AuditServiceError) {
+            if let out { destination = try ReplayOutput.check(path: out, dataDirectory: data.url) }
+        } catch {
+            throw CLIFailure.badInput("--out \(error.message)")
         }
+        let log = try ProjectionAccess.openLog(data.url)
+        // A point past the end is refused with the file untouched.
+        let end = try until?.position(in: log, option: "--until") ?? log.lastPosition
+        if destination == nil {
+            try ProjectionDatabase.setAsideIfDamaged(dataDirectory: data.url) {
+                FileHandle.standardError.write(Data("note: \($0)\n".utf8))
+            }
+        }
+        let storeURL = destination?.url ?? ProjectionStore.defaultURL(dataDirectory: data.url)
         let runner = ProjectionRunner(logger: ProjectionAccess.logger)
         let bar = ProgressBar.onTerminal(quiet: quiet)
         do {
-            let store = try ProjectionStore.open(at: storeURL)
+            let store = try destination?.create() ?? ProjectionStore.open(at: storeURL)
             let only = projection.map { Set([$0]) }
             try runner.reset(store, only: only)
             let report = try runner.catchUp(store, log: log, upTo: end, only: only) { position, end in

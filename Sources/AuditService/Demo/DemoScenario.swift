@@ -58,6 +58,11 @@ public struct DemoScenario: Sendable {
     public static func prepare(_ directory: URL) throws(DemoError) {
         let files = FileManager.default
         let marker = directory.appendingPathComponent(markerName)
+        if DataDirectoryProbe.isFile(directory) {
+            throw DemoError(
+                "\(directory.path) is a file, not a directory (pass a new or empty --data directory; nothing was changed)"
+            )
+        }
         if let contents = try? files.contentsOfDirectory(atPath: directory.path), !contents.isEmpty {
             guard files.fileExists(atPath: marker.path) else {
                 throw DemoError(
