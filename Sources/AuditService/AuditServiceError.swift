@@ -16,6 +16,10 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case tooManyConflicts
         /// A path named for output holds something that must not be replaced; nothing was changed.
         case outputPath
+        /// A request names something the data cannot answer (a point past the end of the log, say).
+        case invalidRequest
+        /// The projection database cannot be opened, brought up to date or written.
+        case projections
     }
 
     /// The kind of failure.

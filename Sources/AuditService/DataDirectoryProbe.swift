@@ -1,14 +1,16 @@
 import Foundation
-import Projections
 
 /// Recognises a data directory from what it holds.
 public enum DataDirectoryProbe {
+    /// The file whose presence marks a directory as one `demo` made (so a later demo may replace it).
+    public static let demoMarkerName = ".itemaudit-demo"
+
     /// Whether `folder` holds an event log (`log/` with segments or a lock), a projection database
     /// or a demo marker: a place whose files only ItemAudit should write.
     public static func isDataDirectory(_ folder: URL) -> Bool {
         let files = FileManager.default
-        if files.fileExists(atPath: ProjectionStore.defaultURL(dataDirectory: folder).path)
-            || files.fileExists(atPath: folder.appendingPathComponent(DemoScenario.markerName).path)
+        if files.fileExists(atPath: DataDirectory(folder).projections.path)
+            || files.fileExists(atPath: folder.appendingPathComponent(demoMarkerName).path)
         {
             return true
         }

@@ -17,7 +17,7 @@ public enum ProjectionDatabase {
     public static func caughtUp(
         dataDirectory: URL, log: EventLog, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
-        let home = ProjectionStore.defaultURL(dataDirectory: dataDirectory)
+        let home = DataDirectory(dataDirectory).projections
         let writable = isWritable(dataDirectory, home)
         let url = writable ? home : try temporaryCopy(of: home)
         let runner = ProjectionRunner(logger: logger)
@@ -48,7 +48,7 @@ public enum ProjectionDatabase {
     /// would otherwise fail on it), telling `note` in one line; does nothing to a sound one.
     /// - Throws: ``ProjectionError`` when a damaged database cannot be moved.
     public static func setAsideIfDamaged(dataDirectory: URL, note: (String) -> Void) throws {
-        let url = ProjectionStore.defaultURL(dataDirectory: dataDirectory)
+        let url = DataDirectory(dataDirectory).projections
         guard let damage = ProjectionStore.damage(at: url) else { return }
         let kept = try setAside(url)
         note(

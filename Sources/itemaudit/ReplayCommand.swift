@@ -1,8 +1,6 @@
 import ArgumentParser
-import AuditLog
 import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit replay`: rebuild projections from the log, or build them as of a point into a file.
 struct ReplayCommand: ParsableCommand {
@@ -55,37 +53,28 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Checked before anything is replaced: only a new file or an earlier replay's output is written.
-        var destination: ReplayOutput?
-        do throws(AuditServiceError) {
-            if let out { destination = try ReplayOutput.check(path: out, dataDirectory: data.url) }
-        } catch {
-            throw CLIFailure.badInput("--out \(error.message)")
-        }
-        let log = try ProjectionAccess.openLog(data.url)
-        // A point past the end is refused with the file untouched.
-        let end = try until?.position(in: log, option: "--until") ?? log.lastPosition
-        if destination == nil {
-            try ProjectionDatabase.setAsideIfDamaged(dataDirectory: data.url) {
-                FileHandle.standardError.write(Data("note: \($0)\n".utf8))
+        // Checked before anything is opened: only a new file or an earlier replay's output is written.
+        if let out {
+            do throws(AuditServiceError) { _ = try ReplayOutput.check(path: out, dataDirectory: data.url) } catch {
+                throw CLIFailure.badInput("--out \(error.message)")
             }
         }
-        let storeURL = destination?.url ?? ProjectionStore.defaultURL(dataDirectory: data.url)
-        let runner = ProjectionRunner(logger: ProjectionAccess.logger)
+        let queries = try ProjectionAccess.queries(data.url)
+        // Checked before anything is replaced: a point past the end is refused with the file untouched.
+        let end = try until.map { try queries.position(of: $0, option: "--until") } ?? queries.lastPosition
         let bar = ProgressBar.onTerminal(quiet: quiet)
         do {
-            let store = try destination?.create() ?? ProjectionStore.open(at: storeURL)
-            let only = projection.map { Set([$0]) }
-            try runner.reset(store, only: only)
-            let report = try runner.catchUp(store, log: log, upTo: end, only: only) { position, end in
+            let report = try queries.replay(
+                only: projection.map { Set([$0]) }, upTo: end, into: out.map { URL(fileURLWithPath: $0) }
+            ) { position, end in
                 bar.update(position, of: end)
             }
             bar.finish()
             let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
             let summary = Summary(
-                events: report.events, toPosition: report.positions?.upperBound ?? end,
+                events: report.events, toPosition: report.toPosition,
                 seconds: (report.seconds * 100).rounded() / 100, eventsPerSecond: Int(rate.rounded()),
-                database: out ?? storeURL.path)
+                database: out ?? report.database.path)
             output.format.emit(summary) {
                 var table = TextTable(
                     columns: ["events", "to_position", "seconds", "events_per_s", "database"],
@@ -96,9 +85,9 @@ struct ReplayCommand: ParsableCommand {
                 ])
                 return table
             }
-        } catch let error as ProjectionError {
+        } catch {
             bar.finish()
-            throw CLIFailure.badInput(error.message)
+            throw error
         }
     }
 }
