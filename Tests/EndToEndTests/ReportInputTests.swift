@@ -51,6 +51,10 @@ struct ReportInputTests {
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(!result.stdout.isEmpty, "\(arguments)")
         }
+        // A rebuild in place cannot be done there: said in one line, nothing changed.
+        let replay = try ItemAuditBinary.run(
+            ["replay", "--data", data.path], launcher: Self.unprivileged ?? [], environment: ["TMPDIR": "/tmp"])
+        BadInputTests.expectError(replay, status: 2, mentioning: ["read-only", "nothing was changed"])
         Self.chmod(data, writable: true)
         #expect(DemoFixture.listing(data) == listing)
     }

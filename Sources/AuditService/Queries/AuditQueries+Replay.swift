@@ -33,6 +33,13 @@ extension AuditQueries {
     ) throws -> ReplayReport {
         let end = end ?? log.lastPosition
         let output = try database.map { try ReplayOutput.check(path: $0.path, dataDirectory: directory.url) }
+        if output == nil, !ProjectionDatabase.isWritable(directory.url, directory.projections) {
+            throw AuditServiceError(
+                .projections,
+                "\(directory.path) is read-only, and replay rebuilds its projections.sqlite in place "
+                    + "(reports work as they are; to rebuild elsewhere use replay --until POINT --out FILE; nothing was changed)",
+                context: ["directory": directory.path])
+        }
         let storeURL = output?.url ?? directory.projections
         let runner = ProjectionRunner(logger: logger)
         do {

@@ -49,14 +49,20 @@ extension CommandSchema {
             for name in required where !present.contains(name) {
                 problems.append("missing field '\(Self.join(path, name))'")
             }
+            var unknown: [String] = []
             for (name, member) in members {
                 if let schema = property(name) {
                     problems += schema.problems(member, at: Self.join(path, name))
                 } else if closed {
-                    problems.append(
-                        "'\(Self.join(path, name))' is not a field here (fields: "
-                            + properties.map(\.name).joined(separator: ", ") + ")")
+                    unknown.append("'\(Self.join(path, name))'")
                 }
+            }
+            if !unknown.isEmpty {
+                let fields = properties.map(\.name).joined(separator: ", ")
+                problems.append(
+                    unknown.count == 1
+                        ? "\(unknown[0]) is not a field here (fields: \(fields))"
+                        : "\(unknown.joined(separator: ", ")) are not fields here (fields: \(fields))")
             }
         default:
             break
