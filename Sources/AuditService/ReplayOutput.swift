@@ -25,8 +25,15 @@ public struct ReplayOutput: Sendable {
             throw AuditServiceError(
                 .outputPath, "is empty (give the name of a new file, e.g. as-of.sqlite; \(unchanged))")
         }
-        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         let files = FileManager.default
+        let given = URL(fileURLWithPath: path).standardizedFileURL
+        // A link could lead anywhere (into a data directory, to a file it names only later).
+        if (try? files.attributesOfItem(atPath: given.path)[.type] as? FileAttributeType) == .typeSymbolicLink {
+            throw AuditServiceError(
+                .outputPath, "\(path) is a symbolic link (give the path of the file itself; \(unchanged))",
+                context: ["file": given.path])
+        }
+        let url = given.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         let exists = files.fileExists(atPath: url.path, isDirectory: &isDirectory)
         if exists, isDirectory.boolValue {

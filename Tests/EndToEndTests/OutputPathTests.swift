@@ -22,8 +22,12 @@ struct OutputPathTests {
         try Data("inspector,days\ni1,3\n".utf8).write(to: csv)
         let foreignDatabase = scratch.appendingPathComponent("other.sqlite")
         try FileManager.default.copyItem(at: data.appendingPathComponent("projections.sqlite"), to: foreignDatabase)
+        let link = scratch.appendingPathComponent("link.sqlite")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: data.appendingPathComponent("new.sqlite").path)
         let listing = DemoFixture.listing(scratch)
         for target in [
+            link.path,
             folder.path, data.path, data.appendingPathComponent("log/segment-00000001.log").path,
             data.appendingPathComponent("log").path, data.appendingPathComponent("as-of.sqlite").path,
             data.appendingPathComponent("projections.sqlite").path, csv.path, foreignDatabase.path,
