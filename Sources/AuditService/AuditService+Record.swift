@@ -34,6 +34,15 @@ extension AuditService {
         for (number, text) in lines {
             let trimmed = text.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed == "\r" { continue }
+            // Readers decode bytes that are not UTF-8 as U+FFFD: such a line is not what was sent.
+            if trimmed.contains("\u{FFFD}") {
+                results.append(
+                    RecordedLine(
+                        line: number,
+                        parseError:
+                            "the line holds bytes that are not UTF-8 (save the file as UTF-8 and send the line again)"))
+                continue
+            }
             do {
                 let envelope = try CommandEnvelope(jsonLine: trimmed)
                 if let problem = envelope.occurredAtProblem(now: now) {

@@ -41,7 +41,7 @@ struct RecordCommand: AsyncParsableCommand {
         if file == "-" {
             input = FileHandle.standardInput
         } else {
-            try ServiceAccess.requireTextFile(file, kind: "a JSON-lines file of commands in UTF-8", utf8Only: true)
+            try ServiceAccess.requireTextFile(file, kind: "a JSON-lines file of commands")
             guard let handle = FileHandle(forReadingAtPath: file) else {
                 throw CLIFailure.badInput("cannot read \(file) (check the path and its permissions)")
             }

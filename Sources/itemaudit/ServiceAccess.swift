@@ -23,9 +23,8 @@ enum ServiceAccess {
         }
     }
 
-    /// Fails with exit 2 unless `path` is a readable regular file holding text (not binary data);
-    /// with `utf8Only`, text that is not UTF-8 is refused too.
-    static func requireTextFile(_ path: String, kind: String, utf8Only: Bool = false) throws {
+    /// Fails with exit 2 unless `path` is a readable regular file holding text (not binary data).
+    static func requireTextFile(_ path: String, kind: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure.badInput("cannot read \(path): no such file (check the path)")
@@ -46,8 +45,6 @@ enum ServiceAccess {
         let controls = head.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C }.count
         let isText =
             !head.contains(0) && controls * 20 <= head.count
-            && (!utf8Only
-                || (0...min(3, head.count)).contains { String(bytes: head.dropLast($0), encoding: .utf8) != nil })
         if !isText {
             throw CLIFailure.badInput("\(path) is not a text file (give \(kind))")
         }

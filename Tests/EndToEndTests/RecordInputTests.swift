@@ -90,4 +90,20 @@ struct RecordInputTests {
             }
         }
     }
+
+    @Test("a line with a byte that is not UTF-8 is invalid; the other lines are applied")
+    func latin1Line() throws {
+        try Self.withScratch { data in
+            var bytes = Array((Self.location + "\n").utf8)
+            bytes += Array(
+                #"{"commandID":"c2","actor":"admin","type":"RegisterLocation","locationID":"S2","name":"Caf"#.utf8)
+            bytes += [0xE9] + Array(#"","kind":0}"#.utf8) + [0x0A]
+            let result = try ItemAuditBinary.run(["record", "-", "--data", data.path], stdin: Data(bytes))
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("line 1: accepted") == true, "\(result.stdout)")
+            #expect(
+                lines.dropFirst().first?.contains("line 2: invalid: the line holds bytes that are not UTF-8") == true)
+        }
+    }
 }
