@@ -83,8 +83,11 @@ public enum ProjectionDatabase {
         return kept
     }
 
-    /// A copy of the database (when there is one) in a new temporary directory removed at exit.
+    /// Where the projections of a read-only data directory are built: a copy of its database
+    /// (when it has one) in a temporary directory removed at exit, made once per process and
+    /// reused (caught up again) by later reports.
     static func temporaryCopy(of database: URL) throws -> URL {
+        if let made = TemporaryDirectories.copy(of: database.path) { return URL(fileURLWithPath: made) }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("itemaudit-projections-\(ProcessInfo.processInfo.processIdentifier)-\(UUID())")
         let copy = directory.appendingPathComponent(database.lastPathComponent)
@@ -96,49 +99,11 @@ public enum ProjectionDatabase {
                 "the data directory is read-only and no temporary directory can be made at \(directory.path): "
                     + "\(error) (set TMPDIR to a writable directory)")
         }
-        TemporaryDirectories.removeAtExit(directory)
+        TemporaryDirectories.removeAtExit(directory, copyOf: database.path, at: copy.path)
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: database.path + suffix) {
             // A copy that fails only costs time: the projections are then built from the log alone.
             try? FileManager.default.copyItem(atPath: database.path + suffix, toPath: copy.path + suffix)
         }
         return copy
-    }
-}
-
-/// Directories removed when the process exits (the read-only case's temporary projections).
-enum TemporaryDirectories {
-    private static let state = Mutex()
-
-    static func removeAtExit(_ directory: URL) {
-        state.append(directory.path)
-    }
-
-    /// A lock and the paths it guards; registers the exit handler once.
-    final class Mutex: @unchecked Sendable {
-        // Safe: `paths` is only read or written while `lock` is held.
-        private let lock = NSLock()
-        private var paths: [String] = []
-        private var registered = false
-
-        func append(_ path: String) {
-            lock.withLock {
-                paths.append(path)
-                if !registered {
-                    registered = true
-                    atexit { TemporaryDirectories.removeAll() }
-                }
-            }
-        }
-
-        func drain() -> [String] {
-            lock.withLock {
-                defer { paths = [] }
-                return paths
-            }
-        }
-    }
-
-    static func removeAll() {
-        for path in state.drain() { try? FileManager.default.removeItem(atPath: path) }
     }
 }
