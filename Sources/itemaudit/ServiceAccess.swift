@@ -8,10 +8,16 @@ enum ServiceAccess {
     /// The audit service on `data`, or a `CLIFailure` (exit 2) saying why not; nothing is written on failure.
     static func open(_ data: URL, clock: (any LogClock)? = nil, logger: Logger) async throws -> AuditService {
         do {
-            if let clock {
-                return try await AuditService.open(dataDirectory: data, clock: clock, logger: logger)
-            }
-            return try await AuditService.open(dataDirectory: data, logger: logger)
+            let service =
+                if let clock {
+                    try await AuditService.open(dataDirectory: data, clock: clock, logger: logger)
+                } else {
+                    try await AuditService.open(dataDirectory: data, logger: logger)
+                }
+            if let note = service.recoveryNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            return service
+        } catch let error as AuditServiceError where error.code == .logDamaged {
+            throw CLIFailure.badInput(error.message)
         } catch let error as AuditServiceError where error.code == .logBusy {
             throw CLIFailure.badInput(
                 "another process is writing the log in \(data.path) (wait for it to finish or stop it; nothing was written)"
