@@ -7,7 +7,7 @@ import Testing
 struct EventLogRecoveryTests {
     /// Writes `frames` single-event appends (one frame each) and returns the segment file and its frames.
     private func fill(_ directory: URL, frames: Int) async throws -> (URL, [FrameLocation]) {
-        try await fillKeepingMark(directory, frames: frames).segment.0
+        try await fillKeepingMark(directory, frames: frames).segment
     }
 
     /// ``fill(_:frames:)``, also returning the acknowledged mark as it was before the last append:
