@@ -215,7 +215,7 @@ struct Recovery {
                 && header.firstPosition == last.firstPosition
         }
         if !matches {
-            logger.warning("the checkpoint does not match the segments; rebuilding the index from the log")
+            logger.info("the checkpoint does not match the segments; rebuilding the index from the log")
         }
         return matches ? checkpoint : nil
     }
