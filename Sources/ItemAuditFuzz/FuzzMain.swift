@@ -51,7 +51,9 @@ enum FuzzMain {
         let wanted = value("--target")
         let corpus = value("--corpus").map { URL(fileURLWithPath: $0) }
         let lastPath = value("--last-input") ?? "fuzz-last-input.bin"
-        let replay = arguments.firstIndex(of: "--replay").map { Array(arguments[($0 + 1)...]) } ?? []
+        let replay = arguments.firstIndex(of: "--replay").map {
+            Array(arguments[($0 + 1)...].prefix { !$0.hasPrefix("--") })
+        } ?? []
         do {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("itemaudit-fuzz-\(getpid())")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
