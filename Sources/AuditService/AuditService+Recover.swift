@@ -3,12 +3,17 @@ import Foundation
 import Logging
 import Projections
 
+/// Bytes cut off the log and kept beside its segments (see `docs/log-recovery.md`).
+public typealias QuarantinedFile = AuditLog.QuarantinedFile
+/// What opening the log found and cut.
+public typealias LogOpenReport = AuditLog.RecoveryReport
+
 /// What `itemaudit recover` found in a data directory's log, and what it cut.
 public struct LogRecoveryOutcome: Sendable {
     /// The log as it was before anything was done: its first damage, if any, and quarantines.
     public var before: VerificationReport
     /// What the cut did (nil when nothing was cut: no damage, or not asked to cut).
-    public var cut: RecoveryReport?
+    public var cut: LogOpenReport?
     /// The log after the cut (nil when nothing was cut).
     public var after: VerificationReport?
 }
@@ -27,8 +32,9 @@ extension AuditService {
     /// positions after the cut are given again to new events.
     /// - Throws: ``AuditServiceError`` `.logBusy` when a writer holds the log, `.log` when it
     ///   cannot be read or cut.
-    public static func recoverLog(dataDirectory: URL, cutTail: Bool, logger: Logger) throws -> LogRecoveryOutcome {
-        let directory = dataDirectory.appendingPathComponent("log", isDirectory: true)
+    public static func recoverLog(_ data: DataDirectory, cutTail: Bool, logger: Logger) throws -> LogRecoveryOutcome {
+        let dataDirectory = data.url
+        let directory = data.log
         guard FileManager.default.fileExists(atPath: directory.path) else {
             throw AuditServiceError(
                 .dataDirectory, "no event log at \(directory.path) (pass --data with the data directory)",
@@ -63,7 +69,7 @@ extension AuditService {
             throw AuditServiceError(.log, "cannot close the event log: \(error)", context: ["directory": directory.path])
         }
         // The reports folded events that are no longer in the log: rebuilt from it on next use.
-        ProjectionStore.remove(at: ProjectionStore.defaultURL(dataDirectory: dataDirectory))
+        ProjectionStore.remove(at: data.projections)
         return outcome
     }
 }

@@ -31,7 +31,7 @@ struct RecoverCommand: ParsableCommand {
         let logger = Logger(label: "itemaudit.recover") { _ in SwiftLogNoOpLogHandler() }
         let outcome: LogRecoveryOutcome
         do {
-            outcome = try AuditService.recoverLog(dataDirectory: data.url, cutTail: cutTail, logger: logger)
+            outcome = try AuditService.recoverLog(DataDirectory(data.url), cutTail: cutTail, logger: logger)
         } catch let error as AuditServiceError {
             throw CLIFailure.badInput(error.message)
         }
