@@ -111,7 +111,9 @@ let package = Package(
         // Fuzz targets and a seeded mutation harness (tools/fuzz); libFuzzer when built with -sanitize=fuzzer.
         .executableTarget(
             name: "itemaudit-fuzz",
-            dependencies: ["AuditLog", "GS1", "Datasheets", "Inspection", "Rules", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Sources/ItemAuditFuzz"
         ),
         .testTarget(

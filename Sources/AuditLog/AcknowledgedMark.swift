@@ -44,8 +44,9 @@ struct AcknowledgedMark: Hashable, Sendable, Comparable {
     static func decode(_ bytes: [UInt8]) -> AcknowledgedMark? {
         guard bytes.count >= size, Array(bytes[0..<8]) == magic else { return nil }
         return bytes.withUnsafeBytes { raw -> AcknowledgedMark? in
-            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<28]))
-                == UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+            guard
+                CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<28]))
+                    == UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
             else { return nil }
             return AcknowledgedMark(
                 segment: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),

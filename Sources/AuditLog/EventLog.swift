@@ -243,8 +243,10 @@ public struct RecoveryReport: Sendable, Hashable {
         let kept = quarantineFiles.isEmpty ? "" : "; the bytes are kept in \(quarantineFiles.joined(separator: ", "))"
         if damageAcknowledged {
             let lost = acknowledgedLastPosition.map { $0 > lastPosition ? "positions \(lastPosition + 1)-\($0)" : "" }
-            return "cut the event log at \(damagedSegment) offset \(damagedOffset) (\(reason ?? "damaged")): acknowledged events \(lost ?? "") were removed from the log and it now ends at position \(lastPosition)\(kept)"
+            return
+                "cut the event log at \(damagedSegment) offset \(damagedOffset) (\(reason ?? "damaged")): acknowledged events \(lost ?? "") were removed from the log and it now ends at position \(lastPosition)\(kept)"
         }
-        return "cut an unfinished write off the event log at \(damagedSegment) offset \(damagedOffset) (\(reason ?? "torn")); it was never acknowledged and the log ends at position \(lastPosition)\(kept)"
+        return
+            "cut an unfinished write off the event log at \(damagedSegment) offset \(damagedOffset) (\(reason ?? "torn")); it was never acknowledged and the log ends at position \(lastPosition)\(kept)"
     }
 }

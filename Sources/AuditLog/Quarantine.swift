@@ -65,10 +65,14 @@ enum Quarantine {
         var at = offset
         while at < size {
             let count = try buffer.withUnsafeMutableBytes { raw in
-                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<Int(min(UInt64(raw.count), size - at))]), at: at)
+                try file.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<Int(min(UInt64(raw.count), size - at))]),
+                    at: at)
             }
             guard count > 0 else { break }
-            try buffer.withUnsafeBytes { try copy.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]), at: at - offset) }
+            try buffer.withUnsafeBytes {
+                try copy.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]), at: at - offset)
+            }
             at += UInt64(count)
         }
         try copy.sync()

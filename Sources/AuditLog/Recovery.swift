@@ -174,8 +174,10 @@ struct Recovery {
             // Whatever the log holds now is what readers see: it counts as acknowledged from here.
             let file = try LogFile.open(
                 directory.appendingPathComponent(AcknowledgedMark.fileName), writable: true, create: true)
-            try AcknowledgedMark(segment: writer.segment, endOffset: writer.segmentEnd, lastPosition: index.lastPosition)
-                .write(to: file, durable: true)
+            try AcknowledgedMark(
+                segment: writer.segment, endOffset: writer.segmentEnd, lastPosition: index.lastPosition
+            )
+            .write(to: file, durable: true)
             acknowledgedFile = file
         }
         return OpenedLog(

@@ -66,7 +66,8 @@ extension AuditService {
             try log.close()
             outcome.after = try EventLog.verify(directory: directory)
         } catch {
-            throw AuditServiceError(.log, "cannot close the event log: \(error)", context: ["directory": directory.path])
+            throw AuditServiceError(
+                .log, "cannot close the event log: \(error)", context: ["directory": directory.path])
         }
         // The reports folded events that are no longer in the log: rebuilt from it on next use.
         ProjectionStore.remove(at: data.projections)

@@ -18,7 +18,9 @@ struct Mutator {
 
     mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
 
-    private static let interesting: [UInt8] = [0, 1, 0x7F, 0x80, 0xFF, 0x1D, 0x0A, 0x0D, 0x22, 0x5C, 0x28, 0x29, 0x2C, 0x30, 0x39]
+    private static let interesting: [UInt8] = [
+        0, 1, 0x7F, 0x80, 0xFF, 0x1D, 0x0A, 0x0D, 0x22, 0x5C, 0x28, 0x29, 0x2C, 0x30, 0x39,
+    ]
 
     /// `input` changed by one to eight random edits, taking tokens from `dictionary` and pieces
     /// of `other` (another corpus entry).

@@ -18,10 +18,12 @@ extension FuzzTarget {
         Task {
             for step in 0..<6 {
                 _ = try? await seedLog.append(
-                    to: "batch-\(step % 2)", expected: .any, commandID: "cmd-\(step)-8f14e45fceea", actor: "i\(step % 3)",
+                    to: "batch-\(step % 2)", expected: .any, commandID: "cmd-\(step)-8f14e45fceea",
+                    actor: "i\(step % 3)",
                     events: (0...step % 3).map {
                         ProposedEvent(
-                            eventType: "ProductCollected", occurredAt: Timestamp(microsecondsSinceEpoch: 1_700_000_000_000_000 + Int64($0)),
+                            eventType: "ProductCollected",
+                            occurredAt: Timestamp(microsecondsSinceEpoch: 1_700_000_000_000_000 + Int64($0)),
                             payload: Array("payload \(step) \($0)".utf8))
                     })
             }
@@ -33,7 +35,9 @@ extension FuzzTarget {
         let file = ScratchFile(url: segment)
         return FuzzTarget(
             name: "log-frames", seeds: [seed],
-            dictionary: [[0x49, 0x41, 0x46, 0x32], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F], Array("IASEG002".utf8), [0x0B]],
+            dictionary: [
+                [0x49, 0x41, 0x46, 0x32], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F], Array("IASEG002".utf8), [0x0B],
+            ],
             run: { input in
                 try? FileManager.default.removeItem(at: directory)
                 try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

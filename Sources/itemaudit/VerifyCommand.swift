@@ -48,7 +48,9 @@ struct VerifyCommand: ParsableCommand {
     /// The report as a field/value table (also printed by `demo`).
     static func table(_ report: VerificationReport) -> TextTable {
         var table = TextTable(columns: ["field", "value"])
-        table.append(["status", report.isIntact ? (report.hasAcknowledgedQuarantine ? "quarantined" : "intact") : "damaged"])
+        table.append([
+            "status", report.isIntact ? (report.hasAcknowledgedQuarantine ? "quarantined" : "intact") : "damaged",
+        ])
         table.append(["events", String(report.eventCount)])
         table.append(["last position", String(report.lastPosition)])
         table.append(["head hash", report.headHash])

@@ -128,9 +128,12 @@ struct AcknowledgedDamageTests {
         #expect(throws: EventLogError.self) { try openLog(directory.url) }
         let log = try cutOpen(directory.url)
         let later = numbers.filter { $0 > middle }.map { Segment.fileName($0) + ".quarantine-0" }
-        #expect(log.recovery.quarantineFiles == ["\(Segment.fileName(middle)).quarantine-\(Segment.headerSize)"] + later)
+        #expect(
+            log.recovery.quarantineFiles == ["\(Segment.fileName(middle)).quarantine-\(Segment.headerSize)"] + later)
         try log.close()
-        for name in later { #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(name).path)) }
+        for name in later {
+            #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent(name).path))
+        }
         #expect(try EventLog.verify(directory: directory.url).isIntact)
     }
 }

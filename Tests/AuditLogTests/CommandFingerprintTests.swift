@@ -54,7 +54,10 @@ struct CommandFingerprintTests {
         _ = try await append(log, nil, id: "plain")
         let records = try log.allRecords()
         #expect(records.map(\.commandFingerprint) == [collect, nil, nil, nil])
-        #expect(records.map(\.commandID) == ["8f14e45f-ceea-467f-a9f0-b3c2a1d2e3f4", "8f14e45f-ceea-467f-a9f0-b3c2a1d2e3f4", "plain", "plain"])
+        #expect(
+            records.map(\.commandID) == [
+                "8f14e45f-ceea-467f-a9f0-b3c2a1d2e3f4", "8f14e45f-ceea-467f-a9f0-b3c2a1d2e3f4", "plain", "plain",
+            ])
         try log.close()
         #expect(try EventLog.verify(directory: directory.url).isIntact)
     }

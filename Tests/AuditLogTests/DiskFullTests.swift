@@ -14,7 +14,8 @@ struct DiskFullTests {
             var acknowledged: [String] = []
             for step in 0..<20 {
                 let id = "before-\(step)"
-                _ = try await log.append(to: "s\(step % 4)", expected: .any, commandID: id, actor: "a", events: [event("E", id)])
+                _ = try await log.append(
+                    to: "s\(step % 4)", expected: .any, commandID: id, actor: "a", events: [event("E", id)])
                 acknowledged.append(id)
             }
             FileFaults.diskFull(under: directory.url, after: budget)
@@ -36,7 +37,8 @@ struct DiskFullTests {
             #expect(failures > 0, "budget \(budget)")
             // Space again: appends go on in the same process.
             FileFaults.clear(under: directory.url)
-            _ = try await log.append(to: "s0", expected: .any, commandID: "after", actor: "a", events: [event("E", "after")])
+            _ = try await log.append(
+                to: "s0", expected: .any, commandID: "after", actor: "a", events: [event("E", "after")])
             acknowledged.append("after")
             // A crash now (no close): the reopened log holds exactly what was acknowledged.
             log.lockFile?.unlock()
@@ -54,7 +56,8 @@ struct DiskFullTests {
         defer { FileFaults.clear(under: directory.url) }
         let log = try openLog(directory.url)
         for step in 0..<10 {
-            _ = try await log.append(to: "s", expected: .any, commandID: "c\(step)", actor: "a", events: [event("E", "\(step)")])
+            _ = try await log.append(
+                to: "s", expected: .any, commandID: "c\(step)", actor: "a", events: [event("E", "\(step)")])
         }
         FileFaults.diskFull(under: directory.url, after: 0)
         let error = #expect(throws: EventLogError.self) { try log.close() }

@@ -13,7 +13,9 @@ struct EventLogRecoveryTests {
     /// ``fill(_:frames:)``, also returning the acknowledged mark as it was before the last append:
     /// putting it back makes the last frame one the writer never acknowledged (a crash before the
     /// answer), which is what a torn write looks like.
-    func fillKeepingMark(_ directory: URL, frames: Int) async throws -> (segment: (URL, [FrameLocation]), markBefore: Data) {
+    func fillKeepingMark(_ directory: URL, frames: Int) async throws -> (
+        segment: (URL, [FrameLocation]), markBefore: Data
+    ) {
         let log = try openLog(directory, EventLog.Configuration(segmentSize: 1 << 20, checkpointInterval: 1 << 30))
         var mark = Data()
         for step in 0..<frames {

@@ -12,7 +12,9 @@ struct LogRecoveryCommandTests {
             .joined(separator: "\n").utf8)
     }
 
-    @Test("one flipped bit in the last frame: the writer stops (exit 2), recover --cut-tail quarantines, verify keeps saying so")
+    @Test(
+        "one flipped bit in the last frame: the writer stops (exit 2), recover --cut-tail quarantines, verify keeps saying so"
+    )
     func flippedBitStopsTheWriter() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("recover-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
