@@ -8,7 +8,7 @@
 /// h & 3 == 1  prefix + lowercase hex: h >> 2 prefix bytes, varint n, n bytes (2n hex digits)
 /// h & 3 == 2  prefix + uppercase hex: as above, letters A–F
 /// h & 3 == 3  canonical UUID (8-4-4-4-12 hex digits): h >> 2 is 0 lowercase, 1 uppercase; 16 bytes
-/// h == 11     fingerprinted: the command's 32-byte ``CommandFingerprint``, then one of the above
+/// h == 11     fingerprinted: the command's 16-byte ``CommandFingerprint``, then one of the above
 /// ```
 /// The fingerprint is stored in the first record of each append only (the others repeat the id).
 /// Only a form that turns back into exactly the same text is chosen: a hex tail has an even
