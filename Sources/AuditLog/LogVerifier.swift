@@ -53,7 +53,7 @@ extension EventLog {
         // Read before the segments: a writer running meanwhile only adds to what they hold.
         let acknowledged = [
             AcknowledgedMark.load(from: directory)?.lastPosition,
-            (try? Checkpoint.load(from: directory, keyHash: .full))??.index.lastPosition,
+            Checkpoint.claim(in: directory)?.lastPosition,
         ].compactMap { $0 }.max()
         let numbers = try Segment.list(in: directory)
         var total: UInt64 = 0

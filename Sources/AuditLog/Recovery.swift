@@ -43,12 +43,9 @@ struct Recovery {
 
         // What was acknowledged: the writer's mark, or the checkpoint's end when it says more.
         let stored = try Checkpoint.load(from: directory, keyHash: configuration.keyHash)
-        let acknowledged = [
-            AcknowledgedMark.load(from: directory),
-            stored.map {
-                AcknowledgedMark(segment: $0.segment, endOffset: $0.endOffset, lastPosition: $0.index.lastPosition)
-            },
-        ].compactMap { $0 }.max()
+        // The checkpoint's claim is read on its own: it stands even when a run it names is gone.
+        let claim = Checkpoint.claim(in: directory)
+        let acknowledged = [AcknowledgedMark.load(from: directory), claim].compactMap { $0 }.max()
         report.acknowledgedLastPosition = acknowledged?.lastPosition
         // Start after the checkpoint when it matches the segments; else verify and index everything.
         // Recovering a damaged log checks everything: the damage may precede the checkpoint.
@@ -163,7 +160,7 @@ struct Recovery {
             try cut(
                 at: damage, acknowledged: wasAcknowledged, numbers: numbers, files: &files, writer: &writer,
                 index: index, report: &report)
-            if writable, let stored, (stored.segment, stored.endOffset) > (damage.number, damage.offset) {
+            if writable, let claim, (claim.segment, claim.endOffset) > (damage.number, damage.offset) {
                 // The checkpoint describes events that are cut now: rebuilt at the next checkpoint.
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(Checkpoint.fileName))
             }
