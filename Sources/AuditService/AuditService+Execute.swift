@@ -42,7 +42,7 @@ extension AuditService {
                 throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": envelope.commandID])
             }
             if !result.wasDuplicate, appliedPosition == basis, result.positions.lowerBound == basis + 1 {
-                fold(envelope, decision, result)
+                fold(envelope, decision, result, fingerprint: append.commandFingerprint)
             } else {
                 try catchUp()
             }
@@ -182,14 +182,16 @@ extension AuditService {
     }
 
     /// Folds a decision appended right after ``appliedPosition`` without reading it back.
-    private func fold(_ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult) {
+    private func fold(
+        _ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult, fingerprint: CommandFingerprint?
+    ) {
         let time = envelope.occurredAt ?? now
         for event in decision.events { state.apply(event, at: time) }
         streamVersions[decision.stream] = result.streamVersion
         commands[envelope.commandID] = CommandRecord(
             stream: decision.stream, firstPosition: result.positions.lowerBound,
             lastPosition: result.positions.upperBound,
-            streamVersion: result.streamVersion, fingerprint: envelope.fingerprint)
+            streamVersion: result.streamVersion, fingerprint: fingerprint)
         appliedPosition = result.positions.upperBound
     }
 

@@ -42,9 +42,9 @@ struct FuzzFailure: Error, CustomStringConvertible {
 enum FuzzMain {
     static func main() {
         #if LIBFUZZER
-        runLibFuzzer()
+            runLibFuzzer()
         #else
-        runHarness()
+            runHarness()
         #endif
     }
 

@@ -80,3 +80,28 @@ struct CommandFingerprintTests {
         try log.close()
     }
 }
+
+@Suite("CommandIDCodec: the fingerprinted form")
+struct FingerprintedCommandIDTests {
+    @Test("a fingerprinted id slices and decodes to the id, and gives its fingerprint back; cut short, it is refused")
+    func roundTrip() throws {
+        let fingerprint = CommandFingerprint(sha256Of: Array("content".utf8))
+        for id in ["c1", "cmd-3f9a00b1c2d3e4f5", "550e8400-e29b-41d4-a716-446655440000", ""] {
+            var writer = ByteWriter()
+            var text = id
+            text.withUTF8 { CommandIDCodec.encode(UnsafeRawBufferPointer($0), fingerprint: fingerprint, into: &writer) }
+            let bytes = writer.bytes
+            try bytes.withUnsafeBytes { raw in
+                var reader = ByteReader(raw)
+                let slice = try CommandIDCodec.slice(&reader)
+                #expect(reader.remaining == 0)
+                #expect(CommandIDCodec.decode(slice) == id)
+                #expect(CommandIDCodec.fingerprint(slice) == fingerprint)
+                for cut in 1..<raw.count {
+                    var short = ByteReader(UnsafeRawBufferPointer(rebasing: raw[0..<cut]))
+                    #expect(throws: ByteReaderError.self) { _ = try CommandIDCodec.slice(&short) }
+                }
+            }
+        }
+    }
+}
