@@ -61,4 +61,20 @@ struct ClassShapeTests {
         #expect(sheet["ingredient[1].ingredientContentPercentage"] == "45")
         #expect(sheet["ingredient[2].ingredientName"] == "sugar")
     }
+
+    @Test("the JSON writer nests class members, and the importer reads them back to the same paths")
+    func writerRoundTrip() throws {
+        let sheet = Datasheet(flat: [
+            ("gtin", "6411401015090"), ("manufacturer.organizationName@fi", "Oy Example Ab"),
+            ("manufacturer.address.postalCode", "00100"), ("manufacturer.address.addressLocality@fi", "Helsinki"),
+            ("measured.fatPerNutrientBasis", "3.2 GRM"), ("countryOfOrigin", "FI"),
+        ])
+        let line = DatasheetJSONWriter.jsonLine(sheet)
+        #expect(
+            line.contains(#""gs1:manufacturer":{"gs1:organizationName":{"@value":"Oy Example Ab","@language":"fi"}"#))
+        let (attributes, issues) = ProductFlattener().flatten(try JSONParser.parse(line), file: "t", line: 1)
+        #expect(issues.isEmpty)
+        #expect(
+            Set(attributes.map { "\($0.path)=\($0.value)" }) == Set(sheet.attributes.map { "\($0.path)=\($0.value)" }))
+    }
 }

@@ -82,4 +82,14 @@ struct EveryRuleTests {
         #expect(finding.observed == "fat, saturates and protein: 8")
         #expect(finding.message.contains("fat, saturates and protein: 8 g per 100 g"))
     }
+
+    @Test("wine vinegar is not an alcoholic drink (EU-010 does not apply)")
+    func vinegar() throws {
+        let engine = try #require(Self.engine)
+        let beer = try #require(RuleCase.all.first { $0.rule == "EU-010" && !$0.passes }).datasheet
+        var attributes = beer.attributes.filter { $0.path != "productName" && $0.path != "regulatedProductName" }
+        attributes.append(Attribute(path: "productName", value: "Red wine vinegar"))
+        let outcomes = engine.outcomes(Datasheet(attributes: attributes)).filter { $0.rule == "EU-010" }
+        #expect(outcomes.map(\.outcome) == [.notApplicable])
+    }
 }

@@ -302,7 +302,7 @@ rule EU-010
   title     Alcoholic strength of an alcoholic drink
   severity  failure
   reads     percentageOfAlcoholByVolume
-  when      BaseUnit and Liquid and (mentions(productName, "beer", "lager", "wine", "cider", "vodka", "whisky", "gin ", "rum", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink") or mentions(regulatedProductName, "beer", "lager", "wine", "cider", "vodka", "whisky", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink")) and not mentions(productName, "alcohol-free", "alcohol free", "non-alcoholic", "alkoholiton", "0.0")
+  when      BaseUnit and Liquid and (mentions(productName, "beer", "lager", "wine", "cider", "vodka", "whisky", "gin ", "rum", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink") or mentions(regulatedProductName, "beer", "lager", "wine", "cider", "vodka", "whisky", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink")) and not mentions(productName, "alcohol-free", "alcohol free", "non-alcoholic", "alkoholiton", "0.0", "vinegar", "etikka", "ättika") and not known(mentions(regulatedProductName, "vinegar", "etikka", "ättika"))
   check     present(percentageOfAlcoholByVolume)
   message   An alcoholic drink has no alcoholic strength by volume
   observed  percentageOfAlcoholByVolume
@@ -1172,14 +1172,14 @@ rule PLA-004
   expected  concat("less than ", EnergyKJ, " (the kJ figure)")
   reference Open Food Facts nutrition checks
 rule PLA-005
-  title     kJ within kcal x 3.7 to 4.7
+  title     kJ within kcal x 3.7 to 4.7 (3 kJ for rounding)
   severity  warning
   reads     energyPerNutrientBasis
   when      present(EnergyKJ) and known(EnergyKcal > 0)
-  check     EnergyKJ >= EnergyKcal * 3.7 and EnergyKJ <= EnergyKcal * 4.7
-  message   Energy {observed} is not within 3.7-4.7 times the kcal value: expected {expected}
+  check     EnergyKJ >= EnergyKcal * 3.7 - 3 and EnergyKJ <= EnergyKcal * 4.7 + 3
+  message   Energy {observed} is not within 3.7-4.7 times the kcal value (3 kJ allowed for rounding small values): expected {expected}
   observed  concat(EnergyKJ, " kJ")
-  expected  concat(round(EnergyKcal * 3.7, 0), " to ", round(EnergyKcal * 4.7, 0), " kJ for ", EnergyKcal, " kcal")
+  expected  concat(max(0, round(EnergyKcal * 3.7 - 3, 0)), " to ", round(EnergyKcal * 4.7 + 3, 0), " kJ for ", EnergyKcal, " kcal")
   reference Open Food Facts nutrition checks
 rule PLA-006
   title     Declared energy within 30 % of the macronutrients
@@ -1579,6 +1579,7 @@ PLA-004 pass food
 PLA-004 fail food ; energyPerNutrientBasis = 472 KJO|1975 E14
 PLA-005 pass food
 PLA-005 fail food ; energyPerNutrientBasis = 1975 KJO|600 E14
+PLA-005 pass juice ; productName = Mineral water, lightly flavoured ; energyPerNutrientBasis = 2 KJO|1 E14 ; carbohydratesPerNutrientBasis = 0.1 GRM ; sugarsPerNutrientBasis = 0.1 GRM ; proteinPerNutrientBasis = 0 GRM ; fatPerNutrientBasis = 0 GRM
 PLA-006 pass food
 PLA-006 fail food ; energyPerNutrientBasis = 1000 KJO|239 E14
 PLA-008 pass food
