@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Rules
 
 /// `itemaudit rules list|show ID|lint FILE`: the rule sets as data.
 struct RulesCommand: ParsableCommand {
@@ -26,12 +26,12 @@ struct RulesCommand: ParsableCommand {
 
     /// How many rules a rule file defines (for the lint summary).
     static func ruleCount(inFile file: String) -> Int {
-        guard let text = try? BuiltInRuleSets.ruleFileText(file) else { return 0 }
+        guard let text = try? RuleBook.ruleFileText(file) else { return 0 }
         return text.split(separator: "\n").filter { $0.hasPrefix("rule ") }.count
     }
 
     static func engine() throws -> RuleEngine {
-        do { return try BuiltInRuleSets.engine(subject: nil) } catch {
+        do { return try RuleBook.engine(subject: nil) } catch {
             throw CLIFailure.badInput("the built-in rules do not compile: \(error) (rebuild with tools/generate-rules)")
         }
     }
@@ -52,9 +52,9 @@ struct RulesCommand: ParsableCommand {
 
         func run() throws {
             let engine = try RulesCommand.engine()
-            if let set, !BuiltInRuleSets.names.contains(set) {
+            if let set, !RuleBook.setNames.contains(set) {
                 throw CLIFailure.badInput(
-                    "no rule set '\(set)' (choose one of \(BuiltInRuleSets.names.joined(separator: ", ")))")
+                    "no rule set '\(set)' (choose one of \(RuleBook.setNames.joined(separator: ", ")))")
             }
             let rules = engine.rules.filter { set == nil || $0.ruleSet == set }
             let columns = ["id", "set", "severity", "applies", "title", "reference"]
@@ -84,7 +84,7 @@ struct RulesCommand: ParsableCommand {
             guard let rule = engine.rules.first(where: { $0.id.caseInsensitiveCompare(id) == .orderedSame }) else {
                 throw CLIFailure.badInput("no rule '\(id)' (see 'itemaudit rules list')")
             }
-            let examples = RuleExamples.examples(of: rule.id)
+            let examples = RuleBook.examples(of: rule.id)
             let passing = examples.first(where: \.passes).map { Self.describe($0, rule) } ?? ""
             let failing = examples.first(where: { !$0.passes }).map { Self.describe($0, rule) } ?? ""
             let fields: [(String, String)] = [
@@ -165,13 +165,13 @@ struct RulesCommand: ParsableCommand {
             var problems: [LintProblem] = []
             for file in files {
                 let text: String
-                do { text = try BuiltInRuleSets.ruleFileText(file) } catch {
+                do { text = try RuleBook.ruleFileText(file) } catch {
                     guard FileManager.default.contents(atPath: file) != nil else {
                         throw CLIFailure.badInput("cannot read '\(file)' (check the path and its permissions)")
                     }
                     throw CLIFailure.badInput(error.message)
                 }
-                problems += RuleLinter.lint(text, file: file)
+                problems += RuleBook.lint(text, file: file)
             }
             switch output.format {
             case .table:
