@@ -92,4 +92,19 @@ struct EveryRuleTests {
         let outcomes = engine.outcomes(Datasheet(attributes: attributes)).filter { $0.rule == "EU-010" }
         #expect(outcomes.map(\.outcome) == [.notApplicable])
     }
+
+    @Test("storage conditions: a frozen or fresh food needs them, a refreshing drink does not")
+    func storage() throws {
+        let engine = try #require(Self.engine)
+        let juice = try #require(
+            RuleCase.all.first { $0.rule == "PLA-008" && $0.datasheet["productName"] == "Orange juice" })
+        func outcome(_ name: String) -> [RuleOutcome] {
+            var attributes = juice.datasheet.attributes.filter { $0.path != "productName" }
+            attributes.append(Attribute(path: "productName", value: name))
+            return engine.outcomes(Datasheet(attributes: attributes)).filter { $0.rule == "EU-006" }.map(\.outcome)
+        }
+        #expect(outcome("Refreshing orange drink") == [.notApplicable])
+        #expect(outcome("Fresh orange juice") == [.broken])
+        #expect(outcome("Frozen orange juice concentrate") == [.broken])
+    }
 }

@@ -172,10 +172,16 @@ extension Builtin {
             return .text(Substring(arguments.map(\.display).joined()))
         case .unquantifiedIngredient:
             guard let name = first.text, let statement = arguments[1].text else { return .missing }
-            return IngredientList(statement).unquantified(namedIn: name).map { .text(Substring($0)) } ?? .missing
+            let statementBytes = Array(statement.utf8)
+            let nameBytes = Array(name.utf8)
+            let range = statementBytes.withUnsafeBufferPointer { text in
+                nameBytes.withUnsafeBufferPointer { IngredientList.unquantified(statement: text, name: $0) }
+            }
+            return range.map { .text(Substring(decoding: statementBytes[$0], as: UTF8.self)) } ?? .missing
         case .maxPercentage:
             guard let text = first.text else { return .missing }
-            return IngredientList.percentages(in: text).max().map(Value.number) ?? .missing
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { IngredientList.maxPercentage($0) }.map(Value.number) ?? .missing
         case .round:
             guard let value = first.number, let places = arguments[1].number else { return .missing }
             var scale = 1.0
