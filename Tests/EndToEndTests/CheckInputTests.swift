@@ -6,11 +6,13 @@ import Testing
 @Suite("check: unreadable records are counted, named and never hidden")
 struct CheckInputTests {
     static let good =
-        #"{"gs1:gtin":"6412345100071","gs1:productName":"Ground coffee","gs1:regulatedProductName":"Roasted ground coffee","gs1:ingredientStatement":"coffee","gs1:annexVExemptionCode":"COFFEE","gs1:netContent":{"value":500,"unitCode":"GRM"},"gs1:bestBeforeDate":"2027-01-31","gs1:manufacturer":"Paahtimo Oy"}"#
+        #"{"gs1:gtin":"6412345100071","gs1:productName":"Ground coffee","gs1:regulatedProductName":"Roasted ground coffee","gs1:ingredientStatement":"coffee","gs1:annexVExemptionCode":"COFFEE","gs1:netContent":{"value":500,"unitCode":"GRM"},"gs1:bestBeforeDate":"2027-01-31","gs1:manufacturer":{"gs1:organizationName":"Paahtimo Oy","gs1:address":{"gs1:addressLocality":"Helsinki"}}}"#
 
     static let csvHeader =
-        "gtin,productName,regulatedProductName,ingredientStatement,annexVExemptionCode,netContent,bestBeforeDate,manufacturer"
-    static let csvRow = "6412345100071,Ground coffee,Roasted ground coffee,coffee,COFFEE,500 GRM,2027-01-31,Paahtimo Oy"
+        "gtin,productName,regulatedProductName,ingredientStatement,annexVExemptionCode,netContent,bestBeforeDate,"
+        + "manufacturer.organizationName,manufacturer.address.addressLocality"
+    static let csvRow =
+        "6412345100071,Ground coffee,Roasted ground coffee,coffee,COFFEE,500 GRM,2027-01-31,Paahtimo Oy,Helsinki"
 
     static func withFile(_ name: String, _ bytes: [UInt8], _ body: (URL) throws -> Void) throws {
         let scratch = try DemoFixture.scratch()
