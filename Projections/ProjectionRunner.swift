@@ -233,11 +233,11 @@ public struct ProjectionRunner: Sendable {
         return selected
     }
 
-    static func decode(_ record: EventRecordView, _ kind: InspectionEvent.Kind) throws -> InspectionEvent {
-        let eventType = kind.rawValue
+    static func decode(_ record: EventRecordView, _ kind: EventType) throws -> InspectionEvent {
+        let eventType = kind.name
         do {
             return try record.withPayload { bytes throws(PayloadDecodingError) in
-                try InspectionEvent.decode(kind: kind, schemaVersion: Int(record.schemaVersion), payload: bytes)
+                try InspectionEvent.decode(kind, schemaVersion: Int(record.schemaVersion), payload: bytes)
             }
         } catch {
             throw ProjectionError(
@@ -252,9 +252,9 @@ public struct ProjectionRunner: Sendable {
 /// nil for types the inspection domain does not know (written by other modules).
 struct EventTypeInterner {
     /// Every event type the inspection domain knows, and its name.
-    let kinds = InspectionEvent.Kind.allCases
-    let names = InspectionEvent.Kind.allCases.map(\.rawValue)
-    private let utf8 = InspectionEvent.Kind.allCases.map { Array($0.rawValue.utf8) }
+    let kinds = InspectionEvent.registry
+    let names = InspectionEvent.registry.map(\.name)
+    private let utf8 = InspectionEvent.registry.map { Array($0.name.utf8) }
     private var last = 0
 
     /// The index in ``names`` of the record's event type.
