@@ -10,3 +10,5 @@ extension SkipReason: DatabaseValueConvertible {}
 extension InspectionStatus: DatabaseValueConvertible {}
 extension InspectionMode: DatabaseValueConvertible {}
 extension InspectionState.InspectionPhase: DatabaseValueConvertible {}
+extension LocationKind: DatabaseValueConvertible {}
+extension InspectorRole: DatabaseValueConvertible {}

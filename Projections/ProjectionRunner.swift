@@ -64,10 +64,16 @@ public struct ProjectionRunner: Sendable {
         let selected = try select(only)
         let lock = try store.lockForWriting()
         defer { lock?.unlock() }
+        // Plain read models bring their schema up through their migrators first.
+        var plainRebuilt: [String] = []
+        for case let plain as PlainProjectionAdapter in selected where try plain.migrate(store) {
+            plainRebuilt.append(plain.name)
+        }
         let end = min(end ?? log.lastPosition, log.lastPosition)
         let started = DispatchTime.now().uptimeNanoseconds
         return try store.database.writeWithoutTransaction { db in
-            let (checkpoints, rebuilt) = try prepare(selected, db)
+            let (checkpoints, fastRebuilt) = try prepare(selected, db)
+            let rebuilt = plainRebuilt + fastRebuilt
             var report = Report(events: 0, positions: nil, rebuilt: rebuilt, seconds: 0)
             guard let low = checkpoints.min(), low < end else {
                 try createIndexes(selected, db)
