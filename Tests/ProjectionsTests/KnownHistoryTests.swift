@@ -3,6 +3,7 @@ import Benchmarks
 import Foundation
 import Inspection
 import Projections
+import TestSupport
 import Testing
 
 /// A small history whose figures are worked out by hand below.

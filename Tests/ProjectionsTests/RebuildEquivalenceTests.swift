@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import GRDB
 import Projections
+import TestSupport
 import Testing
 
 @Suite struct RebuildEquivalenceTests {
@@ -12,7 +13,7 @@ import Testing
             let full = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(full, log: log)
 
-            var random = TestRandom(state: seed)
+            var random = SeededGenerator(seed: seed)
             let chunked = try ProjectionStore.inMemory()
             var position: UInt64 = 0
             while position < log.lastPosition {
@@ -36,7 +37,7 @@ import Testing
             let clean = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(clean, log: log)
 
-            var random = TestRandom(state: seed)
+            var random = SeededGenerator(seed: seed)
             let url = directory.appendingPathComponent("projections.sqlite")
             var kills = 0
             var finished = false

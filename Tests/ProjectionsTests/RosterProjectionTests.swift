@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Inspection
 import Projections
+import TestSupport
 import Testing
 
 /// The plain projection path, through its one real read model: the roster.

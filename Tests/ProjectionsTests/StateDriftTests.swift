@@ -6,6 +6,7 @@ import Inspection
 import Logging
 import Projections
 import SampleData
+import TestSupport
 import Testing
 
 /// The batch projection and `InspectionState` follow the same progress rules: after a generated

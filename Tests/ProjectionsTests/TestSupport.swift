@@ -5,16 +5,9 @@ import GRDB
 import Inspection
 import Logging
 import Projections
+import TestSupport
 
 let quietLogger = Logger(label: "projections.tests") { _ in SwiftLogNoOpLogHandler() }
-
-/// A fresh temporary directory, removed when `body` returns.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("projections-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(url)
-}
 
 /// A log in `directory` holding about `events` events of the seeded sample history, reopened read-only.
 func sampleLog(in directory: URL, events: Int, seed: UInt64, products: Int = 120) async throws -> EventLog {
@@ -79,16 +72,4 @@ func queryAnswers(_ store: ProjectionStore) throws -> [String] {
     answers.append("\(try store.search(ProductFilter(text: "valio"), limit: 50))")
     answers.append("\(try store.categoryTree())")
     return answers
-}
-
-/// A small seeded generator for test decisions (chunk sizes, kill points).
-struct TestRandom {
-    var state: UInt64
-    mutating func next(_ bound: UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (z ^ (z >> 31)) % bound
-    }
 }
