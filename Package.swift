@@ -135,6 +135,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SampleDataTests",
+            dependencies: [
+                "SampleData", "AuditService", "AuditLog", "Inspection", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["itemaudit", "AuditLog", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Snapshots"]),
