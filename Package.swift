@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "Benchmarks", "AuditLog", "Inspection", "AuditService", "SampleData", "TestSupport",
+                "Projections", "AuditLog", "Inspection", "AuditService", "SampleData", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
