@@ -1,4 +1,5 @@
 import AuditLog
+import AuditService
 import Foundation
 import GRDB
 import Projections
@@ -33,12 +34,12 @@ import Testing
     @Test(arguments: [UInt64(5), 77])
     func killedRebuildResumesToTheSameResult(seed: UInt64) async throws {
         try await withTemporaryDirectory { directory in
-            let log = try await sampleLog(in: directory.appendingPathComponent("log"), events: 5_000, seed: seed)
+            let log = try await sampleLog(in: directory, events: 5_000, seed: seed)
             let clean = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(clean, log: log)
 
             var random = SeededGenerator(seed: seed)
-            let url = directory.appendingPathComponent("projections.sqlite")
+            let url = DataDirectory(directory).projections
             var kills = 0
             var finished = false
             while !finished {
