@@ -110,6 +110,14 @@ let package = Package(
         ),
         // What the test targets share: temporary directories and the seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Fuzz targets and a seeded mutation harness (tools/fuzz); libFuzzer when built with -sanitize=fuzzer.
+        .executableTarget(
+            name: "itemaudit-fuzz",
+            dependencies: [
+                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ItemAuditFuzz"
+        ),
         .testTarget(
             name: "AuditLogTests",
             dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]

@@ -72,6 +72,11 @@ public actor AuditService {
         dataDirectory: URL, configuration: Configuration = Configuration(), clock: any LogClock = SystemClock(),
         logger: Logger
     ) async throws -> AuditService {
+        if DataDirectoryProbe.isFile(dataDirectory) {
+            throw AuditServiceError(
+                .dataDirectory, "\(dataDirectory.path) is a file, not a directory",
+                context: ["directory": dataDirectory.path])
+        }
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         } catch {
@@ -89,6 +94,8 @@ public actor AuditService {
                 .logBusy,
                 "another process is writing the log in \(dataDirectory.path) (wait for it to finish, or stop it)",
                 context: ["directory": dataDirectory.path])
+        } catch let error as EventLogError where error.code == .damagedLog {
+            throw AuditServiceError(.logDamaged, error.message, context: error.context)
         } catch {
             throw AuditServiceError(
                 .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])

@@ -13,7 +13,11 @@ enum ServiceAccess {
     /// (exit 2) saying why not; nothing is written on failure.
     static func opening(_ data: URL, _ open: () async throws -> AuditService) async throws -> AuditService {
         do {
-            return try await open()
+            let service = try await open()
+            if let note = service.recoveryNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            return service
+        } catch let error as AuditServiceError where error.code == .logDamaged {
+            throw CLIFailure.badInput(error.message)
         } catch let error as AuditServiceError where error.code == .logBusy {
             throw CLIFailure.badInput(
                 "another process is writing the log in \(data.path) (wait for it to finish or stop it; nothing was written)"
@@ -40,10 +44,11 @@ enum ServiceAccess {
         do { head = try handle.read(upToCount: 4096) ?? Data() } catch {
             throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription) (check the path)")
         }
-        // A NUL byte, or bytes that are not UTF-8 (allowing for a character cut at the end), mean binary data.
+        // A NUL byte or many control bytes mean binary data. Text in another encoding (Latin-1) is
+        // text: the importers name each line and byte that is not UTF-8 and read the rest.
+        let controls = head.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C }.count
         let isText =
-            !head.contains(0)
-            && (0...min(3, head.count)).contains { String(bytes: head.dropLast($0), encoding: .utf8) != nil }
+            !head.contains(0) && controls * 20 <= head.count
         if !isText {
             throw CLIFailure.badInput("\(path) is not a text file (give \(kind))")
         }
