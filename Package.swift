@@ -108,6 +108,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the test targets share: temporary directories and the seeded generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Fuzz targets and a seeded mutation harness (tools/fuzz); libFuzzer when built with -sanitize=fuzzer.
         .executableTarget(
             name: "itemaudit-fuzz",
@@ -123,11 +125,11 @@ let package = Package(
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "InspectionTests", dependencies: ["Inspection"]),
+        .testTarget(name: "InspectionTests", dependencies: ["Inspection", "TestSupport"]),
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "Benchmarks", "AuditLog", "Inspection", "AuditService", "SampleData",
+                "Projections", "AuditLog", "Inspection", "AuditService", "SampleData", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -136,12 +138,20 @@ let package = Package(
             name: "AuditServiceTests",
             dependencies: [
                 "AuditService", "SampleData", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SampleDataTests",
+            dependencies: [
+                "SampleData", "AuditService", "AuditLog", "Inspection", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["itemaudit", "AuditLog", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["itemaudit", "AuditLog", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,8 @@ import Inspection
 public struct BatchProjection: Projection {
     public init() {}
     public var name: String { "batches" }
-    public var version: Int { 2 }
+    /// Version 3: `begun` counts the tasks whose inspection began (it was a flag).
+    public var version: Int { 3 }
     public var dependencies: [String] { [] }
     /// `task_state` and `task_directory` are version 1's tables, dropped when upgrading.
     public var tables: [String] { ["batch", "task", "task_state", "task_directory"] }
@@ -47,18 +48,16 @@ struct BatchRow: Sendable, Hashable {
     var id: String
     var inspector: String
     var location: String
-    var mode: Int
-    var status: Int
+    var mode: InspectionMode
+    var status: BatchStatus
     var paused: Bool
     var expired: Bool
     var allocatedAt: Int64
     var expiresAt: Int64
     var updatedAt: Int64
     var taskIDs: String
-    var taskCount: Int
-    var resolved = 0
-    var begun = false
-    var inspectedWithoutPhoto = 0
+    /// What the tasks add up to: the domain's counts, from which statuses 2–5 follow.
+    var progress: BatchProgress
     var collected = 0
     var skipped = 0
     var passed = 0
@@ -66,22 +65,13 @@ struct BatchRow: Sendable, Hashable {
     var inspectionSkipped = 0
     var photos = 0
 
-    /// Statuses 2–5 follow from the tasks, exactly as `InspectionState.derivedStatus` does.
-    mutating func settle() {
-        guard (2...5).contains(status) else { return }
-        if resolved >= taskCount {
-            status = inspectedWithoutPhoto > 0 ? 4 : 5
-        } else {
-            status = begun ? 3 : 2
-        }
-    }
+    /// Statuses 2–5 follow from the tasks, by the domain's rule (``BatchProgress/status(from:)``).
+    mutating func settle() { status = progress.status(from: status) }
 }
 
 struct TaskStateRow: Sendable, Hashable {
-    var collection: Int
-    var skipReason: Int?
-    var inspection: Int?
-    var phase = 0
+    /// Collection and inspection status and phase, changed only by the domain's transitions.
+    var progress: TaskProgress
     var verdicts = 0
     var passed = 0
     var warning = 0
@@ -89,9 +79,6 @@ struct TaskStateRow: Sendable, Hashable {
     var unable = 0
     var photos = 0
     var updatedAt: Int64
-
-    var isResolved: Bool { collection == 3 || (inspection.map { $0 != 1 } ?? false) }
-    var isInspected: Bool { inspection == 2 || inspection == 3 }
 }
 
 final class BatchFold: ProjectionFold {
@@ -134,62 +121,46 @@ final class BatchFold: ProjectionFold {
         switch event.kind {
         case .productCollected:
             try changeTask(task, time) {
-                $0.collection = 2
-                $0.inspection = 1
-            } batch: { row, _ in
-                row.collected += 1
+                $0.progress.collect()
+            } batch: {
+                $0.collected += 1
             }
         case .collectionSkipped:
             try changeTask(task, time) {
-                $0.collection = 3
-                $0.skipReason = Int(event.code)
-            } batch: { row, _ in
-                row.skipped += 1
-                row.resolved += 1
+                $0.progress.skipCollection(event.skipReason)
+            } batch: {
+                $0.skipped += 1
             }
         case .inspectionStarted:
             try changeTask(task, time) {
-                $0.phase = 1
-            } batch: { row, _ in
-                row.begun = true
-                row.settle()
+                $0.progress.startInspection()
+            } batch: { _ in
             }
         case .inspectionPaused:
-            try changeTask(task, time) { $0.phase = 2 }
+            try changeTask(task, time) { $0.progress.pauseInspection() }
         case .attributeVerdictRecorded:
             try changeTask(task, time) { $0.verdicts += 1 }
         case .photoAttached:
             try changeTask(task, time) {
                 $0.photos += 1
-            } batch: { row, task in
-                row.photos += 1
-                if task.isInspected && task.photos == 1 { row.inspectedWithoutPhoto -= 1 }
-                row.settle()
+            } batch: {
+                $0.photos += 1
             }
         case .inspectionFinished:
             try changeTask(task, time) {
-                $0.inspection = Int(event.code)
-                $0.phase = 0
+                $0.progress.finishInspection(event.result)
                 $0.passed = Int(event.passed)
                 $0.warning = Int(event.warning)
                 $0.failure = Int(event.failure)
                 $0.unable = Int(event.unable)
-            } batch: { row, task in
-                row.resolved += 1
-                row.begun = true
-                if event.result == .passed { row.passed += 1 } else { row.failed += 1 }
-                if task.photos == 0 { row.inspectedWithoutPhoto += 1 }
-                row.settle()
+            } batch: {
+                if event.result == .passed { $0.passed += 1 } else { $0.failed += 1 }
             }
         case .inspectionSkipped:
             try changeTask(task, time) {
-                $0.inspection = 4
-                $0.phase = 0
-            } batch: { row, _ in
-                row.resolved += 1
-                row.begun = true
-                row.inspectionSkipped += 1
-                row.settle()
+                $0.progress.skipInspection()
+            } batch: {
+                $0.inspectionSkipped += 1
             }
         }
     }
@@ -198,38 +169,41 @@ final class BatchFold: ProjectionFold {
         let time = envelope.occurredAt
         switch event {
         case .batchAllocated(let event):
-            batches.insert(
-                event.batchID,
-                BatchRow(
-                    id: event.batchID, inspector: event.inspectorID, location: event.locationID,
-                    mode: event.mode.rawValue, status: 0, paused: false, expired: false, allocatedAt: time,
-                    expiresAt: event.expiresAt.microseconds, updatedAt: time,
-                    taskIDs: event.tasks.map(\.taskID).joined(separator: ","), taskCount: event.tasks.count))
+            var progress = BatchProgress(taskCount: event.tasks.count)
             for task in event.tasks {
+                let state = TaskStateRow(progress: .allocatedInBatch, updatedAt: time)
+                progress.add(state.progress, photos: state.photos)
                 allocate(
                     TaskFacts(
                         taskID: task.taskID, batchID: event.batchID, inspectorID: event.inspectorID,
                         locationID: event.locationID, gtin: task.gtin, mode: event.mode.rawValue, allocatedAt: time,
                         position: envelope.position),
-                    TaskStateRow(collection: 1, updatedAt: time))
+                    state)
             }
+            batches.insert(
+                event.batchID,
+                BatchRow(
+                    id: event.batchID, inspector: event.inspectorID, location: event.locationID, mode: event.mode,
+                    status: .assigned, paused: false, expired: false, allocatedAt: time,
+                    expiresAt: event.expiresAt.microseconds, updatedAt: time,
+                    taskIDs: event.tasks.map(\.taskID).joined(separator: ","), progress: progress))
         case .adHocTaskAllocated(let event):
             allocate(
                 TaskFacts(
                     taskID: event.taskID, batchID: "", inspectorID: event.inspectorID, locationID: event.locationID,
                     gtin: event.gtin, mode: InspectionMode.adHoc.rawValue, allocatedAt: time,
                     position: envelope.position),
-                TaskStateRow(collection: 2, inspection: 1, updatedAt: time))
+                TaskStateRow(progress: .allocatedAdHoc, updatedAt: time))
         case .collectionStarted(let event):
             try batch(event.batchID, time) {
-                $0.status = 1
+                $0.status = .collectionStarted
                 $0.paused = false
             }
         case .collectionPaused(let event):
             try batch(event.batchID, time) { $0.paused = true }
         case .collectionFinished(let event):
             try batch(event.batchID, time) {
-                $0.status = 2
+                $0.status = .collectionCompleted
                 $0.paused = false
                 $0.settle()
             }
@@ -240,7 +214,7 @@ final class BatchFold: ProjectionFold {
         case .batchExpired(let event):
             try close(event.batchID, expired: true, time)
         case .batchSubmitted(let event):
-            try batch(event.batchID, time) { $0.status = 6 }
+            try batch(event.batchID, time) { $0.status = .submitted }
         case .locationRegistered, .inspectorRegistered, .productRegistered, .datasheetImported,
             .ruleCheckRecorded, .productReceived:
             break
@@ -254,10 +228,11 @@ final class BatchFold: ProjectionFold {
     func flush(at position: UInt64) throws {
         try batches.flush(at: position) { _, row in
             try writeBatch.execute(
-                .text(row.id), .text(row.inspector), .text(row.location), .int(row.mode), .int(row.status),
+                .text(row.id), .text(row.inspector), .text(row.location), .code(row.mode), .code(row.status),
                 .bool(row.paused), .bool(row.expired), .integer(row.allocatedAt), .integer(row.expiresAt),
-                .integer(row.updatedAt), .text(row.taskIDs), .int(row.taskCount), .int(row.resolved),
-                .bool(row.begun), .int(row.inspectedWithoutPhoto), .int(row.collected), .int(row.skipped),
+                .integer(row.updatedAt), .text(row.taskIDs), .int(row.progress.taskCount),
+                .int(row.progress.resolved), .int(row.progress.begun), .int(row.progress.inspectedWithoutPhoto),
+                .int(row.collected), .int(row.skipped),
                 .int(row.passed), .int(row.failed), .int(row.inspectionSkipped), .int(row.photos))
         }
         for record in dirtyTasks {
@@ -266,8 +241,8 @@ final class BatchFold: ProjectionFold {
             try writeTask.execute(
                 .text(record.taskID), .text(record.batchID), .text(record.inspectorID), .text(record.locationID),
                 .text(record.gtin), .int(record.mode), .integer(record.allocatedAt), .integer(Int64(record.position)),
-                .int(row.collection), .optional(row.skipReason), .optional(row.inspection),
-                .int(row.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
+                .code(row.progress.collection), .code(row.progress.skipReason), .code(row.progress.inspection),
+                .code(row.progress.phase), .int(row.verdicts), .int(row.passed), .int(row.warning), .int(row.failure),
                 .int(row.unable), .int(row.photos), .integer(row.updatedAt))
         }
         dirtyTasks.removeAll(keepingCapacity: true)
@@ -282,18 +257,30 @@ final class BatchFold: ProjectionFold {
         }
     }
 
-    /// Changes a task, then its batch (if it has one) with the task as it is now.
+    /// Changes a task, then its batch (if it has one): the batch's counts follow the task
+    /// (``BatchProgress``), `update` changes the batch's own tallies, and statuses 2–5 settle.
+    /// The batch is touched only when `update` is given or the task's change moves its counts.
     private func changeTask(
         _ record: TaskRecord, _ time: Int64, _ body: (inout TaskStateRow) -> Void,
-        batch update: ((inout BatchRow, TaskStateRow) -> Void)? = nil
+        batch update: ((inout BatchRow) -> Void)? = nil
     ) throws {
-        var row = record.state
+        let before = record.state
+        var row = before
         body(&row)
         row.updatedAt = time
         record.state = row
         markDirty(record)
-        guard let update, !record.batchID.isEmpty else { return }
-        try batch(record.batchID, time) { update(&$0, row) }
+        guard !record.batchID.isEmpty else { return }
+        var moved = BatchProgress(taskCount: 0)
+        moved.remove(before.progress, photos: before.photos)
+        moved.add(row.progress, photos: row.photos)
+        guard update != nil || moved != BatchProgress(taskCount: 0) else { return }
+        try batch(record.batchID, time) {
+            $0.progress.remove(before.progress, photos: before.photos)
+            $0.progress.add(row.progress, photos: row.photos)
+            update?(&$0)
+            $0.settle()
+        }
     }
 
     private func allocate(_ facts: TaskFacts, _ state: TaskStateRow) {
@@ -310,20 +297,14 @@ final class BatchFold: ProjectionFold {
     private func close(_ id: String, expired: Bool, _ time: Int64) throws {
         var taskIDs: [Substring] = []
         try batch(id, time) {
-            $0.status = 7
+            $0.status = .cancelled
             $0.paused = false
             $0.expired = expired
             taskIDs = $0.taskIDs.split(separator: ",")
         }
         for taskID in taskIDs {
-            guard let record = try directory.record(String(taskID)), !record.state.isResolved else { continue }
-            var row = record.state
-            row.collection = 0
-            row.inspection = nil
-            row.phase = 0
-            row.updatedAt = time
-            record.state = row
-            markDirty(record)
+            guard let record = try directory.record(String(taskID)), !record.state.progress.isResolved else { continue }
+            try changeTask(record, time) { $0.progress.returnWithClosedBatch() }
         }
     }
 
@@ -331,12 +312,14 @@ final class BatchFold: ProjectionFold {
         guard !batches.isComplete else { return nil }
         guard let row = try context.read({ _ in try Row.fetchOne(selectBatch, arguments: [id]) }) else { return nil }
         return BatchRow(
-            id: row["id"], inspector: row["inspector"], location: row["location"], mode: row["mode"],
-            status: row["status"], paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
+            id: row["id"], inspector: row["inspector"], location: row["location"],
+            mode: try row.decode(forColumn: "mode"), status: try row.decode(forColumn: "status"),
+            paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
             expiresAt: row["expires_at"], updatedAt: row["updated_at"], taskIDs: row["task_ids"],
-            taskCount: row["task_count"], resolved: row["resolved"], begun: row["begun"],
-            inspectedWithoutPhoto: row["inspected_without_photo"], collected: row["collected"],
-            skipped: row["skipped"], passed: row["passed"], failed: row["failed"],
+            progress: BatchProgress(
+                taskCount: row["task_count"], resolved: row["resolved"], begun: row["begun"],
+                inspectedWithoutPhoto: row["inspected_without_photo"]),
+            collected: row["collected"], skipped: row["skipped"], passed: row["passed"], failed: row["failed"],
             inspectionSkipped: row["inspection_skipped"], photos: row["photos"])
     }
 }

@@ -103,10 +103,10 @@ final class DecodingPipeline: @unchecked Sendable {
     /// or (an older version, or a payload the direct reader turns away) decoded in full, which
     /// throws what is wrong. Nil for other events.
     private static func taskEvent(
-        _ record: EventRecordView, _ kind: InspectionEvent.Kind, _ paths: inout AttributePathNumbers,
+        _ record: EventRecordView, _ kind: EventType, _ paths: inout AttributePathNumbers,
         _ taskID: inout String
     ) throws -> TaskEvent? {
-        guard let taskKind = TaskEvent.kind(of: kind) else { return nil }
+        guard let taskKind = kind.taskEventKind else { return nil }
         let direct = record.withPayload { payload in
             TaskEvent.decode(
                 taskKind, schemaVersion: Int(record.schemaVersion), payload: payload, paths: &paths, taskID: &taskID)

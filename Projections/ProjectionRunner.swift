@@ -64,10 +64,16 @@ public struct ProjectionRunner: Sendable {
         let selected = try select(only)
         let lock = try store.lockForWriting()
         defer { lock?.unlock() }
+        // Plain read models bring their schema up through their migrators first.
+        var plainRebuilt: [String] = []
+        for case let plain as PlainProjectionAdapter in selected where try plain.migrate(store) {
+            plainRebuilt.append(plain.name)
+        }
         let end = min(end ?? log.lastPosition, log.lastPosition)
         let started = DispatchTime.now().uptimeNanoseconds
         return try store.database.writeWithoutTransaction { db in
-            let (checkpoints, rebuilt) = try prepare(selected, db)
+            let (checkpoints, fastRebuilt) = try prepare(selected, db)
+            let rebuilt = plainRebuilt + fastRebuilt
             var report = Report(events: 0, positions: nil, rebuilt: rebuilt, seconds: 0)
             guard let low = checkpoints.min(), low < end else {
                 try createIndexes(selected, db)
@@ -233,11 +239,11 @@ public struct ProjectionRunner: Sendable {
         return selected
     }
 
-    static func decode(_ record: EventRecordView, _ kind: InspectionEvent.Kind) throws -> InspectionEvent {
-        let eventType = kind.rawValue
+    static func decode(_ record: EventRecordView, _ kind: EventType) throws -> InspectionEvent {
+        let eventType = kind.name
         do {
             return try record.withPayload { bytes throws(PayloadDecodingError) in
-                try InspectionEvent.decode(kind: kind, schemaVersion: Int(record.schemaVersion), payload: bytes)
+                try InspectionEvent.decode(kind, schemaVersion: Int(record.schemaVersion), payload: bytes)
             }
         } catch {
             throw ProjectionError(
@@ -252,9 +258,9 @@ public struct ProjectionRunner: Sendable {
 /// nil for types the inspection domain does not know (written by other modules).
 struct EventTypeInterner {
     /// Every event type the inspection domain knows, and its name.
-    let kinds = InspectionEvent.Kind.allCases
-    let names = InspectionEvent.Kind.allCases.map(\.rawValue)
-    private let utf8 = InspectionEvent.Kind.allCases.map { Array($0.rawValue.utf8) }
+    let kinds = InspectionEvent.registry
+    let names = InspectionEvent.registry.map(\.name)
+    private let utf8 = InspectionEvent.registry.map { Array($0.name.utf8) }
     private var last = 0
 
     /// The index in ``names`` of the record's event type.

@@ -126,9 +126,12 @@ public final class TaskDirectory {
         let facts = TaskFacts(
             taskID: taskID, batchID: row[0], inspectorID: row[1], locationID: row[2], gtin: row[3], mode: row[4],
             allocatedAt: row[5], position: UInt64(row[6] as Int64))
+        let progress = TaskProgress(
+            collection: try row.decode(atIndex: 7), skipReason: try row.decode(atIndex: 8),
+            inspection: try row.decode(atIndex: 9), phase: try row.decode(atIndex: 10))
         let state = TaskStateRow(
-            collection: row[7], skipReason: row[8], inspection: row[9], phase: row[10], verdicts: row[11],
-            passed: row[12], warning: row[13], failure: row[14], unable: row[15], photos: row[16], updatedAt: row[17])
+            progress: progress, verdicts: row[11], passed: row[12], warning: row[13], failure: row[14],
+            unable: row[15], photos: row[16], updatedAt: row[17])
         return remember(TaskRecord(facts, state: state, isFresh: false))
     }
 

@@ -77,6 +77,14 @@ enum SQLValue {
     static func optional(_ value: Int64?) -> SQLValue { value.map { .integer($0) } ?? .null }
     static func optional(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
     static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+    /// A domain code (a status, a reason) as its number.
+    static func code<Code: RawRepresentable>(_ value: Code) -> SQLValue where Code.RawValue == Int {
+        .integer(Int64(value.rawValue))
+    }
+    /// An optional domain code as its number, or NULL.
+    static func code<Code: RawRepresentable>(_ value: Code?) -> SQLValue where Code.RawValue == Int {
+        value.map { .integer(Int64($0.rawValue)) } ?? .null
+    }
 }
 
 /// The bytes of an empty text (SQLite reads none of them, but needs a pointer).

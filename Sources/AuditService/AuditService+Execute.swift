@@ -10,7 +10,7 @@ extension AuditService {
     /// again: if the command still holds it is appended, otherwise it is refused.
     /// - Throws: ``AuditServiceError`` when the log fails (refusals are outcomes, not errors).
     public func execute(_ envelope: CommandEnvelope) async throws -> CommandOutcome {
-        for attempt in 0..<max(1, configuration.maxAttempts) {
+        for _ in 0..<max(1, configuration.maxAttempts) {
             if let outcome = repeatOutcome(envelope) { return outcome }
             let basis = appliedPosition
             let decision: Decision
@@ -22,21 +22,14 @@ extension AuditService {
             let append = proposed(envelope, decision, expected: version(of: decision.stream))
             let result: AppendResult
             do {
-                result = try await log.append(batch: [append])[0]
+                result = try await self.append([append])[0]
             } catch let error as EventLogError where error.code == .commandIDReused {
                 return reused(envelope, error.context["positions"] ?? "?")
             } catch let error as EventLogError where error.code == .versionConflict {
                 logger.debug("append conflict; deciding again", metadata: ["stream": "\(decision.stream)"])
                 conflictRetries += 1
-                let known = version(of: decision.stream)
-                try catchUp()
-                // The winner's records may not be readable yet: back off until they are.
-                var wait = 0
-                while version(of: decision.stream) == known && wait < 50 {
-                    try? await Task.sleep(for: .milliseconds(1 << min(attempt, 4)))
-                    try catchUp()
-                    wait += 1
-                }
+                // The winner's records may not be folded yet: wait for its append, not a timer.
+                try await awaitWinner(on: decision.stream, knownVersion: version(of: decision.stream))
                 continue
             } catch {
                 throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": envelope.commandID])
@@ -89,7 +82,7 @@ extension AuditService {
         }
         var results: [AppendResult] = []
         do {
-            results = try await log.append(batch: appends)
+            results = try await append(appends)
         } catch let error as EventLogError where error.code == .versionConflict || error.code == .commandIDReused {
             logger.debug("batch append conflict; running the commands one by one")
             try catchUp()

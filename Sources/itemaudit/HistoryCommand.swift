@@ -3,7 +3,7 @@ import AuditService
 import Foundation
 
 /// `itemaudit history`: the auditor's timeline of a product, batch, task or inspector.
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "The auditor's timeline: position, recorded and occurred time, actor, event, summary.",
@@ -72,13 +72,13 @@ struct HistoryCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let queries = try ProjectionAccess.queries(data.url)
         let end = try asOf.map { try queries.position(of: $0, option: "--as-of") }
-        let entries = try queries.history(subject, upTo: end)
+        let entries = try await queries.history(subject, upTo: end)
         // Nothing at all about the subject is a mistyped id, not an empty history; nothing
         // as of an early point, when there is something later, is an honest empty answer.
-        if entries.isEmpty, try end == nil || queries.history(subject, upTo: nil).isEmpty {
+        if entries.isEmpty, end == nil ? true : try await queries.history(subject, upTo: nil).isEmpty {
             throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
         }
         output.format.emit(entries) {

@@ -182,7 +182,7 @@ struct PhotoStoreTests {
     func limits() throws {
         let fixture = try ServiceFixture()
         let store = try PhotoStore(
-            directory: fixture.directory.appendingPathComponent("blobs"), policy: PhotoPolicy(maxBytes: 16))
+            directory: DataDirectory(fixture.directory).blobs, policy: PhotoPolicy(maxBytes: 16))
         #expect(throws: AuditServiceError.self) { try store.store(Self.jpeg, contentType: "image/jpeg") }
         let big = try PhotoStore(directory: fixture.directory.appendingPathComponent("b2"), policy: PhotoPolicy())
         let wrongType = #expect(throws: AuditServiceError.self) { try big.store(Self.jpeg, contentType: "image/png") }

@@ -3,18 +3,19 @@ import AuditService
 import Foundation
 import Inspection
 import Logging
+import TestSupport
 
 /// A fresh data directory per test, removed afterwards, and a manual clock.
 final class ServiceFixture: Sendable {
-    let directory: URL
+    private let temporary: TemporaryDirectory
     let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_772_438_400_000_000))  // 2026-03-02T08:00Z
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("auditservice-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    /// The data directory (removed with the fixture).
+    var directory: URL { temporary.url }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    init() throws {
+        temporary = try TemporaryDirectory(prefix: "auditservice")
+    }
 
     func open() async throws -> AuditService {
         var logger = Logger(label: "test")

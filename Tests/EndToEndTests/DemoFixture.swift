@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One small seeded demo, made once per test run by the built binary and shared by the end-to-end tests.
@@ -63,9 +64,7 @@ enum DemoFixture {
 
     /// A new empty scratch directory; remove it afterwards.
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("itemaudit-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try makeScratchDirectory(prefix: "itemaudit-e2e")
     }
 
     /// Every file under `directory` with its size, one per line, sorted: to show that nothing changed.

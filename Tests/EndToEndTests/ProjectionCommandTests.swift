@@ -1,12 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("projection commands, end to end")
 struct ProjectionCommandTests {
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("itemaudit-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try makeScratchDirectory(prefix: "itemaudit-e2e")
     }
 
     static func sample(_ directory: URL, events: Int, seed: Int = 2) throws {

@@ -1,12 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("record and generate, end to end")
 struct RecordGenerateTests {
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("itemaudit-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try makeScratchDirectory(prefix: "itemaudit-e2e")
     }
 
     static let lines = [

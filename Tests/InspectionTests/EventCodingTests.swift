@@ -12,11 +12,31 @@ struct EventCodingTests {
         #expect(declared.count == InspectionEvent.currentTypes.count)
     }
 
-    @Test("the decodable kinds are exactly the declared event types")
-    func kindsCoverEveryType() {
-        let declared = Set((InspectionEvent.currentTypes + InspectionEvent.legacyTypes).map { $0.eventType })
-        #expect(Set(InspectionEvent.Kind.allCases.map(\.rawValue)) == declared)
-        #expect(InspectionEvent.Kind.allCases.count == declared.count)
+    @Test("the registry lists each event type once, under its payloads' name and version")
+    func registryIsConsistent() {
+        let names = InspectionEvent.registry.map(\.name)
+        #expect(Set(names).count == names.count)
+        for (index, type) in InspectionEvent.registry.enumerated() {
+            #expect(type.id == index)
+            #expect(type.current.eventType == type.name && type.current.schemaVersion == type.currentVersion)
+            #expect(type.legacy.allSatisfy { $0.eventType == type.name && $0.schemaVersion != type.currentVersion })
+            #expect(type.versions == ([type.currentVersion] + type.legacy.map { $0.schemaVersion }).sorted())
+            #expect(InspectionEvent.registeredType(named: type.name)?.id == index)
+        }
+        #expect(InspectionEvent.registeredType(named: "NoSuchEvent") == nil)
+    }
+
+    @Test("each sample decodes through its registered type to the event it was, with its task-event kind")
+    func registryDecodesEverySample() throws {
+        var paths = AttributePathNumbers()
+        for event in SampleEvents.full {
+            let type = try #require(InspectionEvent.registeredType(named: event.eventType))
+            let decoded = try event.encoded().withUnsafeBytes { bytes in
+                try InspectionEvent.decode(type, schemaVersion: event.schemaVersion, payload: bytes)
+            }
+            #expect(decoded == event)
+            #expect(type.taskEventKind == TaskEvent(event, paths: &paths)?.kind, "\(event.eventType)")
+        }
     }
 
     @Test("binary payloads round-trip", arguments: SampleEvents.full + SampleEvents.minimal)

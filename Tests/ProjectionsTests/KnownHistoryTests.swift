@@ -1,16 +1,16 @@
 import AuditLog
-import Benchmarks
 import Foundation
 import Inspection
 import Projections
+import TestSupport
 import Testing
 
 /// A small history whose figures are worked out by hand below.
 @Suite struct KnownHistoryTests {
-    static let g1 = SampleHistory.gtin(1)
-    static let g2 = SampleHistory.gtin(2)
-    static let g3 = SampleHistory.gtin(3)
-    static let g4 = SampleHistory.gtin(4)
+    static let g1 = testGTIN(1)
+    static let g2 = testGTIN(2)
+    static let g3 = testGTIN(3)
+    static let g4 = testGTIN(4)
 
     static var events: [(String, InspectionEvent, String)] {
         func product(_ gtin: String, _ type: ProductType, listed: Bool) -> (String, InspectionEvent, String) {

@@ -1,7 +1,9 @@
 import AuditLog
+import AuditService
 import Foundation
 import GRDB
 import Projections
+import TestSupport
 import Testing
 
 @Suite struct RebuildEquivalenceTests {
@@ -12,7 +14,7 @@ import Testing
             let full = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(full, log: log)
 
-            var random = TestRandom(state: seed)
+            var random = SeededGenerator(seed: seed)
             let chunked = try ProjectionStore.inMemory()
             var position: UInt64 = 0
             while position < log.lastPosition {
@@ -32,12 +34,12 @@ import Testing
     @Test(arguments: [UInt64(5), 77])
     func killedRebuildResumesToTheSameResult(seed: UInt64) async throws {
         try await withTemporaryDirectory { directory in
-            let log = try await sampleLog(in: directory.appendingPathComponent("log"), events: 5_000, seed: seed)
+            let log = try await sampleLog(in: directory, events: 5_000, seed: seed)
             let clean = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(clean, log: log)
 
-            var random = TestRandom(state: seed)
-            let url = directory.appendingPathComponent("projections.sqlite")
+            var random = SeededGenerator(seed: seed)
+            let url = DataDirectory(directory).projections
             var kills = 0
             var finished = false
             while !finished {

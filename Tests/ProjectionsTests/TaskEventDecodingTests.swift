@@ -32,7 +32,7 @@ import Testing
         var full = AttributePathNumbers()
         for event in Self.events {
             let payload = event.encoded()
-            let kind = try #require(TaskEvent.kind(of: InspectionEvent.Kind(rawValue: event.eventType)!))
+            let kind = try #require(InspectionEvent.registeredType(named: event.eventType)?.taskEventKind)
             var taskID = ""
             let read = payload.withUnsafeBytes {
                 TaskEvent.decode(kind, schemaVersion: event.schemaVersion, payload: $0, paths: &direct, taskID: &taskID)
@@ -45,8 +45,8 @@ import Testing
 
     @Test func otherEventsAreNotTaskEvents() {
         var paths = AttributePathNumbers()
-        #expect(TaskEvent.kind(of: .batchAllocated) == nil)
-        #expect(TaskEvent.kind(of: .adHocTaskAllocated) == nil)
+        #expect(InspectionEvent.registeredType(named: "BatchAllocated")?.taskEventKind == nil)
+        #expect(InspectionEvent.registeredType(named: "AdHocTaskAllocated")?.taskEventKind == nil)
         #expect(TaskEvent(.collectionStarted(CollectionStarted(batchID: "B7")), paths: &paths) == nil)
     }
 

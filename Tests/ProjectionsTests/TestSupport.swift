@@ -1,29 +1,43 @@
 import AuditLog
-import Benchmarks
+import AuditService
 import Foundation
 import GRDB
 import Inspection
 import Logging
 import Projections
+import SampleData
+import TestSupport
 
 let quietLogger = Logger(label: "projections.tests") { _ in SwiftLogNoOpLogHandler() }
 
-/// A fresh temporary directory, removed when `body` returns.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("projections-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(url)
+/// A log in the data directory `directory` holding a seeded history written through the real
+/// command path (AuditService deciding every command of the SampleData generator), reopened
+/// read-only. `events` is a floor: whole days are simulated until the log holds that many.
+func sampleLog(in directory: URL, events: Int, seed: UInt64, products: Int = 150) async throws -> EventLog {
+    let configuration = WorkloadGenerator.Configuration(
+        seed: seed, inspectors: 4, locations: 5, products: products, days: max(3, events / 700))
+    let generator = WorkloadGenerator(configuration: configuration)
+    let clock = generator.makeClock()
+    let service = try await AuditService.open(dataDirectory: directory, clock: clock, logger: quietLogger)
+    _ = try await generator.run(service: service, clock: clock)
+    try await service.close()
+    let log = try EventLog.open(
+        directory: DataDirectory(directory).log, configuration: .init(readOnly: true), logger: quietLogger)
+    guard log.lastPosition >= UInt64(events) else {
+        throw TestFailure("the generated history holds \(log.lastPosition) events, fewer than \(events)")
+    }
+    return log
 }
 
-/// A log in `directory` holding about `events` events of the seeded sample history, reopened read-only.
-func sampleLog(in directory: URL, events: Int, seed: UInt64, products: Int = 120) async throws -> EventLog {
-    let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_767_225_600_000_000))
-    let log = try EventLog.open(directory: directory, clock: clock, logger: quietLogger)
-    var history = SampleHistory(seed: seed, products: products, inspectors: 6)
-    try await history.write(events: events, to: log, clock: clock)
-    try log.close()
-    return try EventLog.open(directory: directory, configuration: .init(readOnly: true), logger: quietLogger)
+/// A GS1-valid GTIN-14 for catalogue number `number` (prefix 641489).
+func testGTIN(_ number: Int) -> String {
+    let body = "0641489" + String(100_000 + number).suffix(6)
+    var sum = 0
+    for (index, character) in body.reversed().enumerated() {
+        let digit = Int(String(character)) ?? 0
+        sum += index % 2 == 0 ? digit * 3 : digit
+    }
+    return body + String((10 - sum % 10) % 10)
 }
 
 /// Appends events one command each, at the given occurred-at times (recorded at the same time).
@@ -79,16 +93,4 @@ func queryAnswers(_ store: ProjectionStore) throws -> [String] {
     answers.append("\(try store.search(ProductFilter(text: "valio"), limit: 50))")
     answers.append("\(try store.categoryTree())")
     return answers
-}
-
-/// A small seeded generator for test decisions (chunk sizes, kill points).
-struct TestRandom {
-    var state: UInt64
-    mutating func next(_ bound: UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (z ^ (z >> 31)) % bound
-    }
 }

@@ -30,61 +30,42 @@ extension InspectionCommand {
         }
     }
 
-    /// Every command type name, in declaration order.
-    public static let typeNames: [String] = [
-        "RegisterLocation",
-        "RegisterInspector",
-        "RegisterProduct",
-        "ImportDatasheet",
-        "RecordRuleCheck",
-        "ReceiveProduct",
-        "AllocateBatch",
-        "AllocateAdHocTask",
-        "StartCollection",
-        "PauseCollection",
-        "FinishCollection",
-        "CancelCollection",
-        "CollectProduct",
-        "SkipCollection",
-        "StartInspection",
-        "PauseInspection",
-        "RecordVerdicts",
-        "AttachPhoto",
-        "FinishInspection",
-        "SkipInspection",
-        "SubmitBatch",
-        "CancelBatch",
-        "ExpireBatch",
+    /// Every command type, once: its `type` name and how its fields are decoded. The names
+    /// (``typeNames``) and the JSON decoder derive from this list.
+    public static let registry: [CommandType] = [
+        CommandType("RegisterLocation", RegisterLocation.self, Self.registerLocation),
+        CommandType("RegisterInspector", RegisterInspector.self, Self.registerInspector),
+        CommandType("RegisterProduct", RegisterProduct.self, Self.registerProduct),
+        CommandType("ImportDatasheet", ImportDatasheet.self, Self.importDatasheet),
+        CommandType("RecordRuleCheck", RecordRuleCheck.self, Self.recordRuleCheck),
+        CommandType("ReceiveProduct", ReceiveProduct.self, Self.receiveProduct),
+        CommandType("AllocateBatch", AllocateBatch.self, Self.allocateBatch),
+        CommandType("AllocateAdHocTask", AllocateAdHocTask.self, Self.allocateAdHocTask),
+        CommandType("StartCollection", StartCollection.self, Self.startCollection),
+        CommandType("PauseCollection", PauseCollection.self, Self.pauseCollection),
+        CommandType("FinishCollection", FinishCollection.self, Self.finishCollection),
+        CommandType("CancelCollection", CancelCollection.self, Self.cancelCollection),
+        CommandType("CollectProduct", CollectProduct.self, Self.collectProduct),
+        CommandType("SkipCollection", SkipCollection.self, Self.skipCollection),
+        CommandType("StartInspection", StartInspection.self, Self.startInspection),
+        CommandType("PauseInspection", PauseInspection.self, Self.pauseInspection),
+        CommandType("RecordVerdicts", RecordVerdicts.self, Self.recordVerdicts),
+        CommandType("AttachPhoto", AttachPhoto.self, Self.attachPhoto),
+        CommandType("FinishInspection", FinishInspection.self, Self.finishInspection),
+        CommandType("SkipInspection", SkipInspection.self, Self.skipInspection),
+        CommandType("SubmitBatch", SubmitBatch.self, Self.submitBatch),
+        CommandType("CancelBatch", CancelBatch.self, Self.cancelBatch),
+        CommandType("ExpireBatch", ExpireBatch.self, Self.expireBatch),
     ]
 
-    /// Decodes the command named `typeName` from the fields in `decoder`.
+    /// Every command type name, in registry order.
+    public static var typeNames: [String] { registry.map(\.name) }
+
+    private static let registryByName = Dictionary(uniqueKeysWithValues: registry.map { ($0.name, $0) })
+
+    /// Decodes the command named `typeName` from the fields in `decoder`; nil for an unknown name.
     static func decode(typeName: String, from decoder: any Decoder) throws -> InspectionCommand? {
-        switch typeName {
-        case "RegisterLocation": .registerLocation(try RegisterLocation(from: decoder))
-        case "RegisterInspector": .registerInspector(try RegisterInspector(from: decoder))
-        case "RegisterProduct": .registerProduct(try RegisterProduct(from: decoder))
-        case "ImportDatasheet": .importDatasheet(try ImportDatasheet(from: decoder))
-        case "RecordRuleCheck": .recordRuleCheck(try RecordRuleCheck(from: decoder))
-        case "ReceiveProduct": .receiveProduct(try ReceiveProduct(from: decoder))
-        case "AllocateBatch": .allocateBatch(try AllocateBatch(from: decoder))
-        case "AllocateAdHocTask": .allocateAdHocTask(try AllocateAdHocTask(from: decoder))
-        case "StartCollection": .startCollection(try StartCollection(from: decoder))
-        case "PauseCollection": .pauseCollection(try PauseCollection(from: decoder))
-        case "FinishCollection": .finishCollection(try FinishCollection(from: decoder))
-        case "CancelCollection": .cancelCollection(try CancelCollection(from: decoder))
-        case "CollectProduct": .collectProduct(try CollectProduct(from: decoder))
-        case "SkipCollection": .skipCollection(try SkipCollection(from: decoder))
-        case "StartInspection": .startInspection(try StartInspection(from: decoder))
-        case "PauseInspection": .pauseInspection(try PauseInspection(from: decoder))
-        case "RecordVerdicts": .recordVerdicts(try RecordVerdicts(from: decoder))
-        case "AttachPhoto": .attachPhoto(try AttachPhoto(from: decoder))
-        case "FinishInspection": .finishInspection(try FinishInspection(from: decoder))
-        case "SkipInspection": .skipInspection(try SkipInspection(from: decoder))
-        case "SubmitBatch": .submitBatch(try SubmitBatch(from: decoder))
-        case "CancelBatch": .cancelBatch(try CancelBatch(from: decoder))
-        case "ExpireBatch": .expireBatch(try ExpireBatch(from: decoder))
-        default: nil
-        }
+        try registryByName[typeName]?.decode(decoder)
     }
 
     /// Encodes the command's own fields into `encoder`.
@@ -217,5 +198,20 @@ public struct CommandParseError: Error, Sendable, Hashable, CustomStringConverti
         @unknown default:
             return "\(error)"
         }
+    }
+}
+
+/// One command type: its `type` name in JSON and how its fields are decoded into the command.
+public struct CommandType: Sendable {
+    /// The `type` name, e.g. `StartCollection`.
+    public let name: String
+    let decode: @Sendable (any Decoder) throws -> InspectionCommand
+
+    /// The command type `name`, whose fields `Fields` decodes and `wrap` makes a command.
+    public init<Fields: Decodable>(
+        _ name: String, _ fields: Fields.Type, _ wrap: @escaping @Sendable (Fields) -> InspectionCommand
+    ) {
+        self.name = name
+        self.decode = { decoder in wrap(try Fields(from: decoder)) }
     }
 }

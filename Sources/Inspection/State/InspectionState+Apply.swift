@@ -33,7 +33,7 @@ extension InspectionState {
             adHocCount += 1
             tasks[event.taskID] = Task(
                 id: event.taskID, batchID: nil, inspectorID: event.inspectorID, locationID: event.locationID,
-                gtin: event.gtin, mode: .adHoc, collectionStatus: .collected, inspectionStatus: .ready)
+                gtin: event.gtin, mode: .adHoc, progress: .allocatedAdHoc)
             holds[event.gtin] = event.taskID
         case .collectionStarted(let event):
             batches[event.batchID]?.status = .collectionStarted
@@ -47,26 +47,23 @@ extension InspectionState {
         case .collectionCancelled(let event):
             close(batchID: event.batchID, expired: false)
         case .productCollected(let event):
-            tasks[event.taskID]?.collectionStatus = .collected
+            tasks[event.taskID]?.progress.collect()
             tasks[event.taskID]?.scanned = event.scanned
-            tasks[event.taskID]?.inspectionStatus = .ready
         case .collectionSkipped(let event):
-            tasks[event.taskID]?.collectionStatus = .skipped
-            tasks[event.taskID]?.skipReason = event.reason
+            tasks[event.taskID]?.progress.skipCollection(event.reason)
             release(taskID: event.taskID)
         case .inspectionStarted(let event):
-            tasks[event.taskID]?.phase = .inProgress
+            tasks[event.taskID]?.progress.startInspection()
             settle(taskID: event.taskID)
         case .inspectionPaused(let event):
-            tasks[event.taskID]?.phase = .paused
+            tasks[event.taskID]?.progress.pauseInspection()
         case .photoAttached(let event):
             tasks[event.taskID]?.photos.append(event.sha256)
             settle(taskID: event.taskID)
         case .inspectionFinished(let event):
             applyInspectionFinished(event, at: time)
         case .inspectionSkipped(let event):
-            tasks[event.taskID]?.inspectionStatus = .skipped
-            tasks[event.taskID]?.phase = .notStarted
+            tasks[event.taskID]?.progress.skipInspection()
             tasks[event.taskID]?.verdicts = [:]
             release(taskID: event.taskID)
             settle(taskID: event.taskID)
@@ -102,15 +99,14 @@ extension InspectionState {
         for task in event.tasks {
             tasks[task.taskID] = Task(
                 id: task.taskID, batchID: event.batchID, inspectorID: event.inspectorID, locationID: event.locationID,
-                gtin: task.gtin, mode: event.mode, collectionStatus: .pendingCollection)
+                gtin: task.gtin, mode: event.mode, progress: .allocatedInBatch)
             holds[task.gtin] = task.taskID
         }
     }
 
     private mutating func applyInspectionFinished(_ event: InspectionFinished, at time: EventTime) {
         guard var task = tasks[event.taskID] else { return }
-        task.inspectionStatus = event.result
-        task.phase = .notStarted
+        task.progress.finishInspection(event.result)
         task.verdicts = [:]
         task.passedCount = event.passedCount
         task.warningCount = event.warningCount
@@ -144,9 +140,7 @@ extension InspectionState {
         for taskID in batch.taskIDs {
             guard var task = tasks[taskID], !task.isResolved else { continue }
             release(taskID: taskID)
-            task.collectionStatus = .notAllocated
-            task.inspectionStatus = nil
-            task.phase = .notStarted
+            task.progress.returnWithClosedBatch()
             task.verdicts = [:]
             tasks[taskID] = task
         }
@@ -164,23 +158,16 @@ extension InspectionState {
         if derived != batch.status { batches[batchID]?.status = derived }
     }
 
-    /// The status statuses 2–5 imply for `batch`'s tasks; other statuses are returned unchanged.
+    /// The status statuses 2–5 imply for `batch`'s tasks (``BatchProgress/status(from:)``);
+    /// other statuses are returned unchanged.
     func derivedStatus(of batch: Batch) -> BatchStatus {
         guard (2...5).contains(batch.status.rawValue) else { return batch.status }
-        var allResolved = true
-        var begun = false
-        var photosMissing = false
+        var progress = BatchProgress(taskCount: 0)
         for taskID in batch.taskIDs {
             guard let task = tasks[taskID] else { continue }
-            if task.isResolved {
-                if task.inspectionStatus != nil { begun = true }
-                if task.isInspected && task.photos.isEmpty { photosMissing = true }
-            } else {
-                allResolved = false
-                if task.phase != .notStarted { begun = true }
-            }
+            progress.taskCount += 1
+            progress.add(task.progress, photos: task.photos.count)
         }
-        if allResolved { return photosMissing ? .inspectionCompleted : .readyForSubmission }
-        return begun ? .inspectionStarted : .collectionCompleted
+        return progress.status(from: batch.status)
     }
 }

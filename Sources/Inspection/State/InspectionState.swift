@@ -102,14 +102,10 @@ public struct InspectionState: Sendable, Hashable {
         public var locationID: String
         public var gtin: String
         public var mode: InspectionMode
-        /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
-        public var collectionStatus: CollectionStatus
-        public var skipReason: SkipReason?
+        /// Collection and inspection status and phase, changed only by ``TaskProgress``'s transitions.
+        public internal(set) var progress: TaskProgress
         /// What was scanned at collection.
         public var scanned: String?
-        /// The seed's `inspectionStatus`, 1–4; nil until collected.
-        public var inspectionStatus: InspectionStatus?
-        public var phase: InspectionPhase = .notStarted
         /// Verdicts so far (cleared when the inspection finishes; the counts remain).
         public var verdicts: [String: Verdict] = [:]
         public var passedCount = 0
@@ -119,13 +115,20 @@ public struct InspectionState: Sendable, Hashable {
         /// SHA-256 of attached photos, in order.
         public var photos: [String] = []
 
-        /// Whether the task needs no more work: collection skipped, or inspection passed, failed or skipped.
-        public var isResolved: Bool {
-            collectionStatus == .skipped || (inspectionStatus.map { $0 != .ready } ?? false)
-        }
+        /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
+        public var collectionStatus: CollectionStatus { progress.collection }
+        /// Why collection was skipped.
+        public var skipReason: SkipReason? { progress.skipReason }
+        /// The seed's `inspectionStatus`, 1–4; nil until collected.
+        public var inspectionStatus: InspectionStatus? { progress.inspection }
+        /// Where an inspection in status 1 stands.
+        public var phase: InspectionPhase { progress.phase }
 
-        /// Whether the task was inspected to a result (passed or failed), so it needs a photo.
-        public var isInspected: Bool { inspectionStatus == .passed || inspectionStatus == .failed }
+        /// Whether the task needs no more work (``TaskProgress/isResolved``).
+        public var isResolved: Bool { progress.isResolved }
+
+        /// Whether the task was inspected to a result, so it needs a photo (``TaskProgress/isInspected``).
+        public var isInspected: Bool { progress.isInspected }
 
         /// A short description for refusals, e.g. `task B3-2 (collection 2 collected, inspection 1 ready)`.
         public var stateDescription: String {

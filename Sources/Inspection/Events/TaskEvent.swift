@@ -1,5 +1,3 @@
-import Inspection
-
 /// An event about one allocated task, reduced to what the folds read: the bulk of the log
 /// (verdicts, photos, collection and inspection steps).
 ///
@@ -30,15 +28,15 @@ public struct TaskEvent: Sendable, Hashable {
     public var unable: Int32 = 0
 
     /// `CollectionSkipped`'s reason.
-    var skipReason: SkipReason { SkipReason(rawValue: Int(code)) ?? .unableToCollect }
+    package var skipReason: SkipReason { SkipReason(rawValue: Int(code)) ?? .unableToCollect }
     /// `InspectionFinished`'s result.
-    var result: InspectionStatus { InspectionStatus(rawValue: Int(code)) ?? .failed }
+    package var result: InspectionStatus { InspectionStatus(rawValue: Int(code)) ?? .failed }
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
     /// The task event `event` is, nil for any other event (allocations, batch and reference
     /// events); attribute paths are numbered by `paths`. The task id is `event.taskID`.
-    init?(_ event: InspectionEvent, paths: inout AttributePathNumbers) {
+    package init?(_ event: InspectionEvent, paths: inout AttributePathNumbers) {
         switch event {
         case .productCollected: self.init(.productCollected)
         case .collectionSkipped(let event):
@@ -63,28 +61,13 @@ public struct TaskEvent: Sendable, Hashable {
         }
     }
 
-    /// The kind of task event records of `kind` are, nil for other events.
-    static func kind(of kind: InspectionEvent.Kind) -> Kind? {
-        switch kind {
-        case .productCollected: .productCollected
-        case .collectionSkipped: .collectionSkipped
-        case .inspectionStarted: .inspectionStarted
-        case .inspectionPaused: .inspectionPaused
-        case .attributeVerdictRecorded: .attributeVerdictRecorded
-        case .photoAttached: .photoAttached
-        case .inspectionFinished: .inspectionFinished
-        case .inspectionSkipped: .inspectionSkipped
-        default: nil
-        }
-    }
-
     /// Reads a task event's payload straight into a `TaskEvent` and its `taskID`, making no
     /// other string (the full decode makes every field's). Reads the fields exactly as
-    /// `InspectionEvent.decode(kind:schemaVersion:payload:)` does, bounds checks included.
+    /// `InspectionEvent.decode(_:schemaVersion:payload:)` does, bounds checks included.
     ///
     /// Nil for a version this reader does not know, or a payload that fails a check: the caller
     /// then decodes it in full, which says what is wrong (or upcasts an older version).
-    static func decode(
+    package static func decode(
         _ kind: Kind, schemaVersion: Int, payload: UnsafeRawBufferPointer, paths: inout AttributePathNumbers,
         taskID: inout String
     ) -> TaskEvent? {

@@ -4,6 +4,7 @@ import Foundation
 import Inspection
 import Logging
 import SampleData
+import TestSupport
 import Testing
 
 @Suite("Workload generator")
@@ -11,13 +12,13 @@ struct GeneratorTests {
     static let small = WorkloadGenerator.Configuration(seed: 7, inspectors: 4, locations: 5, products: 250, days: 9)
 
     static func generate(_ configuration: WorkloadGenerator.Configuration) async throws -> (
-        ServiceFixture, WorkloadGenerator.Report, InspectionState
+        TemporaryDirectory, WorkloadGenerator.Report, InspectionState
     ) {
-        let fixture = try ServiceFixture()
+        let fixture = try TemporaryDirectory(prefix: "sampledata")
         let clock = ManualClock(Timestamp(microsecondsSinceEpoch: configuration.start.microseconds))
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let service = try await AuditService.open(dataDirectory: fixture.directory, clock: clock, logger: logger)
+        let service = try await AuditService.open(dataDirectory: fixture.url, clock: clock, logger: logger)
         let report = try await WorkloadGenerator(configuration: configuration).run(service: service, clock: clock)
         let state = await service.state
         try await service.close()
@@ -25,7 +26,7 @@ struct GeneratorTests {
     }
 
     static func segments(_ directory: URL) throws -> [String: Data] {
-        let log = directory.appendingPathComponent("log")
+        let log = DataDirectory(directory).log
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: log.path) where name.hasPrefix("segment") {
             files[name] = try Data(contentsOf: log.appendingPathComponent(name))
@@ -40,10 +41,10 @@ struct GeneratorTests {
         var other = Self.small
         other.seed = 8
         let (third, _, _) = try await Self.generate(other)
-        let a = try Self.segments(first.directory)
+        let a = try Self.segments(first.url)
         #expect(!a.isEmpty)
-        #expect(a == (try Self.segments(second.directory)))
-        #expect(a != (try Self.segments(third.directory)))
+        #expect(a == (try Self.segments(second.url)))
+        #expect(a != (try Self.segments(third.url)))
         // Realistic, and every generated command fits the state it meets.
         #expect(report.refused == 0, "\(report.refusalSamples)")
         #expect(report.submitted > 10)
@@ -53,7 +54,9 @@ struct GeneratorTests {
         #expect(state.problems().isEmpty)
         #expect(state.tasks.values.contains { $0.collectionStatus == .skipped })
         // Reopening folds the log back into the same state.
-        let reopened = try await first.open()
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let reopened = try await AuditService.open(dataDirectory: first.url, logger: logger)
         #expect(await reopened.state == state)
         #expect(await reopened.pendingPhotos().count == report.photosAttached - report.photosUploaded)
         try await reopened.close()

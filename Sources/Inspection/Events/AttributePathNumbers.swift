@@ -3,7 +3,10 @@
 /// ``takeNew()`` travel with each decoded batch to the folds' ``AttributePaths``.
 ///
 /// Paths are the datasheets' attribute names: a vocabulary of some hundreds, held for the run.
-struct AttributePathNumbers {
+package struct AttributePathNumbers {
+    /// No path numbered yet.
+    package init() {}
+
     /// Open addressing over ``names``: each slot holds a name's number, or -1.
     private var slots = [Int32](repeating: -1, count: 64)
     private var hashes: [UInt64] = []
@@ -11,7 +14,7 @@ struct AttributePathNumbers {
     private var new: [String] = []
 
     /// The number of the path spelled by `bytes` (UTF-8).
-    mutating func number(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    package mutating func number(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         let hash = Self.hash(bytes)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -30,13 +33,13 @@ struct AttributePathNumbers {
     }
 
     /// The number of `path`.
-    mutating func number(_ path: String) -> Int32 {
+    package mutating func number(_ path: String) -> Int32 {
         var path = path
         return path.withUTF8 { number(UnsafeRawBufferPointer($0)) }
     }
 
     /// The paths numbered since the last call.
-    mutating func takeNew() -> [String] {
+    package mutating func takeNew() -> [String] {
         defer { new.removeAll() }
         return new
     }
@@ -57,14 +60,4 @@ struct AttributePathNumbers {
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
     }
-}
-
-/// The folding thread's copy of the run's attribute paths, by number.
-public struct AttributePaths: Sendable {
-    private(set) var names: [String] = []
-
-    mutating func append(_ new: [String]) { names.append(contentsOf: new) }
-
-    /// The path numbered `number`.
-    subscript(_ number: Int32) -> String { names[Int(number)] }
 }
