@@ -32,21 +32,23 @@ extension HotTables {
     }
 
     /// Checks the AIs of one item together: a repeated AI must repeat its value, every
-    /// `req=` rule must be met and no `ex=` pair may occur. Removes exact duplicates.
+    /// `req=` rule must be met and no `ex=` pair may occur. Repeats stay in `records` (a repeat with
+    /// the same value is allowed and is part of the input) and are marked `isRepeat`; the
+    /// association rules are checked once per AI, so the work stays linear in the elements.
     func validateAssociations(
         _ records: inout ElementRecords, input: UnsafeBufferPointer<UInt8>, decoded: UnsafeBufferPointer<UInt8>,
         errors: inout [GS1Error]
     ) {
-        var index = 1
-        while index < records.count {
+        for index in 1..<max(records.count, 1) {
             let record = records[index]
-            var duplicate = false
             for earlier in 0..<index where records[earlier].definition == record.definition {
-                if ElementRecord.sameValue(records[earlier], record, input: input, decoded: decoded) {
-                    duplicate = true
-                } else {
-                    let first = records[earlier].value(input: input, decoded: decoded)
-                    let second = record.value(input: input, decoded: decoded)
+                records[index].isRepeat = true
+                // A value that failed its own check already has an error; comparing says no more.
+                if !record.hasError && !records[earlier].hasError
+                    && !ElementRecord.sameValue(records[earlier], record, input: input, decoded: decoded)
+                {
+                    let first = Self.excerpt(records[earlier].value(input: input, decoded: decoded))
+                    let second = Self.excerpt(record.value(input: input, decoded: decoded))
                     errors.append(
                         GS1Error(
                             .repeatedAI,
@@ -56,13 +58,8 @@ extension HotTables {
                 }
                 break
             }
-            if duplicate {
-                records.remove(at: index)
-            } else {
-                index += 1
-            }
         }
-        for index in 0..<records.count {
+        for index in 0..<records.count where !records[index].isRepeat {
             let record = records[index]
             let definition = definitions[Int(record.definition)]
             for ruleNumber in 0..<Int(definition.ruleCount) {
@@ -88,7 +85,7 @@ extension HotTables {
             }
             for excludeNumber in 0..<Int(definition.excludeCount) {
                 let pattern = patterns[Int(definition.excludeStart) + excludeNumber]
-                for other in 0..<records.count {
+                for other in 0..<records.count where !records[other].isRepeat {
                     let code = definitions[Int(records[other].definition)].code
                     guard code != definition.code && pattern.matches(code) else { continue }
                     errors.append(
@@ -99,6 +96,14 @@ extension HotTables {
                 }
             }
         }
+    }
+}
+
+extension HotTables {
+    /// A value for a message: at most 32 characters, so messages stay short however long the
+    /// input is.
+    static func excerpt(_ value: String) -> String {
+        value.count <= 32 ? value : value.prefix(31) + "…"
     }
 }
 
