@@ -22,9 +22,9 @@ struct ElementStringParser {
     ///
     /// One separator may follow any value, the last included (GS1 General Specifications 7.8,
     /// concatenation: a predefined-length value "SHOULD NOT" be followed by one, so a
-    /// superfluous one is tolerated, as the Syntax Engine does). Two in a row would hold an empty element and are refused, and so is a separator
-    /// at `start` when `afterIdentifier`: a symbology identifier such as `]C1` already stands
-    /// for FNC1 in first position. Without one, a single leading separator is that FNC1
+    /// superfluous one is tolerated, as the Syntax Engine does). Two in a row would hold an
+    /// empty element and are refused, and so is a separator at `start` when `afterIdentifier`:
+    /// a symbology identifier such as `]C1` already stands for FNC1 in first position. Without one, a single leading separator is that FNC1
     /// (`^` as in the Syntax Engine's data strings; GS as sent by scanners without AIM
     /// identifiers, accepted with a note).
     mutating func parseUnbracketed(

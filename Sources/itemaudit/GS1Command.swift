@@ -102,7 +102,8 @@ struct GS1ParseCommand: ParsableCommand {
             let value = format == .table ? abbreviated(element.value) : printable(element.value)
             rows.append(
                 head + [
-                    element.ai, element.title, value, code.interpretation(of: element, referenceYear: referenceYear) ?? "",
+                    element.ai, element.title, value,
+                    code.interpretation(of: element, referenceYear: referenceYear) ?? "",
                 ])
         }
         for error in code.errors {
