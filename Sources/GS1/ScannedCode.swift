@@ -176,6 +176,16 @@ public struct ScannedCode: Hashable, Sendable {
         case code("]E0"), code("]E4"), code("]E3"):
             let isE4 = identifier == code("]E4")
             var end = bytes.count
+            if let offset = bytes[data...].firstIndex(where: { $0 &- 0x30 >= 10 }) {
+                let name = String(decoding: bytes[0..<3], as: UTF8.self)
+                parser.errors.append(
+                    GS1Error(
+                        .invalidCharacter,
+                        "\(name) carries digits only, but found \(GTIN.show(bytes[offset]))"
+                            + ElementStringParser.advice(bytes[offset]),
+                        position: offset))
+                return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
+            }
             if identifier == code("]E3") {
                 // EAN-13, UPC-A or UPC-E with a 2- or 5-digit add-on: 13 digits then the add-on.
                 guard end - data == 15 || end - data == 18 else {
@@ -188,15 +198,8 @@ public struct ScannedCode: Hashable, Sendable {
                     return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
                 }
                 end = data + 13
-                if let offset = bytes[end...].firstIndex(where: { $0 &- 0x30 >= 10 }) {
-                    parser.errors.append(
-                        GS1Error(
-                            .invalidCharacter, "the ]E3 add-on has \(GTIN.show(bytes[offset])); expected digits",
-                            position: offset))
-                } else {
-                    let addOn = String(decoding: bytes[end...], as: UTF8.self)
-                    parser.notes.append("]E3 add-on \(addOn) (\(addOn.count) digits) is not part of the GTIN")
-                }
+                let addOn = String(decoding: bytes[end...], as: UTF8.self)
+                parser.notes.append("]E3 add-on \(addOn) (\(addOn.count) digits) is not part of the GTIN")
             }
             let digits = UnsafeBufferPointer(rebasing: bytes[0..<end])
             let length = end - data

@@ -9,7 +9,7 @@ struct NonGS1SyntaxTests {
     static let gtin = "09506000134352"
 
     @Test(
-        "a \"|\" (composite separator) is named with its position, whatever the form",
+        "ItemAudit right, engine not: \"|\" is no GS1 character (the engine's bracketed input reads it as its own composite separator); named with its position",
         arguments: [
             ("(8002)Q83|(8002)Q83", 9),
             ("(01)\(gtin)|(10)ABC", 18),

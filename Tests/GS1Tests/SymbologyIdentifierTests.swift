@@ -86,4 +86,12 @@ struct SymbologyIdentifierTests {
         #expect(letter.errors.first?.position == 17)
         #expect(!ScannedCode("]E3" + "9506000134353" + "12").isValid, "the GTIN's check digit still counts")
     }
+
+    @Test("deliberate: EAN/UPC joined to its 2D part by \"|\" (the engine's own notation) is refused, naming the \"|\"")
+    func eanWithComposite() {
+        let code = ScannedCode("]E0" + "9506000134352" + "|]e0" + "10ABC")
+        #expect(code.errors.map(\.code) == [.invalidCharacter])
+        #expect(code.errors.first?.position == 16)
+        #expect(code.errors.first?.message.contains("give each part as its own input") == true)
+    }
 }
