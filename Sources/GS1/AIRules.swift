@@ -59,8 +59,9 @@ extension HotTables {
                 break
             }
         }
-        for index in 0..<records.count where !records[index].isRepeat {
+        for index in 0..<records.count {
             let record = records[index]
+            if record.isRepeat { continue }
             let definition = definitions[Int(record.definition)]
             for ruleNumber in 0..<Int(definition.ruleCount) {
                 let rule = rules[Int(definition.ruleStart) + ruleNumber]
@@ -85,13 +86,14 @@ extension HotTables {
             }
             for excludeNumber in 0..<Int(definition.excludeCount) {
                 let pattern = patterns[Int(definition.excludeStart) + excludeNumber]
-                for other in 0..<records.count where !records[other].isRepeat {
-                    let code = definitions[Int(records[other].definition)].code
-                    guard code != definition.code && pattern.matches(code) else { continue }
+                for other in 0..<records.count {
+                    let otherRecord = records[other]
+                    let code = definitions[Int(otherRecord.definition)].code
+                    guard code != definition.code && pattern.matches(code) && !otherRecord.isRepeat else { continue }
                     errors.append(
                         GS1Error(
                             .exclusiveAssociation,
-                            "must not appear together with AI (\(Self.ai(Int(records[other].definition))))",
+                            "must not appear together with AI (\(Self.ai(Int(otherRecord.definition))))",
                             ai: Self.ai(Int(record.definition)), position: Int(record.position)))
                 }
             }

@@ -8,8 +8,6 @@ struct ElementStringParser {
     /// Values that are not a range of the input: percent-decoded, unescaped, expanded.
     var decoded: [UInt8] = []
     var errors: [GS1Error] = []
-    /// What the parser assumed where the input allowed two readings (shown with the result).
-    var notes: [String] = []
 
     init(tables: HotTables = SyntaxDictionary.sharedTables) {
         self.tables = tables
@@ -32,13 +30,8 @@ struct ElementStringParser {
     ) {
         var position = start
         let end = bytes.count
-        if !afterIdentifier && position < end && bytes[position] == separator {
-            if separator == Self.groupSeparator {
-                notes.append(
-                    "the leading GS was read as FNC1 in first position (a scanner without symbology identifiers)")
-            }
-            position += 1
-        }
+        // (`ScannedCode.notes` tells about a leading GS.)
+        if !afterIdentifier && position < end && bytes[position] == separator { position += 1 }
         while position < end {
             if bytes[position] == separator {
                 errors.append(misplacedSeparator(bytes, at: position, start: start, afterIdentifier: afterIdentifier))

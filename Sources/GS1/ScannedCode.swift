@@ -40,7 +40,19 @@ public struct ScannedCode: Hashable, Sendable {
     public let errors: [GS1Error]
     /// What the parser assumed where the input allowed more than one reading (a leading GS
     /// read as FNC1, an EAN/UPC add-on set aside); empty for most inputs.
-    public let notes: [String]
+    ///
+    /// Worked out from the input on request, so parsing stores nothing for it.
+    public var notes: [String] {
+        var utf8 = Substring(input).utf8
+        while let last = utf8.last, last == 0x0A || last == 0x0D { utf8 = utf8.dropLast() }
+        if !hasIdentifier && utf8.first == ElementStringParser.groupSeparator {
+            return ["the leading GS was read as FNC1 in first position (a scanner without symbology identifiers)"]
+        }
+        guard symbologyIdentifier == "]E3" else { return [] }
+        let addOn = utf8.dropFirst(3 + 13)
+        guard addOn.count == 2 || addOn.count == 5, addOn.allSatisfy({ $0 &- 0x30 < 10 }) else { return [] }
+        return ["]E3 add-on \(String(decoding: addOn, as: UTF8.self)) (\(addOn.count) digits) is not part of the GTIN"]
+    }
 
     /// The symbology identifier the input started with (`]C1`, `]E0`…), if any.
     public var symbologyIdentifier: String? {
@@ -84,7 +96,6 @@ public struct ScannedCode: Hashable, Sendable {
         self.hasIdentifier = parsed.hasIdentifier
         self.records = parsed.parser.records
         self.decoded = parsed.parser.decoded
-        self.notes = parsed.parser.notes
         let errors = parsed.parser.errors
         self.errors = errors.count < 2 ? errors : errors.sorted { ($0.position ?? 0) < ($1.position ?? 0) }
     }
@@ -197,9 +208,7 @@ public struct ScannedCode: Hashable, Sendable {
                             position: data))
                     return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
                 }
-                end = data + 13
-                let addOn = String(decoding: bytes[end...], as: UTF8.self)
-                parser.notes.append("]E3 add-on \(addOn) (\(addOn.count) digits) is not part of the GTIN")
+                end = data + 13  // `notes` tells about the add-on
             }
             let digits = UnsafeBufferPointer(rebasing: bytes[0..<end])
             let length = end - data
