@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Inspection", targets: ["Inspection"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "AuditService", targets: ["AuditService"]),
+        .library(name: "SampleData", targets: ["SampleData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -74,6 +75,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The seeded generator and the demo scenario, written through AuditService's command path.
+        .target(
+            name: "SampleData",
+            dependencies: [
+                "AuditService", "AuditLog", "GS1", "Datasheets", "Rules", "Inspection",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Benchmarks",
             dependencies: [
@@ -90,18 +99,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "itemaudit",
+            // Only the application and the edges: tools/check-imports fails on anything else.
             dependencies: [
-                "AuditLog",
                 "AuditService",
+                "SampleData",
                 "Benchmarks",
-                "GS1",
-                "Datasheets",
-                "Rules",
-                "Inspection",
-                "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Fuzz targets and a seeded mutation harness (tools/fuzz); libFuzzer when built with -sanitize=fuzzer.
+        .executableTarget(
+            name: "itemaudit-fuzz",
+            dependencies: [
+                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ItemAuditFuzz"
         ),
         .testTarget(
             name: "AuditLogTests",
@@ -114,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "Benchmarks", "AuditLog", "Inspection",
+                "Projections", "Benchmarks", "AuditLog", "Inspection", "AuditService", "SampleData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -122,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "AuditServiceTests",
             dependencies: [
-                "AuditService", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
+                "AuditService", "SampleData", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

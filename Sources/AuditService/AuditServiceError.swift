@@ -8,12 +8,19 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case log
         /// Another process holds the log's writer lock; nothing was written.
         case logBusy
+        /// Acknowledged events in the log are damaged or missing: nothing is written until the
+        /// log is restored or cut with `recover --cut-tail` (the message says which file).
+        case logDamaged
         /// A log record could not be decoded.
         case corruptEvent
         /// A photo is too large, of an unaccepted type, or does not match its hash.
         case photoRejected
         /// Conflicting appends kept winning; the command was not applied.
         case tooManyConflicts
+        /// A request names something the data cannot answer (a point past the end of the log, say).
+        case invalidRequest
+        /// The projection database cannot be opened, brought up to date or written.
+        case projections
     }
 
     /// The kind of failure.
