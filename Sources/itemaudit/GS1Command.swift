@@ -37,8 +37,8 @@ struct GS1ParseCommand: ParsableCommand {
             A repeated AI must repeat its value and is listed each time it appears.
 
             Currencies in AIs (391n) and (393n) are checked against ISO 4217 as of \
-            \(SyntaxDictionary.currencyListDate); AI formats follow the GS1 Barcode Syntax \
-            Dictionary \(SyntaxDictionary.shared.release).
+            \(ScannedCode.currencyListDate); AI formats follow the GS1 Barcode Syntax \
+            Dictionary \(ScannedCode.dictionaryRelease).
 
             Table and CSV rows quote an input of more than \(GS1ParseCommand.quotedLimit) characters \
             by its start and length (JSON has it whole), so output stays proportional to the input.
