@@ -12,20 +12,8 @@ struct ElementRecord: Hashable, Sendable {
 
     var definition: UInt16 = 0
     var source: Source = .input
-    /// `hasError` and `isRepeat` in one byte, so a record stays 16 bytes.
-    private var flags: UInt8 = 0
-
     /// Whether the value itself failed a check (so comparing it with a repeat says nothing new).
-    var hasError: Bool {
-        get { flags & 1 != 0 }
-        set { flags = newValue ? flags | 1 : flags & ~1 }
-    }
-
-    /// Whether an earlier element has the same AI (its associations are checked once).
-    var isRepeat: Bool {
-        get { flags & 2 != 0 }
-        set { flags = newValue ? flags | 2 : flags & ~2 }
-    }
+    var hasError = false
     /// The offset of the value in the input, for messages.
     var position: Int32 = 0
     var start: Int32 = 0

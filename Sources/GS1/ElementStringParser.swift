@@ -64,6 +64,7 @@ struct ElementStringParser {
 
     /// The error for a separator where no element can end: at the start after a symbology
     /// identifier, or right after another separator.
+    @inline(never)
     func misplacedSeparator(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, start: Int, afterIdentifier: Bool)
         -> GS1Error
     {
@@ -177,6 +178,7 @@ struct ElementStringParser {
     /// A value's error, or, when the value holds a character that no GS1 element string may
     /// carry, an error naming that character and its position: the length or character-set
     /// message it replaces would only be a consequence of it.
+    @inline(never)
     static func naming(_ error: GS1Error, _ value: UnsafeBufferPointer<UInt8>, base: Int) -> GS1Error {
         guard let offset = value.firstIndex(where: { CharacterSets.membership[Int($0)] & 6 == 0 }) else {
             return error
@@ -201,6 +203,7 @@ struct ElementStringParser {
         }
     }
 
+    @inline(never)
     func unknownAI(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, end: Int) -> GS1Error {
         let byte = bytes[position]
         if byte &- 0x30 >= 10 {
