@@ -22,6 +22,15 @@ struct AIPattern: Hashable, Sendable {
 }
 
 extension HotTables {
+    /// Whether an earlier record has the same AI as `records[index]` (found again rather than
+    /// marked, so the records are only read here).
+    @inline(__always)
+    private static func isRepeat(_ index: Int, _ records: ElementRecords) -> Bool {
+        let definition = records[index].definition
+        for earlier in 0..<index where records[earlier].definition == definition { return true }
+        return false
+    }
+
     /// Whether any record's AI matches `pattern`.
     @inline(__always)
     private func anyMatches(_ pattern: AIPattern, _ records: ElementRecords) -> Bool {
@@ -32,38 +41,28 @@ extension HotTables {
     }
 
     /// Checks the AIs of one item together: a repeated AI must repeat its value, every
-    /// `req=` rule must be met and no `ex=` pair may occur. Removes exact duplicates.
+    /// `req=` rule must be met and no `ex=` pair may occur. Repeats stay in `records` (a repeat with
+    /// the same value is allowed and is part of the input); the
+    /// association rules are checked once per AI, so the work stays linear in the elements.
     func validateAssociations(
         _ records: inout ElementRecords, input: UnsafeBufferPointer<UInt8>, decoded: UnsafeBufferPointer<UInt8>,
         errors: inout [GS1Error]
     ) {
-        var index = 1
-        while index < records.count {
+        for index in 1..<max(records.count, 1) {
             let record = records[index]
-            var duplicate = false
             for earlier in 0..<index where records[earlier].definition == record.definition {
-                if ElementRecord.sameValue(records[earlier], record, input: input, decoded: decoded) {
-                    duplicate = true
-                } else {
-                    let first = records[earlier].value(input: input, decoded: decoded)
-                    let second = record.value(input: input, decoded: decoded)
-                    errors.append(
-                        GS1Error(
-                            .repeatedAI,
-                            "the AI appears twice with different values (\"\(first)\" and \"\(second)\"); "
-                                + "a repeated AI must repeat its value",
-                            ai: Self.ai(Int(record.definition)), position: Int(record.position)))
+                // A value that failed its own check already has an error; comparing says no more.
+                if !record.hasError && !records[earlier].hasError
+                    && !ElementRecord.sameValue(records[earlier], record, input: input, decoded: decoded)
+                {
+                    errors.append(Self.differentRepeat(records[earlier], record, input: input, decoded: decoded))
                 }
                 break
-            }
-            if duplicate {
-                records.remove(at: index)
-            } else {
-                index += 1
             }
         }
         for index in 0..<records.count {
             let record = records[index]
+            if Self.isRepeat(index, records) { continue }
             let definition = definitions[Int(record.definition)]
             for ruleNumber in 0..<Int(definition.ruleCount) {
                 let rule = rules[Int(definition.ruleStart) + ruleNumber]
@@ -89,16 +88,41 @@ extension HotTables {
             for excludeNumber in 0..<Int(definition.excludeCount) {
                 let pattern = patterns[Int(definition.excludeStart) + excludeNumber]
                 for other in 0..<records.count {
-                    let code = definitions[Int(records[other].definition)].code
-                    guard code != definition.code && pattern.matches(code) else { continue }
+                    let otherRecord = records[other]
+                    let code = definitions[Int(otherRecord.definition)].code
+                    guard code != definition.code && pattern.matches(code) && !Self.isRepeat(other, records) else {
+                        continue
+                    }
                     errors.append(
                         GS1Error(
                             .exclusiveAssociation,
-                            "must not appear together with AI (\(Self.ai(Int(records[other].definition))))",
+                            "must not appear together with AI (\(Self.ai(Int(otherRecord.definition))))",
                             ai: Self.ai(Int(record.definition)), position: Int(record.position)))
                 }
             }
         }
+    }
+}
+
+extension HotTables {
+    /// The error for `second`, an AI seen before as `first` with another value.
+    @inline(never)
+    static func differentRepeat(
+        _ first: ElementRecord, _ second: ElementRecord, input: UnsafeBufferPointer<UInt8>,
+        decoded: UnsafeBufferPointer<UInt8>
+    ) -> GS1Error {
+        let one = excerpt(first.value(input: input, decoded: decoded))
+        let other = excerpt(second.value(input: input, decoded: decoded))
+        return GS1Error(
+            .repeatedAI,
+            "the AI appears twice with different values (\"\(one)\" and \"\(other)\"); a repeated AI must repeat its value",
+            ai: ai(Int(second.definition)), position: Int(second.position))
+    }
+
+    /// A value for a message: at most 32 characters, so messages stay short however long the
+    /// input is.
+    static func excerpt(_ value: String) -> String {
+        value.count <= 32 ? value : value.prefix(31) + "…"
     }
 }
 

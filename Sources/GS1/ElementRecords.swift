@@ -12,6 +12,8 @@ struct ElementRecord: Hashable, Sendable {
 
     var definition: UInt16 = 0
     var source: Source = .input
+    /// Whether the value itself failed a check (so comparing it with a repeat says nothing new).
+    var hasError = false
     /// The offset of the value in the input, for messages.
     var position: Int32 = 0
     var start: Int32 = 0
@@ -109,12 +111,6 @@ struct ElementRecords: Hashable, Sendable {
             more.append(record)
         }
         count += 1
-    }
-
-    mutating func remove(at index: Int) {
-        for next in (index + 1)..<max(count, index + 1) { self[next - 1] = self[next] }
-        if count > 4 { more.removeLast() }
-        count -= 1
     }
 
     static func == (lhs: ElementRecords, rhs: ElementRecords) -> Bool {

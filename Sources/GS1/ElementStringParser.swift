@@ -17,12 +17,25 @@ struct ElementStringParser {
 
     /// Parses `AI value [GS] AI value …` from `start`; `separator` ends a variable-length value
     /// (GS, or "^" when the input spells FNC1 that way).
-    mutating func parseUnbracketed(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, separator: UInt8) {
+    ///
+    /// One separator may follow any value, the last included (GS1 General Specifications 7.8,
+    /// concatenation: a predefined-length value "SHOULD NOT" be followed by one, so a
+    /// superfluous one is tolerated, as the Syntax Engine does). Two in a row would hold an
+    /// empty element and are refused, and so is a separator at `start` when `afterIdentifier`:
+    /// a symbology identifier such as `]C1` already stands for FNC1 in first position. Without one, a single leading separator is that FNC1
+    /// (`^` as in the Syntax Engine's data strings; GS as sent by scanners without AIM
+    /// identifiers, accepted with a note).
+    mutating func parseUnbracketed(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, separator: UInt8, afterIdentifier: Bool = false
+    ) {
         var position = start
         let end = bytes.count
+        // (`ScannedCode.notes` tells about a leading GS.)
+        if !afterIdentifier && position < end && bytes[position] == separator { position += 1 }
         while position < end {
             if bytes[position] == separator {
-                position += 1
+                errors.append(misplacedSeparator(bytes, at: position, start: start, afterIdentifier: afterIdentifier))
+                while position < end && bytes[position] == separator { position += 1 }
                 continue
             }
             guard let (index, length) = tables.indexOfAI(bytes, from: position, end: end) else {
@@ -41,11 +54,34 @@ struct ElementStringParser {
             }
             append(index, bytes, valueStart, valueEnd)
             position = valueEnd
+            if position < end && bytes[position] == separator { position += 1 }
         }
         if records.isEmpty && errors.isEmpty {
             errors.append(
                 GS1Error(.empty, "the element string holds no AI; expected e.g. 0109506000134352", position: start))
         }
+    }
+
+    /// The error for a separator where no element can end: at the start after a symbology
+    /// identifier, or right after another separator.
+    @inline(never)
+    func misplacedSeparator(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, start: Int, afterIdentifier: Bool)
+        -> GS1Error
+    {
+        let shown = GTIN.show(bytes[position])
+        if afterIdentifier && position == start {
+            let identifier = String(decoding: bytes[0..<min(3, bytes.count)], as: UTF8.self)
+            return GS1Error(
+                .syntax,
+                "\(shown) right after \(identifier): the symbology identifier already stands for FNC1 in first "
+                    + "position, so the data must start with an AI",
+                position: position)
+        }
+        return GS1Error(
+            .syntax,
+            "\(shown) follows another separator: two in a row would hold an empty element; one separator ends a "
+                + "variable-length value",
+            position: position)
     }
 
     /// Parses `(AI)value(AI)value…`; `\(` in a value is a literal "(".
@@ -114,10 +150,13 @@ struct ElementStringParser {
     /// Checks and records the value `bytes[start..<end]` of the AI with definition `index`.
     @inline(__always)
     mutating func append(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
-        if let error = tables.validate(value: UnsafeBufferPointer(rebasing: bytes[start..<end]), index, base: start) {
-            errors.append(error)
+        let value = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        var record = ElementRecord(definition: index, source: .input, position: start, start: start, end: end)
+        if let error = tables.validate(value: value, index, base: start) {
+            errors.append(Self.naming(error, value, base: start))
+            record.hasError = true
         }
-        records.append(ElementRecord(definition: index, source: .input, position: start, start: start, end: end))
+        records.append(record)
     }
 
     /// Checks and records the value `decoded[start...]` of the AI with definition `index`;
@@ -125,13 +164,56 @@ struct ElementStringParser {
     mutating func appendDecoded(_ index: Int, from start: Int, position: Int) {
         let end = decoded.count
         let error = decoded.withUnsafeBufferPointer {
-            tables.validate(value: UnsafeBufferPointer(rebasing: $0[start..<end]), index, base: position)
+            let value = UnsafeBufferPointer(rebasing: $0[start..<end])
+            return tables.validate(value: value, index, base: position).map { Self.naming($0, value, base: position) }
         }
-        if let error { errors.append(error) }
-        records.append(ElementRecord(definition: index, source: .decoded, position: position, start: start, end: end))
+        var record = ElementRecord(definition: index, source: .decoded, position: position, start: start, end: end)
+        if let error {
+            errors.append(error)
+            record.hasError = true
+        }
+        records.append(record)
     }
 
+    /// A value's error, or, when the value holds a character that no GS1 element string may
+    /// carry, an error naming that character and its position: the length or character-set
+    /// message it replaces would only be a consequence of it.
+    @inline(never)
+    static func naming(_ error: GS1Error, _ value: UnsafeBufferPointer<UInt8>, base: Int) -> GS1Error {
+        guard let offset = value.firstIndex(where: { CharacterSets.membership[Int($0)] & 6 == 0 }) else {
+            return error
+        }
+        return GS1Error(.invalidCharacter, notGS1(value[offset]), ai: error.ai, position: base + offset)
+    }
+
+    /// Says that `byte` is outside GS1 character sets 82 and 39, with advice for the usual culprits.
+    static func notGS1(_ byte: UInt8) -> String {
+        "\(GTIN.show(byte)) is not a character GS1 element strings may carry (GS1 character sets 82 and 39)"
+            + advice(byte)
+    }
+
+    /// What to do about a character outside the GS1 character sets, when something is known.
+    static func advice(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "|"):
+            "; some tools write \"|\" between the linear and the 2D part of a composite symbol: "
+                + "give each part as its own input"
+        case groupSeparator: "; in bracketed form every element starts with its AI in brackets, without GS"
+        default: ""
+        }
+    }
+
+    @inline(never)
     func unknownAI(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int, end: Int) -> GS1Error {
+        let byte = bytes[position]
+        if byte &- 0x30 >= 10 {
+            let outside = CharacterSets.membership[Int(byte)] & 6 == 0
+            return GS1Error(
+                .syntax,
+                "expected an AI (2 to 4 digits) but found \(GTIN.show(byte))"
+                    + (outside ? ", which GS1 element strings may not carry" + Self.advice(byte) : ""),
+                position: position)
+        }
         let shown = String(decoding: bytes[position..<min(position + 4, end)], as: UTF8.self)
         return GS1Error(
             .unknownAI, "no AI of the GS1 Barcode Syntax Dictionary starts with \"\(shown)\"", position: position)

@@ -20,7 +20,7 @@ extension GS1Element {
                 guard digits.count > 3 else { return nil }
                 let currency = String(decoding: digits[0..<3], as: UTF8.self)
                 let amount = Self.decimal(digits[3...], decimals)
-                return amount + " " + (GS1CodeLists.currencyAlpha[currency] ?? "currency \(currency)")
+                return amount + " " + (GS1CodeLists.iso4217[currency] ?? "currency \(currency)")
             case 390, 392: return Self.decimal(digits[...], decimals) + " (local currency)"
             case 394: return Self.decimal(digits[...], decimals) + " %"
             case 395: return Self.decimal(digits[...], decimals) + " per unit of measure"

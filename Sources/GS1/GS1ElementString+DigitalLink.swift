@@ -1,6 +1,6 @@
 extension GS1ElementString {
     /// Renders the item as a GS1 Digital Link URI: `stem` + primary key + qualifiers in
-    /// `dlpkey` order, every other AI as a query parameter.
+    /// `dlpkey` order, every other AI as a query parameter (a repeated AI once).
     ///
     /// Throws when no element is a Digital Link primary key, when two are, or when an AI may
     /// not be a query parameter (flag `?` in the Syntax Dictionary).
@@ -34,6 +34,7 @@ extension GS1ElementString {
                     ai: element.ai)
             }
             query.append(element.ai + "=" + Self.percentEncoded(element.value))
+            used.insert(element.ai)  // a repeated AI (same value) is one URI parameter
         }
         return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }

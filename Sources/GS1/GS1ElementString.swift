@@ -4,7 +4,8 @@
 /// symbology identifier, or a Digital Link URI). Render with `bracketed`, `unbracketed`
 /// and `digitalLinkURI(stem:)`.
 public struct GS1ElementString: Hashable, Sendable, CustomStringConvertible {
-    /// The elements in the order they were given (exact duplicates removed).
+    /// The elements in the order they were given, a repeated AI (with its same value) as often
+    /// as it appears.
     public let elements: [GS1Element]
 
     /// Parses any form and throws the first problem; see `ScannedCode` to get them all.

@@ -52,7 +52,13 @@ public enum GS1Linter: String, Hashable, Sendable, CaseIterable {
             return Lint.inTable(data, GS1CodeLists.iso3166Numeric, "an ISO 3166-1 numeric country code or 999")
         case .iso3166alpha2:
             return Lint.inTable(data, GS1CodeLists.iso3166Alpha2, "an ISO 3166-1 alpha-2 country code")
-        case .iso4217: return Lint.inTable(data, GS1CodeLists.iso4217Numeric, "an ISO 4217 numeric currency code")
+        case .iso4217:
+            return GS1CodeLists.iso4217[String(decoding: data, as: UTF8.self)] != nil
+                ? nil
+                : Failure(
+                    offset: 0,
+                    message: "\"\(String(decoding: data, as: UTF8.self))\" is not an ISO 4217 numeric currency code "
+                        + "(list as of \(GS1CodeLists.iso4217Date))")
         case .iso5218: return Lint.oneOf(data, "0129", "an ISO/IEC 5218 sex code (0, 1, 2 or 9)")
         case .latitude: return Lint.coordinate(data, max: 1_800_000_000, "latitude")
         case .longitude: return Lint.coordinate(data, max: 3_600_000_000, "longitude")

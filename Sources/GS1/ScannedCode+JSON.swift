@@ -1,7 +1,7 @@
 extension ScannedCode {
     /// The result as one JSON object:
     /// `{"input", "valid", "kind", "gtin" (when present), "elements": [{"ai", "title", "value",
-    /// "interpreted"}], "errors": [{"ai", "position", "message"}]}`.
+    /// "interpreted"}], "errors": [{"ai", "position", "message"}], "notes" (when present)}`.
     ///
     /// `interpreted` is a string (see `GS1Element.interpretation(referenceYear:)`) or null;
     /// an error's `ai` and `position` are null when they do not apply.
@@ -25,7 +25,9 @@ extension ScannedCode {
             out += ",\"position\":" + (error.position.map(String.init) ?? "null")
             out += ",\"message\":" + Self.quoted(error.ai.map { "AI (\($0)): " + error.message } ?? error.message) + "}"
         }
-        return out + "]}"
+        out += "]"
+        if !notes.isEmpty { out += ",\"notes\":[" + notes.map(Self.quoted).joined(separator: ",") + "]" }
+        return out + "}"
     }
 
     /// The element's interpretation, nil when it has none or one of the errors is about its AI.

@@ -11,12 +11,20 @@ public enum GS1InputKind: String, Hashable, Sendable, CaseIterable {
 /// The entry point for anything a scanner or a person gives: the GTIN it identifies and all
 /// its elements, with every problem found.
 ///
-/// Accepts EAN-13/EAN-8/UPC-A/GTIN-14 digits; element strings bracketed
-/// (`(01)…(17)…`), unbracketed (`01…17…10…` with GS 0x1D or a leading `^` for FNC1) or with
-/// a symbology identifier (`]C1`, `]e0`, `]d2`, `]Q3`, `]J1`, and `]E0`/`]E3`/`]E4` for
-/// EAN/UPC: 13 digits after `]E0`, UPC-A and UPC-E as `0` and the 12-digit UPC-A form, as
-/// the AIM identifiers define and the GS1 Syntax Engine expects); and GS1 Digital Link URIs on any host.
-/// A trailing CR/LF from the scanner is ignored.
+/// Accepts EAN-13/EAN-8/UPC-A/GTIN-14 digits; element strings bracketed (`(01)…(17)…`),
+/// unbracketed (`01…17…10…` with GS 0x1D separators, optionally after one leading `^` or GS
+/// standing for FNC1 in first position) or behind a symbology identifier; and GS1 Digital
+/// Link URIs on any host. A trailing CR/LF from the scanner is ignored.
+///
+/// Symbology identifiers (ISO/IEC 15424, GS1 General Specifications 5.1.2): `]C1`, `]e0`,
+/// `]e1`, `]d2`, `]Q3` and `]J1` carry element strings (the identifier stands for the leading
+/// FNC1); `]E0` 13 digits (EAN-13, or UPC-A/UPC-E as `0` and the 12-digit UPC-A form), `]E4`
+/// 8 digits (EAN-8), `]E3` 13 digits and a 2- or 5-digit add-on; `]d1`, `]Q1` and `]J0` a
+/// Digital Link URI. Anything else (`]e2`/`]e3` escaped Composite data, plain text) is refused.
+///
+/// Elements are listed as they appear, repeats included (a repeated AI must repeat its
+/// value). Unlike the GS1 Syntax Engine, there is no cap on the number of AIs (its 64 is a
+/// buffer size, not a GS1 rule).
 public struct ScannedCode: Hashable, Sendable {
     /// The input as given.
     public let input: String
@@ -30,6 +38,21 @@ public struct ScannedCode: Hashable, Sendable {
     private let decoded: [UInt8]
     /// Every problem found, in input order; empty when the input is valid.
     public let errors: [GS1Error]
+    /// What the parser assumed where the input allowed more than one reading (a leading GS
+    /// read as FNC1, an EAN/UPC add-on set aside); empty for most inputs.
+    ///
+    /// Worked out from the input on request, so parsing stores nothing for it.
+    public var notes: [String] {
+        var utf8 = Substring(input).utf8
+        while let last = utf8.last, last == 0x0A || last == 0x0D { utf8 = utf8.dropLast() }
+        if !hasIdentifier && utf8.first == ElementStringParser.groupSeparator {
+            return ["the leading GS was read as FNC1 in first position (a scanner without symbology identifiers)"]
+        }
+        guard symbologyIdentifier == "]E3" else { return [] }
+        let addOn = utf8.dropFirst(3 + 13)
+        guard addOn.count == 2 || addOn.count == 5, addOn.allSatisfy({ $0 &- 0x30 < 10 }) else { return [] }
+        return ["]E3 add-on \(String(decoding: addOn, as: UTF8.self)) (\(addOn.count) digits) is not part of the GTIN"]
+    }
 
     /// The symbology identifier the input started with (`]C1`, `]E0`…), if any.
     public var symbologyIdentifier: String? {
@@ -143,15 +166,50 @@ public struct ScannedCode: Hashable, Sendable {
         let identifier = UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2])
         let data = 3
         switch identifier {
-        case code("]C1"), code("]e0"), code("]e1"), code("]e2"), code("]d2"), code("]Q3"), code("]J1"):
-            parser.parseUnbracketed(bytes, from: data, separator: ElementStringParser.groupSeparator)
+        // GS1 element strings, FNC1 in first position implied by the identifier (ISO/IEC 15424;
+        // GS1 General Specifications 5.1.2): GS1-128, GS1 DataBar and Composite (]e0, and ]e1
+        // for the data after a Composite's symbol separator, still AI data), GS1 DataMatrix,
+        // GS1 QR Code, GS1 DotCode.
+        case code("]C1"), code("]e0"), code("]e1"), code("]d2"), code("]Q3"), code("]J1"):
+            parser.parseUnbracketed(
+                bytes, from: data, separator: ElementStringParser.groupSeparator, afterIdentifier: true)
             parser.finish(bytes)
+            return Parsed(kind: .elementString, hasIdentifier: true, parser: parser)
+        case code("]e2"), code("]e3"):
+            let name = String(decoding: bytes[0..<3], as: UTF8.self)
+            parser.errors.append(
+                GS1Error(
+                    .syntax,
+                    "\(name) marks Composite data after an escape mechanism character (ISO/IEC 15424): it is not "
+                        + "GS1 element strings; scan the symbol with a reader set to GS1 data (]e0)",
+                    position: 0))
             return Parsed(kind: .elementString, hasIdentifier: true, parser: parser)
         case code("]E0"), code("]E4"), code("]E3"):
             let isE4 = identifier == code("]E4")
             var end = bytes.count
-            // ]E3: EAN/UPC with a 2- or 5-digit add-on; the GTIN is the first 13 digits.
-            if identifier == code("]E3") && (end - data == 15 || end - data == 18) { end = data + 13 }
+            if let offset = bytes[data...].firstIndex(where: { $0 &- 0x30 >= 10 }) {
+                let name = String(decoding: bytes[0..<3], as: UTF8.self)
+                parser.errors.append(
+                    GS1Error(
+                        .invalidCharacter,
+                        "\(name) carries digits only, but found \(GTIN.show(bytes[offset]))"
+                            + ElementStringParser.advice(bytes[offset]),
+                        position: offset))
+                return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
+            }
+            if identifier == code("]E3") {
+                // EAN-13, UPC-A or UPC-E with a 2- or 5-digit add-on: 13 digits then the add-on.
+                guard end - data == 15 || end - data == 18 else {
+                    parser.errors.append(
+                        GS1Error(
+                            .invalidLength,
+                            "]E3 carries \(end - data) digits; expected 15 or 18 (13 digits and a 2- or 5-digit "
+                                + "add-on); a code without add-on is sent as ]E0",
+                            position: data))
+                    return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
+                }
+                end = data + 13  // `notes` tells about the add-on
+            }
             let digits = UnsafeBufferPointer(rebasing: bytes[0..<end])
             let length = end - data
             // EAN-13, UPC-A and UPC-E all travel as 13 digits after ]E0 (UPC as 0 + UPC-A).
@@ -167,7 +225,9 @@ public struct ScannedCode: Hashable, Sendable {
             }
             parseGTIN(digits, from: data, into: &parser)
             return Parsed(kind: .gtin, hasIdentifier: true, parser: parser)
-        case code("]d1"), code("]Q1"), code("]Q0"), code("]d0"):
+        // Plain data in DataMatrix (ECC 200), QR Code (model 2) and DotCode: GS1 data only as a
+        // GS1 Digital Link URI (GS1 Digital Link standard; the Syntax Engine reads the same).
+        case code("]d1"), code("]Q1"), code("]J0"):
             guard DigitalLink.isURI(bytes, from: data) else { break }
             DigitalLink.parse(bytes, from: data, into: &parser)
             parser.finish(bytes)
@@ -179,8 +239,8 @@ public struct ScannedCode: Hashable, Sendable {
         parser.errors.append(
             GS1Error(
                 .syntax,
-                "symbology identifier \(name) does not carry GS1 data; expected ]C1, ]e0, ]d2, ]Q3, ]J1, "
-                    + "]E0, ]E4 or a Digital Link URI after ]d1/]Q1",
+                "symbology identifier \(name) does not carry GS1 data; expected ]C1, ]e0, ]e1, ]d2, ]Q3, ]J1, "
+                    + "]E0, ]E3, ]E4, or a Digital Link URI after ]d1, ]Q1 or ]J0",
                 position: 0))
         return Parsed(kind: .elementString, hasIdentifier: true, parser: parser)
     }

@@ -17,6 +17,10 @@ public struct SyntaxDictionary: Sendable {
     let hot: HotTables
     private let hotStorage: HotTableStorage
 
+    /// The date of the bundled ISO 4217 currency list (Schemas/gs1/iso4217.txt), e.g.
+    /// "2025-06-05": the currencies AIs (391n) and (393n) accept are those current then.
+    public static var currencyListDate: String { GS1CodeLists.iso4217Date }
+
     /// The hot tables of the bundled dictionary (which lives for the whole process).
     static let sharedTables: HotTables = shared.hot
 

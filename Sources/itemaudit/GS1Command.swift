@@ -24,10 +24,24 @@ struct GS1ParseCommand: ParsableCommand {
         abstract: "Parse scanned codes: GTINs, element strings (any form) and Digital Link URIs.",
         discussion: """
             Accepts EAN-13/EAN-8/UPC-A/GTIN-14 digits, bracketed element strings, unbracketed ones \
-            with GS (0x1D) separators or a leading ^ for FNC1, symbology identifiers (]C1, ]e0, ]d2, \
-            ]Q3, ]E0, ]E4…) and Digital Link URIs on any host. "-" reads one input per line from \
-            stdin. JSON output is an array with one object per input. Exits 1 when any input is \
-            invalid.
+            with GS (0x1D) separators, symbology identifiers and Digital Link URIs on any host. "-" \
+            reads one input per line from stdin. JSON output is an array with one object per input. \
+            Exits 1 when any input is invalid.
+
+            Symbology identifiers (ISO/IEC 15424): ]C1, ]e0, ]e1, ]d2, ]Q3 and ]J1 carry element \
+            strings and stand for the leading FNC1, so a GS right after them is an error; ]E0 (13 \
+            digits), ]E4 (8) and ]E3 (13 and a 2- or 5-digit add-on) carry EAN/UPC; ]d1, ]Q1 and ]J0 \
+            a Digital Link URI. ]e2/]e3 (escaped Composite data) and plain text are refused. Without \
+            an identifier, one leading ^ or GS is read as FNC1 in first position (a GS is reported \
+            as a note). One GS may end any value, the last one included; two in a row are refused. \
+            A repeated AI must repeat its value and is listed each time it appears.
+
+            Currencies in AIs (391n) and (393n) are checked against ISO 4217 as of \
+            \(ScannedCode.currencyListDate); AI formats follow the GS1 Barcode Syntax \
+            Dictionary \(ScannedCode.dictionaryRelease).
+
+            Table and CSV rows quote an input of more than \(GS1ParseCommand.quotedLimit) characters \
+            by its start and length (JSON has it whole), so output stays proportional to the input.
 
             Example:
               itemaudit gs1 parse 6414893400016 \\
@@ -61,24 +75,7 @@ struct GS1ParseCommand: ParsableCommand {
             print("[" + codes.map { $0.json(referenceYear: year) }.joined(separator: ",\n") + "]")
         case .table, .csv:
             var table = TextTable(columns: ["input", "valid", "kind", "gtin", "ai", "title", "value", "interpreted"])
-            for code in codes {
-                let head = [
-                    Self.printable(code.input), code.isValid ? "yes" : "no", code.kind.rawValue,
-                    code.gtin?.digits14 ?? "",
-                ]
-                if code.elements.isEmpty { table.append(head + ["", "", "", ""]) }
-                for element in code.elements {
-                    table.append(
-                        head + [
-                            element.ai, element.title, Self.printable(element.value),
-                            code.interpretation(of: element, referenceYear: year) ?? "",
-                        ])
-                }
-                for error in code.errors {
-                    table.append(
-                        head + [error.ai ?? "", "error", error.position.map { "at \($0)" } ?? "", error.message])
-                }
-            }
+            for code in codes { table.rows += Self.rows(code, referenceYear: year, format: output.format) }
             print(table.render(output.format), terminator: "")
         }
         let invalid = codes.filter { !$0.isValid }.count
@@ -86,6 +83,41 @@ struct GS1ParseCommand: ParsableCommand {
             throw CLIFailure.problemsFound(
                 "\(invalid) of \(codes.count) inputs are not valid GS1 data (see the errors above)")
         }
+    }
+
+    /// Inputs longer than this are quoted on each row by their start and length.
+    static let quotedLimit = 128
+
+    /// One row per element, error and note of `code`; each quotes at most `quotedLimit`
+    /// characters of the input (and, in a table, where every row is padded to the widest
+    /// cell, of a value), so the output grows with the input, not with its square.
+    static func rows(_ code: ScannedCode, referenceYear: Int, format: OutputFormat) -> [[String]] {
+        let head = [
+            abbreviated(code.input), code.isValid ? "yes" : "no", code.kind.rawValue, code.gtin?.digits14 ?? "",
+        ]
+        let elements = code.elements
+        var rows: [[String]] = []
+        if elements.isEmpty && code.errors.isEmpty { rows.append(head + ["", "", "", ""]) }
+        for element in elements {
+            let value = format == .table ? abbreviated(element.value) : printable(element.value)
+            rows.append(
+                head + [
+                    element.ai, element.title, value,
+                    code.interpretation(of: element, referenceYear: referenceYear) ?? "",
+                ])
+        }
+        for error in code.errors {
+            rows.append(head + [error.ai ?? "", "error", error.position.map { "at \($0)" } ?? "", error.message])
+        }
+        for note in code.notes { rows.append(head + ["", "note", "", note]) }
+        return rows
+    }
+
+    /// `text` with GS shown as <GS>, cut to its first `quotedLimit` characters and its length
+    /// when longer.
+    static func abbreviated(_ text: String) -> String {
+        guard text.utf8.count > quotedLimit, text.count > quotedLimit else { return printable(text) }
+        return printable(String(text.prefix(quotedLimit - 28))) + "… (\(text.utf8.count) bytes in all)"
     }
 
     /// Shows the GS separator as <GS> in tables.
