@@ -16,6 +16,9 @@ public enum CoverageGrouping: String, Sendable, CaseIterable, Codable {
 public struct CoverageRow: Sendable, Hashable, Codable {
     /// The group's key: product type, mode or location raw value, or inspector id.
     public var group: String
+    /// The group for people: the product type's or mode's name ("base unit", "wholesale"), else
+    /// the key itself.
+    public var groupLabel: String
     /// Products in the catalogue of this group registered by the end of the period.
     public var catalogue: Int
     /// Distinct products inspected (finished) in the period; for a location, those of its
@@ -32,10 +35,16 @@ public struct CoverageRow: Sendable, Hashable, Codable {
     public var overdue: Int?
 
     public init(
-        group: String, catalogue: Int, inspected: Int, percent: Double, inspections: Int, neverInspected: Int?,
-        overdue: Int?
+        group: String, grouping: CoverageGrouping, catalogue: Int, inspected: Int, percent: Double, inspections: Int,
+        neverInspected: Int?, overdue: Int?
     ) {
         self.group = group
+        groupLabel =
+            switch (grouping, Int(group)) {
+            case (.type, let code?): ReportLabels.productType(code)
+            case (.mode, let code?): ReportLabels.mode(code)
+            default: group
+            }
         self.catalogue = catalogue
         self.inspected = inspected
         self.percent = percent
@@ -108,7 +117,7 @@ extension ProjectionStore {
                 let catalogue: Int = row[1]
                 let inspected: Int = row[2]
                 return CoverageRow(
-                    group: row[0], catalogue: catalogue, inspected: inspected,
+                    group: row[0], grouping: grouping, catalogue: catalogue, inspected: inspected,
                     percent: catalogue > 0 ? (Double(inspected) * 1000 / Double(catalogue)).rounded() / 10 : 0,
                     inspections: row[3], neverInspected: row[4], overdue: row[5])
             }

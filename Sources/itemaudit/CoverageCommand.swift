@@ -27,21 +27,21 @@ struct CoverageCommand: ParsableCommand {
 
     func run() throws {
         let queries = try ProjectionAccess.queries(data.url)
-        let to = period.toMicros ?? Timestamp(Date()).microsecondsSinceEpoch
-        let rows = try queries.coverage(from: period.fromMicros, to: to, by: by)
-        output.format.emit(rows) { Self.table(rows, by: by) }
+        let rows = try queries.coverage(from: period.fromMicros, to: period.toMicros, by: by)
+        output.emit(rows) { Self.table(rows, by: by) }
     }
 
     /// The coverage rows as a table (also printed by `demo`).
     static func table(_ rows: [CoverageRow], by: CoverageGrouping) -> TextTable {
+        // Headers are the JSON keys; the group is printed by its label.
         var table = TextTable(
             columns: [
-                by.rawValue, "catalogue", "inspected", "percent", "inspections", "never_inspected", "overdue",
+                "groupLabel", "catalogue", "inspected", "percent", "inspections", "neverInspected", "overdue",
             ],
             rightAligned: [1, 2, 3, 4, 5, 6])
         for row in rows {
             table.append([
-                row.group, String(row.catalogue), String(row.inspected), String(format: "%.1f", row.percent),
+                row.groupLabel, String(row.catalogue), String(row.inspected), String(format: "%.1f", row.percent),
                 String(row.inspections), row.neverInspected.map(String.init) ?? "-",
                 row.overdue.map(String.init) ?? "-",
             ])
@@ -51,19 +51,3 @@ struct CoverageCommand: ParsableCommand {
 }
 
 extension CoverageGrouping: ExpressibleByArgument {}
-
-extension CoverageCommand {
-    /// A group key for people: product types and modes get their names beside their codes.
-    static func label(_ group: String, _ grouping: CoverageGrouping) -> String {
-        guard let code = Int(group) else { return group }
-        let name: String? =
-            switch grouping {
-            case .type: ["base", "case", "pallet"].indices.contains(code) ? ["base", "case", "pallet"][code] : nil
-            case .mode:
-                ["wholesale", "new product", "existing product", "reinspection", "ad-hoc"].indices.contains(code)
-                    ? ["wholesale", "new product", "existing product", "reinspection", "ad-hoc"][code] : nil
-            default: nil
-            }
-        return name.map { "\(code) \($0)" } ?? group
-    }
-}

@@ -81,9 +81,9 @@ struct HistoryCommand: ParsableCommand {
         if entries.isEmpty, try end == nil || queries.history(subject, upTo: nil).isEmpty {
             throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
         }
-        output.format.emit(entries) {
+        output.emit(entries) {
             var table = TextTable(
-                columns: ["position", "recorded_at", "occurred_at", "actor", "event", "summary"], rightAligned: [0])
+                columns: ["position", "recordedAt", "occurredAt", "actor", "eventType", "summary"], rightAligned: [0])
             for entry in entries {
                 table.append([
                     String(entry.position), ProjectionAccess.time(entry.recordedAt),

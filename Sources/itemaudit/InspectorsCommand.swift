@@ -23,16 +23,16 @@ struct InspectorsCommand: ParsableCommand {
 
     func run() throws {
         let rows = try ProjectionAccess.queries(data.url).inspectors(from: period.fromMicros, to: period.toMicros)
-        output.format.emit(rows) { Self.table(rows) }
+        output.emit(rows) { Self.table(rows) }
     }
 
     /// Inspector analytics as a table (also printed by `demo`).
     static func table(_ rows: [InspectorSummary]) -> TextTable {
         var table = TextTable(
             columns: [
-                "inspector", "days", "allocated", "collected", "skip_unable", "skip_stock", "skip_gone",
-                "inspected",
-                "passed", "failed", "insp_skipped", "verdicts", "photos", "sec_per_task",
+                "inspectorID", "days", "allocated", "collected", "skippedUnableToCollect", "skippedOutOfStock",
+                "skippedNoLongerAvailable", "inspected", "passed", "failed", "inspectionSkipped",
+                "attributesVerified", "photos", "secondsPerTask",
             ], rightAligned: Set(1...13))
         for row in rows {
             let counts: [Int] = [

@@ -48,8 +48,8 @@ struct SearchCommand: ParsableCommand {
         let filter = ProductFilter(text: text, productType: type, manufacturer: manufacturer)
         if categories {
             let nodes = try queries.categories(filter)
-            output.format.emit(nodes) {
-                var table = TextTable(columns: ["category", "products"], rightAligned: [1])
+            output.emit(nodes) {
+                var table = TextTable(columns: ["path", "count"], rightAligned: [1])
                 for node in nodes {
                     let label =
                         output.format == .csv ? node.path : String(repeating: "  ", count: node.depth) + node.name
@@ -60,12 +60,12 @@ struct SearchCommand: ParsableCommand {
             return
         }
         let result = try queries.search(filter, limit: limit, offset: (page - 1) * limit)
-        output.format.emit(result) {
+        output.emit(result) {
             var table = TextTable(
-                columns: ["gtin", "name", "brand", "manufacturer", "type", "category"], rightAligned: [4])
+                columns: ["gtin", "name", "brand", "manufacturer", "productTypeLabel", "category"])
             for item in result.items {
                 table.append([
-                    item.gtin, item.name, item.brand, item.manufacturer, String(item.productType), item.category,
+                    item.gtin, item.name, item.brand, item.manufacturer, item.productTypeLabel, item.category,
                 ])
             }
             if output.format == .table {

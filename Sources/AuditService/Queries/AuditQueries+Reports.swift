@@ -1,9 +1,17 @@
+import AuditLog
+import Foundation
 import Projections
 
 extension AuditQueries {
-    /// Coverage per group over `[from, to)` (microseconds since the epoch; open when nil).
-    public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
-        try projections().coverage(from: from, to: to, by: grouping)
+    /// Coverage per group over `[from, to)` (microseconds since the epoch): from the start of the
+    /// log when `from` is nil, up to `now` when `to` is nil.
+    ///
+    /// Every caller that means "everything so far" passes no `to`, so the demo, the CLI and the
+    /// server count the same inspections and the same overdue products.
+    public func coverage(
+        from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping, now: Timestamp = Timestamp(Date())
+    ) throws -> [CoverageRow] {
+        try projections().coverage(from: from, to: to ?? now.microsecondsSinceEpoch, by: grouping)
     }
 
     /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when nil).
