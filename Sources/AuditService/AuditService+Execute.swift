@@ -107,10 +107,11 @@ extension AuditService {
             for ((_, decision), result) in zip(decided, results) {
                 streamVersions[decision.stream] = result.streamVersion
             }
-            for (append, result) in zip(appends, results) {
+            for ((append, result), (_, decision)) in zip(zip(appends, results), decided) {
                 commands[append.commandID] = CommandRecord(
                     stream: append.streamID, firstPosition: result.positions.lowerBound,
-                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion)
+                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion,
+                    createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
             }
             appliedPosition = last.positions.upperBound
         } else {
@@ -143,7 +144,7 @@ extension AuditService {
         return CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName, status: .duplicate,
             stream: record.stream, positions: record.firstPosition...record.lastPosition,
-            streamVersion: record.streamVersion)
+            streamVersion: record.streamVersion, createdID: record.createdID)
     }
 
     func refused(_ envelope: CommandEnvelope, _ refusal: CommandRefusal) -> CommandOutcome {
@@ -171,7 +172,8 @@ extension AuditService {
         commands[envelope.commandID] = CommandRecord(
             stream: decision.stream, firstPosition: result.positions.lowerBound,
             lastPosition: result.positions.upperBound,
-            streamVersion: result.streamVersion)
+            streamVersion: result.streamVersion,
+            createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
         appliedPosition = result.positions.upperBound
     }
 
@@ -179,8 +181,11 @@ extension AuditService {
         CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName,
             status: result.wasDuplicate ? .duplicate : .accepted, stream: decision.stream, positions: result.positions,
-            streamVersion: result.streamVersion, eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType)
-        )
+            streamVersion: result.streamVersion,
+            eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType),
+            createdID: result.wasDuplicate
+                ? commands[envelope.commandID]?.createdID
+                : decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
     }
 
     func notifyObservers() async {
