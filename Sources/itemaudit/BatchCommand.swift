@@ -26,7 +26,7 @@ struct BatchCommand: ParsableCommand {
     func run() throws {
         guard let batch = try ProjectionAccess.queries(data.url).batch(id) else {
             throw CLIFailure.badInput(
-                "no batch \(id) in the log (check the id, e.g. with itemaudit history --inspector)")
+                "no batch \(id) in the log (list the batches with itemaudit batches)")
         }
         output.emit(batch) {
             if output.format == .table {

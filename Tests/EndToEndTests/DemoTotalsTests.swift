@@ -43,6 +43,19 @@ struct DemoTotalsTests {
         }
         let after = try ItemAuditBinary.run(["inspectors", "--data", data.path])
         #expect(try PrintedTable(after.stdout).rows == inspectors.rows, "inspectors afterwards differs")
+
+        // The overdue list names exactly the products coverage counts as overdue.
+        let overdue = try ItemAuditBinary.run(["overdue", "--data", data.path, "--format", "json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(overdue.stdout.utf8)) as? [[String: Any]]
+        // (BatchListTests checks a history where one is overdue; here the count may be 0.)
+        let counted = byType.sum(PrintedTable.Column.overdue)
+        #expect(listed?.count == counted, "overdue lists \(listed?.count ?? -1), coverage counts \(counted)")
+        // And the batch list holds every batch the header counts.
+        let batches = try ItemAuditBinary.run(["batches", "--data", data.path, "--format", "json"])
+        let allBatches = try JSONSerialization.jsonObject(with: Data(batches.stdout.utf8)) as? [[String: Any]]
+        let headerBatches = PrintedTable.numbers(in: text, pattern: #"(\d+) batch(es)? \("#)?.first
+        #expect(
+            allBatches?.count == headerBatches, "batches lists \(allBatches?.count ?? -1) of \(headerBatches ?? -1)")
     }
 }
 
@@ -54,6 +67,7 @@ struct PrintedTable: Equatable {
         static let inspected = "inspected"
         static let failed = "failed"
         static let photos = "photos"
+        static let overdue = "overdue"
     }
 
     var columns: [String]

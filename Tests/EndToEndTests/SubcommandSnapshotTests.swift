@@ -38,6 +38,15 @@ struct SubcommandSnapshotTests {
     @Test("inspectors") func inspectors() throws { try both(["inspectors"], named: "inspectors") }
     @Test("product") func product() throws { try both(["product", try DemoFixture.demo().gtin], named: "product") }
     @Test("batch") func batch() throws { try both(["batch", "B1"], named: "batch") }
+    @Test("batches of one inspector and status") func batches() throws {
+        try both(["batches", "--status", "submitted", "--inspector", "inspector-3"], named: "batches")
+    }
+    @Test("overdue samples") func overdue() throws { try both(["overdue"], named: "overdue") }
+    @Test("an unknown batch status is refused with the names to use") func badStatus() throws {
+        let demo = try DemoFixture.demo()
+        let result = try ItemAuditBinary.run(["batches", "--status", "done", "--data", demo.directory.path])
+        #expect(result.status == 2 && result.stderr.contains("submitted"), "\(result.stderr)")
+    }
     @Test("search") func search() throws { try both(["search", "kulta", "--limit", "3"], named: "search") }
     @Test("search --categories") func categories() throws { try both(["search", "--categories"], named: "categories") }
     @Test("history of a task") func history() throws { try both(["history", "--task", "B1-1"], named: "history-task") }

@@ -13,7 +13,8 @@ struct OutputSchemaTests {
 
     /// Each JSON transcript of a report command, and the schema its stdout follows.
     static let transcripts: [(snapshot: String, schema: String)] = [
-        ("batch-json", "batch"), ("categories-json", "categories"), ("coverage-type-json", "coverage"),
+        ("batch-json", "batch"), ("batches-json", "batches"), ("overdue-json", "overdue"),
+        ("categories-json", "categories"), ("coverage-type-json", "coverage"),
         ("coverage-inspector-json", "coverage"), ("inspectors-json", "inspectors"), ("product-json", "product"),
         ("search-json", "search"), ("history-task-json", "history"), ("history-as-of-time-json", "history"),
         ("history-as-of-position-json", "history"), ("replay-json", "replay"), ("verify-json", "verify"),

@@ -24,6 +24,17 @@ extension AuditQueries {
         try projections().batch(id)
     }
 
+    /// The batches matching `filter`, in allocation order.
+    public func batches(_ filter: BatchFilter = BatchFilter()) throws -> [BatchSummary] {
+        try projections().batches(filter)
+    }
+
+    /// Received samples past their inspect-before date at `now` and not inspected since they were
+    /// received: the products `coverage` counts as overdue, most overdue first.
+    public func overdueSamples(now: Timestamp = Timestamp(Date())) throws -> [OverdueSample] {
+        try projections().overdueSamples(at: now.microsecondsSinceEpoch)
+    }
+
     /// A product's quality history, or nil when the log never mentioned it.
     public func product(gtin: String) throws -> ProductQuality? {
         try projections().productQuality(gtin: gtin)
