@@ -57,3 +57,4 @@ public typealias BatchSummary = Projections.BatchSummary
 public typealias BatchFilter = Projections.BatchFilter
 public typealias OverdueSample = Projections.OverdueSample
 public typealias ReportLabels = Projections.ReportLabels
+public typealias ReportPeriod = Projections.ReportPeriod

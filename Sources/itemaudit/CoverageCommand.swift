@@ -7,7 +7,7 @@ struct CoverageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coverage",
         abstract:
-            "Coverage per product type, mode, inspector or location: catalogue, inspected, %, never inspected, overdue.",
+            "Coverage per product type, mode, inspector, location or period: catalogue, inspected, %, never inspected, overdue.",
         discussion: """
             Products count as inspected when an inspection of them finished in the period. Overdue: \
             received products past their inspect-before date by the end of the period (or now) \
@@ -15,6 +15,7 @@ struct CoverageCommand: ParsableCommand {
 
             Example:
               itemaudit coverage --from 2026-01-01 --to 2026-04-01 --by type --format table
+              itemaudit coverage --by week
             """
     )
 
@@ -22,7 +23,8 @@ struct CoverageCommand: ParsableCommand {
     @OptionGroup var output: FormatOption
     @OptionGroup var period: PeriodOptions
 
-    @Option(help: "Group by type, mode, inspector or location.")
+    @Option(
+        help: "Group by type, mode, inspector or location; or by day, week or month (with the change in inspections).")
     var by: CoverageGrouping = .type
 
     func run() throws {
@@ -38,13 +40,15 @@ struct CoverageCommand: ParsableCommand {
             columns: [
                 "groupLabel", "catalogue", "inspected", "percent", "inspections", "neverInspected", "overdue",
             ],
-            rightAligned: [1, 2, 3, 4, 5, 6])
+            rightAligned: [1, 2, 3, 4, 5, 6, 7])
+        if [.day, .week, .month].contains(by) { table.columns.append("change") }
         for row in rows {
-            table.append([
-                row.groupLabel, String(row.catalogue), String(row.inspected), String(format: "%.1f", row.percent),
-                String(row.inspections), row.neverInspected.map(String.init) ?? "-",
-                row.overdue.map(String.init) ?? "-",
-            ])
+            table.append(
+                [
+                    row.groupLabel, String(row.catalogue), String(row.inspected), String(format: "%.1f", row.percent),
+                    String(row.inspections), row.neverInspected.map(String.init) ?? "-",
+                    row.overdue.map(String.init) ?? "-",
+                ] + (table.columns.count > 7 ? [row.change.map(InspectorsCommand.signed) ?? "-"] : []))
         }
         return table
     }

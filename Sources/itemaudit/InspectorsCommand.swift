@@ -10,10 +10,11 @@ struct InspectorsCommand: ParsableCommand {
             "Inspector analytics: allocated, collected, skipped by reason, inspected, passed/failed, time per task.",
         discussion: """
             Days are UTC days of the events' occurred-at (device) times. Time per task runs from \
-            InspectionStarted to InspectionFinished, pauses excluded.
+            InspectionStarted to InspectionFinished, pauses excluded. With --by day, week or month, \
+            one row per inspector and period, with the change in inspections from their period before.
 
             Example:
-              itemaudit inspectors --from 2026-03-01 --to 2026-04-01 --format csv
+              itemaudit inspectors --from 2026-01-01 --to 2026-02-01 --by week --format csv
             """
     )
 
@@ -21,19 +22,25 @@ struct InspectorsCommand: ParsableCommand {
     @OptionGroup var output: FormatOption
     @OptionGroup var period: PeriodOptions
 
+    @Option(help: "Break down by day, week (from Monday) or month.")
+    var by: ReportPeriod?
+
     func run() throws {
-        let rows = try ProjectionAccess.queries(data.url).inspectors(from: period.fromMicros, to: period.toMicros)
-        output.emit(rows) { Self.table(rows) }
+        let rows = try ProjectionAccess.queries(data.url).inspectors(
+            from: period.fromMicros, to: period.toMicros, per: by)
+        output.emit(rows) { Self.table(rows, per: by) }
     }
 
     /// Inspector analytics as a table (also printed by `demo`).
-    static func table(_ rows: [InspectorSummary]) -> TextTable {
+    static func table(_ rows: [InspectorSummary], per: ReportPeriod? = nil) -> TextTable {
+        let periodColumns = per == nil ? [] : ["period"]
         var table = TextTable(
-            columns: [
-                "inspectorID", "days", "allocated", "collected", "skippedUnableToCollect", "skippedOutOfStock",
+            columns: ["inspectorID"] + periodColumns + [
+                "days", "allocated", "collected", "skippedUnableToCollect", "skippedOutOfStock",
                 "skippedNoLongerAvailable", "inspected", "passed", "failed", "inspectionSkipped",
                 "attributesVerified", "photos", "secondsPerTask",
-            ], rightAligned: Set(1...13))
+            ] + (per == nil ? [] : ["change"]),
+            rightAligned: Set((1 + periodColumns.count)...(13 + 2 * periodColumns.count)))
         for row in rows {
             let counts: [Int] = [
                 row.days, row.allocated, row.collected, row.skippedUnableToCollect, row.skippedOutOfStock,
@@ -41,8 +48,16 @@ struct InspectorsCommand: ParsableCommand {
                 row.attributesVerified, row.photos,
             ]
             let seconds = row.secondsPerTask.map { String(format: "%.1f", $0) } ?? "-"
-            table.append([row.inspectorID] + counts.map { String($0) } + [seconds])
+            let change = per == nil ? [] : [row.change.map(Self.signed) ?? "-"]
+            table.append(
+                [row.inspectorID] + (per == nil ? [] : [row.period ?? "-"]) + counts.map { String($0) } + [seconds]
+                    + change)
         }
         return table
     }
+
+    /// `+12`, `-3`, `0`: a change with its sign.
+    static func signed(_ change: Int) -> String { change > 0 ? "+\(change)" : String(change) }
 }
+
+extension ReportPeriod: ExpressibleByArgument {}

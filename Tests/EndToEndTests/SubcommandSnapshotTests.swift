@@ -36,6 +36,10 @@ struct SubcommandSnapshotTests {
             named: "coverage-inspector")
     }
     @Test("inspectors") func inspectors() throws { try both(["inspectors"], named: "inspectors") }
+    @Test("inspectors by week, coverage by day: a row per period with its change") func periods() throws {
+        try both(["inspectors", "--by", "week"], named: "inspectors-week")
+        try both(["coverage", "--by", "day"], named: "coverage-day")
+    }
     @Test("product") func product() throws { try both(["product", try DemoFixture.demo().gtin], named: "product") }
     @Test("batch") func batch() throws { try both(["batch", "B1"], named: "batch") }
     @Test("batches of one inspector and status") func batches() throws {

@@ -15,7 +15,9 @@ struct OutputSchemaTests {
     static let transcripts: [(snapshot: String, schema: String)] = [
         ("batch-json", "batch"), ("batches-json", "batches"), ("overdue-json", "overdue"),
         ("categories-json", "categories"), ("coverage-type-json", "coverage"),
-        ("coverage-inspector-json", "coverage"), ("inspectors-json", "inspectors"), ("product-json", "product"),
+        ("coverage-inspector-json", "coverage"), ("inspectors-json", "inspectors"),
+        ("inspectors-week-json", "inspectors"),
+        ("coverage-day-json", "coverage"), ("product-json", "product"),
         ("search-json", "search"), ("history-task-json", "history"), ("history-as-of-time-json", "history"),
         ("history-as-of-position-json", "history"), ("replay-json", "replay"), ("verify-json", "verify"),
     ]

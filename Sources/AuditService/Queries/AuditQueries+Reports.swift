@@ -14,9 +14,12 @@ extension AuditQueries {
         try projections().coverage(from: from, to: to ?? now.microsecondsSinceEpoch, by: grouping)
     }
 
-    /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when nil).
-    public func inspectors(from: Int64? = nil, to: Int64? = nil) throws -> [InspectorSummary] {
-        try projections().inspectorAnalytics(from: from, to: to)
+    /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when
+    /// nil), or per inspector and day, week or month with `per`.
+    public func inspectors(from: Int64? = nil, to: Int64? = nil, per: ReportPeriod? = nil) throws
+        -> [InspectorSummary]
+    {
+        try projections().inspectorAnalytics(from: from, to: to, per: per)
     }
 
     /// A batch and its tasks, or nil when the log has no such batch.
