@@ -19,12 +19,13 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     @Argument(help: "The batch id.")
     var id: String
 
     func run() throws {
-        guard let batch = try ProjectionAccess.queries(data.url).batch(id) else {
+        guard let batch = try asOf.queries(data.url).batch(id) else {
             throw CLIFailure.badInput(
                 "no batch \(id) in the log (list the batches with itemaudit batches)")
         }

@@ -18,6 +18,7 @@ struct BatchesCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     @Option(help: "Only batches with this status (assigned … submitted, cancelled; or 0–7).")
     var status: String?
@@ -53,7 +54,7 @@ struct BatchesCommand: ParsableCommand {
             status: status.flatMap { Self.code($0, of: 0...7, label: { ReportLabels.batchStatus($0) }) },
             mode: mode.flatMap { Self.code($0, of: 0...4, label: { ReportLabels.mode($0) }) },
             inspectorID: inspector, locationID: location)
-        let rows = try ProjectionAccess.queries(data.url).batches(filter)
+        let rows = try asOf.queries(data.url).batches(filter)
         output.emit(rows) {
             var table = TextTable(
                 columns: [
@@ -79,7 +80,8 @@ struct OverdueCommand: ParsableCommand {
         commandName: "overdue",
         abstract: "List received samples past their inspect-before date and not inspected since they were received.",
         discussion: """
-            The products coverage counts as overdue, most overdue first, as of now.
+            The products coverage counts as overdue, most overdue first, as of now (or as of \
+            --as-of: the time of that point in the log).
 
             Example:
               itemaudit overdue --format csv --excel > overdue.csv
@@ -88,9 +90,10 @@ struct OverdueCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     func run() throws {
-        let rows = try ProjectionAccess.queries(data.url).overdueSamples()
+        let rows = try asOf.queries(data.url).overdueSamples()
         output.emit(rows) {
             var table = TextTable(
                 columns: ["gtin", "name", "productTypeLabel", "receivedAt", "inspectBefore", "daysOverdue"],

@@ -21,6 +21,7 @@ struct CoverageCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
     @OptionGroup var period: PeriodOptions
 
     @Option(
@@ -28,7 +29,7 @@ struct CoverageCommand: ParsableCommand {
     var by: CoverageGrouping = .type
 
     func run() throws {
-        let queries = try ProjectionAccess.queries(data.url)
+        let queries = try asOf.queries(data.url)
         let rows = try queries.coverage(from: period.fromMicros, to: period.toMicros, by: by)
         output.emit(rows) { Self.table(rows, by: by) }
     }

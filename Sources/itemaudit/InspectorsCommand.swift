@@ -20,13 +20,14 @@ struct InspectorsCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
     @OptionGroup var period: PeriodOptions
 
     @Option(help: "Break down by day, week (from Monday) or month.")
     var by: ReportPeriod?
 
     func run() throws {
-        let rows = try ProjectionAccess.queries(data.url).inspectors(
+        let rows = try asOf.queries(data.url).inspectors(
             from: period.fromMicros, to: period.toMicros, per: by)
         output.emit(rows) { Self.table(rows, per: by) }
     }

@@ -18,12 +18,13 @@ struct ProductCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     @Argument(help: "The product's GTIN.")
     var gtin: String
 
     func run() throws {
-        guard let quality = try ProjectionAccess.queries(data.url).product(gtin: gtin) else {
+        guard let quality = try asOf.queries(data.url).product(gtin: gtin) else {
             throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
         }
         if output.format == .table { print(Self.headline(quality)) }

@@ -18,6 +18,7 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     @Argument(help: "Words or digits to look for.")
     var text: String = ""
@@ -44,7 +45,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let queries = try ProjectionAccess.queries(data.url)
+        let queries = try asOf.queries(data.url)
         let filter = ProductFilter(text: text, productType: type, manufacturer: manufacturer)
         if categories {
             let nodes = try queries.categories(filter)

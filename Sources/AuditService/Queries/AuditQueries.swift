@@ -14,6 +14,8 @@ public struct AuditQueries: Sendable {
     public let directory: DataDirectory
     let log: EventLog
     let logger: Logger
+    /// Where the reports read their projections (``reading(_:)``).
+    public internal(set) var source: ProjectionSource = .live
 
     /// Opens the log of `directory` read-only.
     /// - Throws: ``AuditServiceError`` `.dataDirectory` when there is no log, `.log` when it cannot be opened.
