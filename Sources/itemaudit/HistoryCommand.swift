@@ -9,15 +9,18 @@ struct HistoryCommand: ParsableCommand {
         abstract: "The auditor's timeline: position, recorded and occurred time, actor, event, summary.",
         discussion: """
             Read straight from the log. With --as-of TIME|POSITION, only what the log held then \
-            (recorded at or before TIME, or up to POSITION).
+            (recorded at or before TIME, or up to POSITION). With --from/--to, only the events \
+            that occurred in that period.
 
             Example:
-              itemaudit history --batch B42 --as-of 2026-02-01T12:00:00Z
+              itemaudit history --batch B2 --as-of 2026-01-07T12:00:00Z
+              itemaudit history --inspector inspector-1 --from 2026-01-06 --to 2026-01-07
             """
     )
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var period: PeriodOptions
 
     @Option(help: "A product's GTIN.")
     var gtin: String?
@@ -75,10 +78,13 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let queries = try ProjectionAccess.queries(data.url)
         let end = try asOf.map { try queries.position(of: $0, option: "--as-of") }
-        let entries = try queries.history(subject, upTo: end)
+        let entries = try queries.history(subject, upTo: end, from: period.fromMicros, to: period.toMicros)
         // Nothing at all about the subject is a mistyped id, not an empty history; nothing
         // as of an early point, when there is something later, is an honest empty answer.
-        if entries.isEmpty, try end == nil || queries.history(subject, upTo: nil).isEmpty {
+        if entries.isEmpty,
+            try (end == nil && period.fromMicros == nil && period.toMicros == nil)
+                || queries.history(subject, upTo: nil).isEmpty
+        {
             throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
         }
         output.emit(entries) {

@@ -58,6 +58,11 @@ struct SubcommandSnapshotTests {
         try both(["history", "--batch", "B2", "--as-of", "2026-01-07T12:00:00Z"], named: "history-as-of-time")
         try both(["history", "--inspector", "inspector-3", "--as-of", "600"], named: "history-as-of-position")
     }
+    @Test("history in a period") func historyPeriod() throws {
+        try both(
+            ["history", "--batch", "B2", "--from", "2026-01-06T08:35:00Z", "--to", "2026-01-06T08:46:00Z"],
+            named: "history-period")
+    }
 
     @Test("check the demo's supplier datasheets: failures exit 1") func check() throws {
         let demo = try DemoFixture.demo()

@@ -19,7 +19,8 @@ struct OutputSchemaTests {
         ("inspectors-week-json", "inspectors"),
         ("coverage-day-json", "coverage"), ("product-json", "product"),
         ("search-json", "search"), ("history-task-json", "history"), ("history-as-of-time-json", "history"),
-        ("history-as-of-position-json", "history"), ("replay-json", "replay"), ("verify-json", "verify"),
+        ("history-as-of-position-json", "history"), ("history-period-json", "history"), ("replay-json", "replay"),
+        ("verify-json", "verify"),
     ]
 
     static func schema(_ name: String) throws -> [String: Any] {
