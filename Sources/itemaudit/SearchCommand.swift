@@ -12,7 +12,7 @@ struct SearchCommand: ParsableCommand {
             prints the category tree with product counts instead (TEXT may then be empty).
 
             Example:
-              itemaudit search "valio chee" --type 0 --limit 10 --page 2
+              itemaudit search "kultasato jogurtti" --type 0 --limit 10 --page 2
             """
     )
 

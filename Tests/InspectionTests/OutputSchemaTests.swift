@@ -20,6 +20,7 @@ struct OutputSchemaTests {
         ("coverage-day-json", "coverage"), ("product-json", "product"),
         ("search-json", "search"), ("history-task-json", "history"), ("history-as-of-time-json", "history"),
         ("history-as-of-position-json", "history"), ("history-period-json", "history"), ("replay-json", "replay"),
+        ("generate-json", "generate"),
         ("verify-json", "verify"),
     ]
 
