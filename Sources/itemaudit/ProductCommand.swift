@@ -12,7 +12,7 @@ struct ProductCommand: ParsableCommand {
             GTIN-8, -12 and -13 are padded to 14 digits. Exit code 2 when the product is unknown.
 
             Example:
-              itemaudit product 06414893000017 --format json
+              itemaudit product 00041771989804 --format json
             """
     )
 
