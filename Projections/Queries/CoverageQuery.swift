@@ -15,11 +15,11 @@ public enum CoverageGrouping: String, Sendable, CaseIterable, Codable {
     case day, week, month
 
     /// The period unit of a time grouping, nil for the others.
-    var period: ReportPeriod? { ReportPeriod(rawValue: rawValue) }
+    var period: PeriodUnit? { PeriodUnit(rawValue: rawValue) }
 }
 
 /// A period reports break down by.
-public enum ReportPeriod: String, Sendable, CaseIterable, Codable {
+public enum PeriodUnit: String, Sendable, CaseIterable, Codable {
     case day, week, month
 
     /// SQL for the period's name (`2026-01-05`, the week's Monday `2026-01-05`, `2026-01`) of the

@@ -50,7 +50,7 @@ extension ProjectionStore {
     ///
     /// With `per`, one row per inspector and day, week or month, each with the change in
     /// inspections from the inspector's period before.
-    public func inspectorAnalytics(from: Int64? = nil, to: Int64? = nil, per: ReportPeriod? = nil) throws
+    public func inspectorAnalytics(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
         -> [InspectorSummary]
     {
         let period = per.map { $0.sql(seconds: "d.day * 86400") } ?? "NULL"

@@ -43,9 +43,11 @@ extension AuditService {
     /// version changed) and keeps it caught up after every append.
     /// - Throws: ``ProjectionError`` when the database cannot be opened or folded.
     public func followProjections() async throws -> ProjectionFollower {
-        let store = try ProjectionStore.open(at: DataDirectory(dataDirectory).projections)
+        let logger = logger
+        let store = try ProjectionDatabase.caughtUp(dataDirectory: dataDirectory, log: log, logger: logger) {
+            logger.warning("\($0)")
+        }
         let runner = ProjectionRunner(logger: logger)
-        try runner.catchUp(store, log: log)
         let follower = ProjectionFollower(store: store, log: log, runner: runner, logger: logger)
         addObserver(follower)
         return follower

@@ -68,6 +68,11 @@ public actor AuditService {
         dataDirectory: URL, configuration: Configuration = Configuration(), clock: any LogClock = SystemClock(),
         logger: Logger
     ) async throws -> AuditService {
+        if DataDirectoryProbe.isFile(dataDirectory) {
+            throw AuditServiceError(
+                .dataDirectory, "\(dataDirectory.path) is a file, not a directory",
+                context: ["directory": dataDirectory.path])
+        }
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         } catch {

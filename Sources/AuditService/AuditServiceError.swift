@@ -17,6 +17,8 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case photoRejected
         /// Conflicting appends kept winning; the command was not applied.
         case tooManyConflicts
+        /// A path named for output holds something that must not be replaced; nothing was changed.
+        case outputPath
         /// A request names something the data cannot answer (a point past the end of the log, say).
         case invalidRequest
         /// The projection database cannot be opened, brought up to date or written.

@@ -48,6 +48,8 @@ public typealias LintProblem = Rules.LintProblem
 public typealias Datasheet = Datasheets.Datasheet
 /// A record of a datasheet file that could not be read, or a warning about one.
 public typealias ImportIssue = Datasheets.ImportIssue
+/// The format of a datasheet file: JSON-LD, JSON Lines or CSV.
+public typealias DatasheetFormat = Datasheets.DatasheetFormat
 
 /// A scanned or typed code parsed as GS1 data: GTIN, element string or Digital Link.
 public typealias ScannedCode = GS1.ScannedCode
@@ -57,4 +59,4 @@ public typealias BatchSummary = Projections.BatchSummary
 public typealias BatchFilter = Projections.BatchFilter
 public typealias OverdueSample = Projections.OverdueSample
 public typealias ReportLabels = Projections.ReportLabels
-public typealias ReportPeriod = Projections.ReportPeriod
+public typealias PeriodUnit = Projections.PeriodUnit

@@ -58,7 +58,10 @@ public struct EventTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
             (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        var micros = Self.days(fromCivil: year, month, day) * Self.microsecondsPerDay
+        let days = Self.days(fromCivil: year, month, day)
+        // 2026-02-30 and 2026-04-31 do not exist: the day must come back as itself.
+        guard Self.civil(fromDays: days) == (year, month, day) else { return nil }
+        var micros = days * Self.microsecondsPerDay
         if utf8.count > 10 {
             guard utf8.count >= 20, utf8[10] == 84, utf8[13] == 58, utf8[16] == 58, utf8.last == 90,
                 let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),

@@ -9,8 +9,12 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check datasheets (JSON-LD, JSON Lines, CSV) against the GS1 and EU 1169/2011 rule sets.",
         discussion: """
-            Exits 1 when any rule fails, 2 when a file cannot be read. Malformed records are reported on \
-            stderr with file, line and field; the rest is still checked.
+            Exits 1 when any rule fails or any record cannot be read, 2 when a file cannot be read or \
+            holds no datasheets. Unreadable records (bad JSON, a CSV row with the wrong number of cells, \
+            bytes that are not UTF-8) are reported on stderr with file, line and byte, counted as \
+            unreadable in the summary, and the rest is still checked. CSV columns that are no GS1 Web \
+            Vocabulary term are reported once per file with the nearest term. FILE - reads standard \
+            input (JSON Lines unless --stdin-format says otherwise).
 
             With --record, each datasheet and its findings are appended to the log in --data, so the \
             product's quality history shows them (a product not seen before is registered from its \
@@ -21,8 +25,11 @@ struct CheckCommand: AsyncParsableCommand {
               itemaudit check supplier.csv --record --data ./itemaudit-data
             """)
 
-    @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson or .csv.")
+    @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson or .csv; - for standard input.")
     var files: [String]
+
+    @Option(help: "The format of standard input (FILE -): jsonl, jsonld or csv.")
+    var stdinFormat: String = "jsonl"
 
     @Option(help: "Comma-separated built-in rule sets or rule file paths (default: all built-in sets).")
     var rules: String?
@@ -47,8 +54,11 @@ struct CheckCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("\(error) (fix the rule file or the --rules list)")
         }
-        for file in files {
+        for file in files where file != "-" {
             try ServiceAccess.requireTextFile(file, kind: "a datasheet file: .jsonld/.json, .jsonl/.ndjson or .csv")
+        }
+        guard let inputFormat = DatasheetFormat(rawValue: stdinFormat) else {
+            throw CLIFailure.badInput("--stdin-format must be jsonl, jsonld or csv (got '\(stdinFormat)')")
         }
         // Opened before checking, so a busy or unusable data directory fails fast, with nothing printed.
         let service = recordToLog ? try await ServiceAccess.open(data.url, logger: Self.logger) : nil
@@ -57,7 +67,7 @@ struct CheckCommand: AsyncParsableCommand {
         var malformed = 0
         var recorded: [DatasheetRecording.Status: Int] = [:]
         let ruleSets = engine.ruleSets.map(\.name)
-        let feed = DatasheetCheckFeed(files: files, engine: engine)
+        let feed = DatasheetCheckFeed(files: files, engine: engine, standardInputFormat: inputFormat)
         do {
             for try await chunk in feed.chunks {
                 var checked: [(datasheet: Datasheet, report: DatasheetReport)] = []
@@ -93,7 +103,8 @@ struct CheckCommand: AsyncParsableCommand {
                 throw CLIFailure.badInput("closing the log failed: \(error) (run itemaudit verify)")
             }
         }
-        print(CheckOutput.render(reports: reports, summary: summary, format: format.rawValue), terminator: "")
+        let counts = CheckOutput.Summary(summary, unreadable: malformed)
+        print(CheckOutput.render(reports: reports, summary: counts, format: format.rawValue), terminator: "")
         if service != nil, !quiet {
             FileHandle.standardError.write(
                 Data(
@@ -101,12 +112,16 @@ struct CheckCommand: AsyncParsableCommand {
                         + "(\(recorded[.alreadyRecorded] ?? 0) already recorded, "
                         + "\(recorded[.notRecorded] ?? 0) not recorded)\n").utf8))
         }
-        if summary.failed > 0 {
-            throw CLIFailure.problemsFound(
-                "\(summary.failed) of \(summary.datasheets) datasheets failed (see the findings)")
-        }
         if malformed > 0 && summary.datasheets == 0 {
-            throw CLIFailure.badInput("no datasheet could be read (\(malformed) malformed records)")
+            throw CLIFailure.badInput(
+                "no datasheet could be read (\(malformed) unreadable records; see the lines above)")
+        }
+        if summary.failed > 0 || malformed > 0 {
+            let failed = summary.failed > 0 ? "\(summary.failed) of \(counts.datasheets) datasheets failed" : nil
+            let unreadable = malformed > 0 ? "\(malformed) could not be read" : nil
+            throw CLIFailure.problemsFound(
+                [failed, unreadable].compactMap { $0 }.joined(separator: ", ")
+                    + (malformed > 0 ? " (see the findings and the error lines)" : " (see the findings)"))
         }
     }
 }
@@ -144,8 +159,21 @@ extension CheckCommand {
 
 /// Renders check reports as table, JSON, CSV or JUnit XML.
 enum CheckOutput {
+    /// The counts printed: every record read, those that could not be read, and the verdicts.
+    struct Summary: Encodable {
+        var datasheets, unreadable, failed, warnings, passed: Int
+
+        init(_ summary: CheckSummary, unreadable: Int) {
+            datasheets = summary.datasheets + unreadable
+            self.unreadable = unreadable
+            failed = summary.failed
+            warnings = summary.warnings
+            passed = summary.passed
+        }
+    }
+
     struct JSONReport: Encodable {
-        var summary: CheckSummary
+        var summary: Summary
         var datasheets: [JSONDatasheet]
     }
 
@@ -162,7 +190,7 @@ enum CheckOutput {
         var severity, message, observed, expected, reference: String
     }
 
-    static func render(reports: [DatasheetReport], summary: CheckSummary, format: String) -> String {
+    static func render(reports: [DatasheetReport], summary: Summary, format: String) -> String {
         switch format {
         case "json":
             let report = JSONReport(
@@ -180,7 +208,8 @@ enum CheckOutput {
             return JSONOutput.text(report, fallback: "{}")
         case "junit":
             var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            xml += "<testsuites tests=\"\(summary.datasheets)\" failures=\"\(summary.failed)\">\n"
+            xml +=
+                "<testsuites tests=\"\(summary.datasheets)\" failures=\"\(summary.failed)\" errors=\"\(summary.unreadable)\">\n"
             for report in reports {
                 let failures = report.findings.filter { $0.verdict == .failure }
                 xml +=
@@ -212,7 +241,9 @@ enum CheckOutput {
             let body = table.render(format == "csv" ? .csv : .table)
             if format == "csv" { return body }
             return body
-                + "\n\(summary.datasheets) datasheets: \(summary.failed) failed, \(summary.warnings) with warnings, \(summary.passed) passed\n"
+                + "\n\(summary.datasheets) datasheets: "
+                + (summary.unreadable > 0 ? "\(summary.unreadable) unreadable, " : "")
+                + "\(summary.failed) failed, \(summary.warnings) with warnings, \(summary.passed) passed\n"
         }
     }
 

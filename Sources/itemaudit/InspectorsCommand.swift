@@ -24,7 +24,7 @@ struct InspectorsCommand: ParsableCommand {
     @OptionGroup var period: PeriodOptions
 
     @Option(help: "Break down by day, week (from Monday) or month.")
-    var by: ReportPeriod?
+    var by: PeriodUnit?
 
     func run() throws {
         let rows = try asOf.queries(data.url).inspectors(
@@ -33,7 +33,7 @@ struct InspectorsCommand: ParsableCommand {
     }
 
     /// Inspector analytics as a table (also printed by `demo`).
-    static func table(_ rows: [InspectorSummary], per: ReportPeriod? = nil) -> TextTable {
+    static func table(_ rows: [InspectorSummary], per: PeriodUnit? = nil) -> TextTable {
         let periodColumns = per == nil ? [] : ["period"]
         var table = TextTable(
             columns: ["inspectorID"] + periodColumns + [
@@ -61,4 +61,4 @@ struct InspectorsCommand: ParsableCommand {
     static func signed(_ change: Int) -> String { change > 0 ? "+\(change)" : String(change) }
 }
 
-extension ReportPeriod: ExpressibleByArgument {}
+extension PeriodUnit: ExpressibleByArgument {}

@@ -6,6 +6,16 @@ extension ItemAuditCommand {
     /// Runs the command line with the exit codes every subcommand shares:
     /// 0 success, 1 a check found problems, 2 bad usage or unreadable input.
     static func main() async {
+        // `help NAME` for a name that is no command: bad usage, not the root help with exit 0.
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "help" {
+            let names = arguments.dropFirst().filter { !$0.hasPrefix("-") }
+            if commandPath(names[...]).count < names.count {
+                fail(
+                    "no command '\(names.joined(separator: " "))' (run itemaudit --help for the list of commands)",
+                    exitCode: 2)
+            }
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -12,7 +12,8 @@ extension LogPoint: ExpressibleByArgument {
 enum ProjectionAccess {
     /// The queries of `data`: its log opened read-only (a running writer may hold it).
     static func queries(_ data: URL) throws -> AuditQueries {
-        try AuditQueries.open(DataDirectory(data))
+        // A damaged projection database is set aside and rebuilt: say so in one line.
+        try AuditQueries.open(DataDirectory(data)) { FileHandle.standardError.write(Data("note: \($0)\n".utf8)) }
     }
 
     /// `value` as an ISO 8601 UTC date-time (microseconds only when not zero).
@@ -46,6 +47,9 @@ struct PeriodOptions: ParsableArguments {
                 throw ValidationError(
                     "\(name) '\(value)' is not an ISO 8601 date or date-time (use 2026-03-01 or 2026-03-01T08:00:00Z)")
             }
+        }
+        if let problem = ReportPeriod(from: fromMicros, to: toMicros).problem(now: Timestamp(Date())) {
+            throw ValidationError(problem)
         }
     }
 

@@ -10,7 +10,8 @@ struct RecordCommand: AsyncParsableCommand {
         abstract: "Apply inspection commands (one JSON object per line) through the command path.",
         discussion: """
             Each line is one command: {"commandID": …, "actor": …, "type": "StartCollection", …} \
-            (schemas in Schemas/commands/). Prints one outcome line per input line: accepted \
+            (checked against its schema in Schemas/commands/; an occurredAt that is no real date or \
+            lies in the future is invalid too). Prints one outcome line per input line: accepted \
             (stream, version, positions), duplicate (a command id seen before: the original result, \
             nothing appended) or refused (the command, the state and why). Refused or invalid lines \
             do not stop the rest; the exit code is 1 if any line was refused or invalid.

@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Without --until, drops and refolds the named projection (all when none is named) in \
             <data>/projections.sqlite. With --until TIME|POSITION --out FILE, builds every projection \
-            as of that point into FILE (replaced if it exists); query it with history --as-of or by \
+            as of that point into FILE: a new file, or one an earlier replay --out made (anything else, \
+            a directory and any path inside a data directory are refused, untouched); query it with history --as-of or by \
             opening it with sqlite3. Prints events/s at the end; a progress bar on stderr when it \
             is a terminal.
 
@@ -52,6 +53,12 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Checked before anything is opened: only a new file or an earlier replay's output is written.
+        if let out {
+            do throws(AuditServiceError) { _ = try ReplayOutput.check(path: out, dataDirectory: data.url) } catch {
+                throw CLIFailure.badInput("--out \(error.message)")
+            }
+        }
         let queries = try ProjectionAccess.queries(data.url)
         // Checked before anything is replaced: a point past the end is refused with the file untouched.
         let end = try until.map { try queries.position(of: $0, option: "--until") } ?? queries.lastPosition

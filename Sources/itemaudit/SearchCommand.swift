@@ -71,7 +71,14 @@ struct SearchCommand: ParsableCommand {
             }
             if output.format == .table {
                 let last = min(result.total, result.offset + result.items.count)
-                print("\(result.total) products match; showing \(result.items.isEmpty ? 0 : result.offset + 1)–\(last)")
+                if result.items.isEmpty, result.total > 0 {
+                    let pages = (result.total + limit - 1) / limit
+                    print("\(result.total) products match; page \(page) is empty (the last page is \(pages))")
+                } else {
+                    print(
+                        "\(result.total) products match; showing \(result.items.isEmpty ? 0 : result.offset + 1)–\(last)"
+                    )
+                }
             }
             return table
         }

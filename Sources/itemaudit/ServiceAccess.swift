@@ -44,10 +44,11 @@ enum ServiceAccess {
         do { head = try handle.read(upToCount: 4096) ?? Data() } catch {
             throw CLIFailure.badInput("cannot read \(path): \(error.localizedDescription) (check the path)")
         }
-        // A NUL byte, or bytes that are not UTF-8 (allowing for a character cut at the end), mean binary data.
+        // A NUL byte or many control bytes mean binary data. Text in another encoding (Latin-1) is
+        // text: the importers name each line and byte that is not UTF-8 and read the rest.
+        let controls = head.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C }.count
         let isText =
-            !head.contains(0)
-            && (0...min(3, head.count)).contains { String(bytes: head.dropLast($0), encoding: .utf8) != nil }
+            !head.contains(0) && controls * 20 <= head.count
         if !isText {
             throw CLIFailure.badInput("\(path) is not a text file (give \(kind))")
         }

@@ -38,7 +38,7 @@ struct CheckAndRulesTests {
         #expect(result.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let summary = try #require(json["summary"] as? [String: Int])
-        #expect(Set(summary.keys) == ["datasheets", "failed", "warnings", "passed"])
+        #expect(Set(summary.keys) == ["datasheets", "unreadable", "failed", "warnings", "passed"])
         #expect(summary["datasheets"] == 7)
         #expect(summary["failed"] == 1)
         let sheets = try #require(json["datasheets"] as? [[String: Any]])

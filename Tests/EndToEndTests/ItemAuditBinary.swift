@@ -18,13 +18,15 @@ enum ItemAuditBinary {
 
     static func run(
         _ arguments: [String],
+        launcher: [String] = [],
         stdin: Data? = nil,
         environment: [String: String] = [:],
         currentDirectory: URL? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        // A launcher (e.g. setpriv to drop root) runs the executable with the arguments after it.
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? executable
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable.path] + arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { _, new in new }
         process.environment = env

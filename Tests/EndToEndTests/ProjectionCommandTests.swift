@@ -54,7 +54,13 @@ struct ProjectionCommandTests {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.sample(directory, events: 2_000)
-        let out = directory.appendingPathComponent("then.sqlite")
+        // Outside the data directory: replay --out refuses any path inside one.
+        let out = directory.deletingLastPathComponent().appendingPathComponent("then-\(UUID().uuidString).sqlite")
+        defer {
+            for suffix in ["", "-wal", "-shm", ".lock"] {
+                try? FileManager.default.removeItem(atPath: out.path + suffix)
+            }
+        }
         let replay = try ItemAuditBinary.run([
             "replay", "--data", directory.path, "--until", "700", "--out", out.path, "--format", "csv",
         ])

@@ -5,8 +5,8 @@ import Testing
 /// Breakdowns by day, week and month add up to the totals, and each change is the difference
 /// from the period before.
 @Suite struct PeriodBreakdownTests {
-    @Test(arguments: ReportPeriod.allCases)
-    func breakdownsAddUp(_ period: ReportPeriod) async throws {
+    @Test(arguments: PeriodUnit.allCases)
+    func breakdownsAddUp(_ period: PeriodUnit) async throws {
         try await KnownHistoryTests().withKnownHistory { _, store in
             let totals = try store.inspectorAnalytics()
             let rows = try store.inspectorAnalytics(per: period)

@@ -27,10 +27,11 @@ public final class DatasheetCheckFeed: @unchecked Sendable {
     private var cancelled = false
     private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
 
-    /// Starts reading and checking `files` with `engine` on a thread of its own.
-    public init(files: [String], engine: RuleEngine) {
+    /// Starts reading and checking `files` with `engine` on a thread of its own; the file named
+    /// `-` is standard input, read as `standardInputFormat`.
+    public init(files: [String], engine: RuleEngine, standardInputFormat: DatasheetFormat = .jsonl) {
         (chunks, continuation) = AsyncThrowingStream.makeStream(of: [Item].self)
-        let thread = Thread { [self] in produce(files: files, engine: engine) }
+        let thread = Thread { [self] in produce(files: files, engine: engine, stdin: standardInputFormat) }
         thread.start()
     }
 
@@ -43,7 +44,7 @@ public final class DatasheetCheckFeed: @unchecked Sendable {
         room.signal()
     }
 
-    private func produce(files: [String], engine: RuleEngine) {
+    private func produce(files: [String], engine: RuleEngine, stdin: DatasheetFormat) {
         var chunk: [Item] = []
         func hand() -> Bool {
             room.wait()
@@ -55,7 +56,7 @@ public final class DatasheetCheckFeed: @unchecked Sendable {
         do {
             for file in files {
                 var going = true
-                try DatasheetImporter.read(path: file) { record in
+                try DatasheetImporter.read(path: file, format: file == "-" ? stdin : nil) { record in
                     switch record {
                     case .datasheet(let datasheet, let issues):
                         chunk.append(.checked(datasheet, engine.check(datasheet), issues: issues))

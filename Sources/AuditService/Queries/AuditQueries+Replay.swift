@@ -19,21 +19,32 @@ extension AuditQueries {
     public static var projectionNames: [String] { ProjectionCatalog.all.map(\.name) }
 
     /// Drops and refolds the projections named in `only` (all when nil) up to `end` (the last
-    /// position when nil), into `database` (replaced first) or the data directory's own
-    /// projection database when nil.
+    /// position when nil), into `database` or the data directory's own projection database when
+    /// nil (a damaged one is set aside first).
     ///
-    /// `progress` is told (position, end) after each committed chunk.
-    /// - Throws: ``AuditServiceError`` `.projections` when the database cannot be written.
+    /// `database` must be a new file or one an earlier replay made (see ``ReplayOutput``): it is
+    /// then replaced; anything else is refused untouched. `progress` is told (position, end)
+    /// after each committed chunk.
+    /// - Throws: ``AuditServiceError`` `.outputPath` for a `database` that may not be written,
+    ///   `.projections` when the database cannot be written.
     public func replay(
         only: Set<String>? = nil, upTo end: UInt64? = nil, into database: URL? = nil,
         progress: (UInt64, UInt64) throws -> Void = { _, _ in }
     ) throws -> ReplayReport {
         let end = end ?? log.lastPosition
-        let storeURL = database ?? directory.projections
-        if database != nil { ProjectionStore.remove(at: storeURL) }
+        let output = try database.map { try ReplayOutput.check(path: $0.path, dataDirectory: directory.url) }
+        if output == nil, !ProjectionDatabase.isWritable(directory.url, directory.projections) {
+            throw AuditServiceError(
+                .projections,
+                "\(directory.path) is read-only, and replay rebuilds its projections.sqlite in place "
+                    + "(reports work as they are; to rebuild elsewhere use replay --until POINT --out FILE; nothing was changed)",
+                context: ["directory": directory.path])
+        }
+        let storeURL = output?.url ?? directory.projections
         let runner = ProjectionRunner(logger: logger)
         do {
-            let store = try ProjectionStore.open(at: storeURL)
+            if output == nil { try ProjectionDatabase.setAsideIfDamaged(dataDirectory: directory.url, note: note) }
+            let store = try output?.create() ?? ProjectionStore.open(at: storeURL)
             try runner.reset(store, only: only)
             let report = try runner.catchUp(store, log: log, upTo: end, only: only, progress: progress)
             return ReplayReport(

@@ -17,7 +17,7 @@ extension AuditQueries {
 
     /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when
     /// nil), or per inspector and day, week or month with `per`.
-    public func inspectors(from: Int64? = nil, to: Int64? = nil, per: ReportPeriod? = nil) throws
+    public func inspectors(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
         -> [InspectorSummary]
     {
         try withProjections { try $0.inspectorAnalytics(from: from, to: to, per: per) }

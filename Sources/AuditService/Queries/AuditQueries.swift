@@ -14,12 +14,18 @@ public struct AuditQueries: Sendable {
     public let directory: DataDirectory
     let log: EventLog
     let logger: Logger
+    /// Told, in one line, what was done to answer despite the state of the directory (a damaged
+    /// projection database set aside and rebuilt).
+    let note: @Sendable (String) -> Void
     /// Where the reports read their projections (``reading(_:)``).
     public internal(set) var source: ProjectionSource = .live
 
-    /// Opens the log of `directory` read-only.
+    /// Opens the log of `directory` read-only; `note` hears (one line each) about a damaged
+    /// projection database set aside and rebuilt.
     /// - Throws: ``AuditServiceError`` `.dataDirectory` when there is no log, `.log` when it cannot be opened.
-    public static func open(_ directory: DataDirectory, logger: Logger = quietLogger) throws -> AuditQueries {
+    public static func open(
+        _ directory: DataDirectory, logger: Logger = quietLogger, note: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> AuditQueries {
         guard directory.hasLog else {
             throw AuditServiceError(
                 .dataDirectory, "no event log in \(directory.path) (check --data or $ITEMAUDIT_DATA)",
@@ -27,7 +33,7 @@ public struct AuditQueries: Sendable {
         }
         do {
             let log = try EventLog.open(directory: directory.log, configuration: .init(readOnly: true), logger: logger)
-            return AuditQueries(directory: directory, log: log, logger: logger)
+            return AuditQueries(directory: directory, log: log, logger: logger, note: note)
         } catch {
             throw AuditServiceError(
                 .log, "cannot open the event log in \(directory.path): \(error)", context: ["directory": directory.path]
@@ -41,12 +47,11 @@ public struct AuditQueries: Sendable {
     /// The last position in the log.
     public var lastPosition: UInt64 { log.lastPosition }
 
-    /// The projection database of the data directory, caught up with the log.
+    /// The projection database of the data directory, caught up with the log (in a temporary
+    /// place when the directory is read-only; set aside and rebuilt when damaged).
     func projections() throws -> ProjectionStore {
         do {
-            let store = try ProjectionStore.open(at: directory.projections)
-            try ProjectionRunner(logger: logger).catchUp(store, log: log)
-            return store
+            return try ProjectionDatabase.caughtUp(dataDirectory: directory.url, log: log, logger: logger, note: note)
         } catch let error as ProjectionError {
             throw AuditServiceError(.projections, error.message)
         } catch {

@@ -18,12 +18,23 @@ public struct CSVImporter: Sendable {
         let reader = try ChunkReader(path: path)
         var parser = RowParser()
         var header: [String]?
+        // Columns that are no vocabulary term: reported once, with the file's first datasheet.
+        var headerIssues: [ImportIssue] = []
         var stop = false
-        func handle(_ row: [String], line: Int) {
+        func handle(_ row: [String], line: Int, badByte: (offset: Int, byte: UInt8)?) {
+            if let badByte {
+                stop = !body(
+                    .failed(
+                        ImportIssue(
+                            file: path, line: line,
+                            message: UTF8Validator.message(offset: badByte.offset, byte: badByte.byte))))
+            }
             guard let columns = header else {
                 header = row.map { Self.columnPath($0) }
+                headerIssues = Self.unknownColumns(header ?? [], file: path, line: line)
                 return
             }
+            if badByte != nil { return }
             if row.count == 1, row[0].isEmpty { return }
             guard row.count == columns.count else {
                 stop = !body(
@@ -42,25 +53,37 @@ public struct CSVImporter: Sendable {
             }
             stop = !body(
                 .datasheet(
-                    Datasheet(attributes: attributes, source: SourceLocation(file: path, line: line)), issues: []))
+                    Datasheet(attributes: attributes, source: SourceLocation(file: path, line: line)),
+                    issues: headerIssues))
+            headerIssues = []
         }
         try reader.forEachChunk { chunk throws(ImportIssue) in
             for byte in chunk {
                 if parser.separator == nil, header == nil, byte == UInt8(ascii: ";") { parser.semicolonSeen = true }
-                if let (row, line) = parser.feed(byte) {
-                    handle(row, line: line)
+                if let (row, line, badByte) = parser.feed(byte) {
+                    handle(row, line: line, badByte: badByte)
                     if stop { return false }
                 }
             }
             return true
         }
-        if !stop, let (row, line) = parser.finish() { handle(row, line: line) }
+        if !stop, let (row, line, badByte) = parser.finish() { handle(row, line: line, badByte: badByte) }
         if !stop, parser.unterminatedQuote {
             _ = body(
                 .failed(
                     ImportIssue(
                         file: path, line: parser.rowLine,
                         message: "a quoted cell is never closed; add the closing quote")))
+        }
+    }
+
+    /// One issue per column whose name is no vocabulary term, suggesting the nearest term.
+    static func unknownColumns(_ columns: [String], file: String, line: Int) -> [ImportIssue] {
+        columns.filter { !$0.isEmpty && VocabularyTerms.unknownTerm(in: $0) != nil }.map { column in
+            let hint = VocabularyTerms.suggestion(for: column).map { "did you mean \($0)?" } ?? "check the spelling"
+            return ImportIssue(
+                file: file, line: line, field: column,
+                message: "not a GS1 Web Vocabulary term, so no rule reads this column (\(hint))")
         }
     }
 
@@ -90,10 +113,21 @@ public struct CSVImporter: Sendable {
         private var line = 1
         private(set) var rowLine = 1
         private var sawAnything = false
+        /// The file offset of the next byte, and the first byte of this row that is not UTF-8.
+        private var offset = 0
+        private var validator = UTF8Validator()
+        private var badByte: (offset: Int, byte: UInt8)?
 
         var unterminatedQuote: Bool { inQuotes }
 
-        mutating func feed(_ byte: UInt8) -> ([String], Int)? {
+        /// A completed row: its cells, the line it starts on, and its first byte that is not UTF-8.
+        typealias Row = ([String], Int, (offset: Int, byte: UInt8)?)
+
+        mutating func feed(_ byte: UInt8) -> Row? {
+            if byte >= 0x80 || validator.inSequence, let bad = validator.feed(byte, at: offset), badByte == nil {
+                badByte = bad
+            }
+            offset += 1
             if byte == 0x0A { line += 1 }
             if inQuotes {
                 if byte == UInt8(ascii: "\"") {
@@ -143,18 +177,21 @@ public struct CSVImporter: Sendable {
             quoteJustClosed = false
         }
 
-        private mutating func endRow() -> ([String], Int) {
+        private mutating func endRow() -> Row {
             endCell()
             if separator == nil { separator = UInt8(ascii: ",") }
             let row = cells
             let start = rowLine
+            let bad = badByte
             cells.removeAll(keepingCapacity: true)
             rowLine = line
             sawAnything = false
-            return (row, start)
+            badByte = nil
+            return (row, start, bad)
         }
 
-        mutating func finish() -> ([String], Int)? {
+        mutating func finish() -> Row? {
+            if let bad = validator.finish(), badByte == nil { badByte = bad }
             guard sawAnything, !inQuotes else { return nil }
             return endRow()
         }

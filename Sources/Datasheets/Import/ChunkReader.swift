@@ -11,9 +11,9 @@ final class ChunkReader {
     private let descriptor: Int32
     private var buffer: [UInt8]
 
-    /// Opens a file; throws an `ImportIssue` naming the file when it cannot be opened.
+    /// Opens a file (`-`: standard input); throws an `ImportIssue` naming the file when it cannot be opened.
     init(path: String, chunkSize: Int = 1 << 20) throws(ImportIssue) {
-        descriptor = open(path, O_RDONLY)
+        descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw ImportIssue(
                 file: path, line: 0,

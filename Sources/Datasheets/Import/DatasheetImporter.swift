@@ -24,8 +24,10 @@ public enum DatasheetFormat: String, Sendable, CaseIterable {
 
 /// Imports datasheets from any supported file, choosing the importer by format.
 public enum DatasheetImporter {
-    /// Streams the records of a file to `body` (return false to stop). Throws only when the file
-    /// cannot be opened or its format is unknown; bad records arrive as `.failed`.
+    /// Streams the records of a file (`-`: standard input) to `body` (return false to stop).
+    /// Throws only when the file cannot be opened, its format is unknown, or it holds no records
+    /// at all (empty, whitespace, or a CSV header alone: the same for every format); bad records
+    /// arrive as `.failed`.
     public static func read(
         path: String, format: DatasheetFormat? = nil, _ body: (ImportRecord) -> Bool
     ) throws(ImportIssue) {
@@ -34,10 +36,22 @@ public enum DatasheetImporter {
                 file: path, line: 0,
                 message: "unknown file type; name it .jsonld, .json, .jsonl, .ndjson or .csv")
         }
+        var records = 0
+        let counted: (ImportRecord) -> Bool = { record in
+            records += 1
+            return body(record)
+        }
         switch format {
-        case .jsonld: try JSONLDImporter().read(path: path, body)
-        case .jsonl: try JSONLinesImporter().read(path: path, body)
-        case .csv: try CSVImporter().read(path: path, body)
+        case .jsonld: try JSONLDImporter().read(path: path, counted)
+        case .jsonl: try JSONLinesImporter().read(path: path, counted)
+        case .csv: try CSVImporter().read(path: path, counted)
+        }
+        if records == 0 {
+            throw ImportIssue(
+                file: path, line: 0,
+                message:
+                    "holds no datasheets (the file is empty, or a CSV has only its header row; give a file with products)"
+            )
         }
     }
 

@@ -14,12 +14,18 @@ public struct JSONLDImporter: Sendable {
         var scanner = Scanner()
         var flattener = ProductFlattener()
         var stop = false
+        var offset = 0
         try reader.forEachChunk { chunk throws(ImportIssue) in
             for byte in chunk {
+                offset += 1
                 guard let event = scanner.feed(byte) else { continue }
                 switch event {
                 case .record(let bytes, let line):
-                    stop = !body(bytes.withUnsafeBufferPointer { JSONLinesImporter.record($0, path, line, flattener) })
+                    let start = offset - bytes.count
+                    stop = !body(
+                        bytes.withUnsafeBufferPointer {
+                            JSONLinesImporter.record($0, path, line, flattener, offset: start)
+                        })
                 case .header(let bytes):
                     // The document head up to `"@graph": [`; close it to read its @context.
                     if case .success(let head) = Result(catching: { () throws(JSONSyntaxError) in
@@ -150,7 +156,8 @@ public struct JSONLDImporter: Sendable {
 
         /// A message when the document ended inside a value, else nil.
         mutating func finish() -> String? {
-            if mode == .start { return "the file holds no JSON-LD product; expected an object, an array or an @graph" }
+            // An empty document holds no datasheets, like an empty .jsonl or .csv (the importer says so).
+            if mode == .start { return nil }
             if inString || depth > 0 || recording {
                 return "the document ends inside a value (unbalanced brackets or an unterminated string); fix the file"
             }

@@ -18,7 +18,10 @@ public struct JSONLinesImporter: Sendable {
         var overlong = false
         let flattener = ProductFlattener()
         var stop = false
-        func handle(_ line: UnsafeBufferPointer<UInt8>) {
+        // File offsets: where the current chunk starts, and where the pending (partial) line starts.
+        var chunkOffset = 0
+        var pendingOffset = 0
+        func handle(_ line: UnsafeBufferPointer<UInt8>, at lineOffset: Int) {
             lineNumber += 1
             if overlong {
                 overlong = false
@@ -34,34 +37,48 @@ public struct JSONLinesImporter: Sendable {
             while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
             while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x0D || line[end - 1] == 0x09 { end -= 1 }
             if start == end { return }
-            stop = !body(Self.record(UnsafeBufferPointer(rebasing: line[start..<end]), path, lineNumber, flattener))
+            stop = !body(
+                Self.record(
+                    UnsafeBufferPointer(rebasing: line[start..<end]), path, lineNumber, flattener,
+                    offset: lineOffset + start))
         }
         try reader.forEachChunk { chunk throws(ImportIssue) in
             var lineStart = 0
             for index in 0..<chunk.count where chunk[index] == 0x0A {
                 if pending.isEmpty {
-                    handle(UnsafeBufferPointer(rebasing: chunk[lineStart..<index]))
+                    handle(UnsafeBufferPointer(rebasing: chunk[lineStart..<index]), at: chunkOffset + lineStart)
                 } else {
                     pending.append(contentsOf: chunk[lineStart..<index])
-                    pending.withUnsafeBufferPointer { handle($0) }
+                    pending.withUnsafeBufferPointer { handle($0, at: pendingOffset) }
                     pending.removeAll(keepingCapacity: pending.capacity < 1 << 20)
                 }
                 lineStart = index + 1
                 if stop { return false }
             }
+            if pending.isEmpty { pendingOffset = chunkOffset + lineStart }
             if !overlong { pending.append(contentsOf: chunk[lineStart..<chunk.count]) }
+            chunkOffset += chunk.count
             if pending.count > maximumLineLength {
                 overlong = true
                 pending = []
             }
             return true
         }
-        if !stop, !pending.isEmpty || overlong { pending.withUnsafeBufferPointer { handle($0) } }
+        if !stop, !pending.isEmpty || overlong { pending.withUnsafeBufferPointer { handle($0, at: pendingOffset) } }
     }
 
+    /// One record's datasheet, or why it cannot be read; `offset` is the file offset of its first
+    /// byte (to name a byte that is not UTF-8).
     static func record(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ file: String, _ line: Int, _ flattener: ProductFlattener
+        _ bytes: UnsafeBufferPointer<UInt8>, _ file: String, _ line: Int, _ flattener: ProductFlattener, offset: Int
     ) -> ImportRecord {
+        if let bad = UTF8Validator.firstInvalid(in: bytes, base: offset) {
+            let before = UnsafeBufferPointer(rebasing: bytes[..<(bad.offset - offset)])
+            let badLine = line + before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return .failed(
+                ImportIssue(
+                    file: file, line: badLine, message: UTF8Validator.message(offset: bad.offset, byte: bad.byte)))
+        }
         let value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONParser.parse(bytes)

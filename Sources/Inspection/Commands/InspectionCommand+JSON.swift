@@ -151,10 +151,13 @@ extension CommandEnvelope: Codable {
 }
 
 extension CommandEnvelope {
-    /// Parses one JSON line; the error says which field is wrong and how.
+    /// Parses one JSON line, checked against its command's schema in `Schemas/commands/` first;
+    /// the error names the field that is wrong and how (never a Swift type).
     public init(jsonLine: some StringProtocol) throws(CommandParseError) {
+        let data = Data(jsonLine.utf8)
+        try Self.validate(data)
         do {
-            self = try JSONDecoder().decode(CommandEnvelope.self, from: Data(jsonLine.utf8))
+            self = try JSONDecoder().decode(CommandEnvelope.self, from: data)
         } catch let error as DecodingError {
             throw CommandParseError(message: CommandParseError.describe(error))
         } catch {
@@ -169,6 +172,18 @@ extension CommandEnvelope {
         guard let data = try? encoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// What a Swift type is called in JSON terms, for messages.
+private func jsonKind(_ type: Any.Type) -> String {
+    let name = String(describing: type)
+    if name.hasPrefix("Int") || name.hasPrefix("UInt") { return "an integer" }
+    if name == "Double" || name == "Float" { return "a number" }
+    if name == "String" { return "a string" }
+    if name == "Bool" { return "true or false" }
+    if name.hasPrefix("Array") { return "a list" }
+    if name.hasPrefix("Dictionary") { return "an object" }
+    return "a valid value"
 }
 
 /// A command line that is not a valid command.
@@ -188,10 +203,16 @@ public struct CommandParseError: Error, Sendable, Hashable, CustomStringConverti
             let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
             return "missing field '\(key.stringValue)'\(parent) (add it; see Schemas/commands/)"
         case .typeMismatch(let type, let context):
-            return "\(path(context)) should be \(type): \(context.debugDescription)"
+            return "\(path(context)) must be \(jsonKind(type))"
         case .valueNotFound(let type, let context):
-            return "\(path(context)) should be \(type), found null"
+            return "\(path(context)) must be \(jsonKind(type)), found null"
         case .dataCorrupted(let context):
+            // Foundation's "Cannot initialize LocationKind from invalid Int value 7" names a Swift type.
+            if context.debugDescription.hasPrefix("Cannot initialize"),
+                let value = context.debugDescription.split(separator: " ").last
+            {
+                return "\(path(context)) has no code \(value) (see Schemas/commands/)"
+            }
             return "\(path(context)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"

@@ -8,6 +8,10 @@ extension InspectionState {
         _ envelope: CommandEnvelope, context: DecisionContext
     ) throws(CommandRefusal) -> Decision {
         let name = envelope.command.typeName
+        // Every command names who sent it and carries an id to answer a resend with.
+        for (field, value) in [("commandID", envelope.commandID), ("actor", envelope.actor)] where value.isEmpty {
+            throw CommandRefusal(.invalidInput, command: name, state: "-", reason: "'\(field)' must not be empty")
+        }
         switch envelope.command {
         case .registerLocation(let command): return try decideRegisterLocation(command, name)
         case .registerInspector(let command): return try decideRegisterInspector(command, name)

@@ -43,7 +43,7 @@ public struct DemoScenario: Sendable {
     }
 
     /// The file whose presence marks a directory as one `demo` made, so a later demo may replace it.
-    public static let markerName = ".itemaudit-demo"
+    public static let markerName = DataDirectoryProbe.demoMarkerName
 
     public var configuration: Configuration
     public var logger: Logger
@@ -58,6 +58,11 @@ public struct DemoScenario: Sendable {
     public static func prepare(_ directory: URL) throws(DemoError) {
         let files = FileManager.default
         let marker = directory.appendingPathComponent(markerName)
+        if DataDirectoryProbe.isFile(directory) {
+            throw DemoError(
+                "\(directory.path) is a file, not a directory (pass a new or empty --data directory; nothing was changed)"
+            )
+        }
         if let contents = try? files.contentsOfDirectory(atPath: directory.path), !contents.isEmpty {
             guard files.fileExists(atPath: marker.path) else {
                 throw DemoError(

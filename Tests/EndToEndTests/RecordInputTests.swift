@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// `record` applies every good line of a file and names each bad one by line and field, checked
+/// against the command schemas in `Schemas/commands/`.
+@Suite("record: bad lines are named, good lines applied")
+struct RecordInputTests {
+    static let location =
+        #"{"commandID":"c1","actor":"admin","type":"RegisterLocation","locationID":"S1","name":"Store","kind":0}"#
+
+    static func record(_ lines: [String], data: URL, format: String = "table") throws -> ItemAuditBinary.Result {
+        try ItemAuditBinary.run(
+            ["record", "-", "--data", data.path, "--format", format],
+            stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    static func withScratch(_ body: (URL) throws -> Void) throws {
+        let scratch = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try body(scratch.appendingPathComponent("data"))
+    }
+
+    @Test("an empty commandID or actor refuses that line only; the lines around it are applied")
+    func emptyIdentifiers() throws {
+        try Self.withScratch { data in
+            let result = try Self.record(
+                [
+                    Self.location,
+                    #"{"commandID":"","actor":"admin","type":"RegisterLocation","locationID":"S2","name":"B","kind":0}"#,
+                    #"{"commandID":"c3","actor":"","type":"RegisterLocation","locationID":"S3","name":"C","kind":0}"#,
+                    #"{"commandID":"c4","actor":"admin","type":"RegisterLocation","locationID":"S4","name":"D","kind":1}"#,
+                ], data: data)
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 4, "\(result.stdout)\(result.stderr)")
+            guard lines.count == 4 else { return }
+            #expect(lines[0].hasPrefix("line 1: accepted"))
+            #expect(lines[1].hasPrefix("line 2: invalid:") && lines[1].contains("'commandID'"), "\(lines[1])")
+            #expect(lines[2].hasPrefix("line 3: invalid:") && lines[2].contains("'actor'"), "\(lines[2])")
+            #expect(lines[3].hasPrefix("line 4: accepted"))
+            #expect(result.stderr.contains("2 of 4 lines were refused or invalid"))
+        }
+    }
+
+    @Test(
+        "a line breaking its schema is invalid, with a message naming the field",
+        arguments: [
+            (
+                #"{"commandID":"k","actor":"a","type":"RegisterLocation","locationID":"S","name":"N","kind":7}"#,
+                "'kind'"
+            ),
+            (
+                #"{"commandID":"k","actor":"a","type":"RegisterLocation","locationID":"S","name":"N","kind":0,"colour":"red"}"#,
+                "'colour'"
+            ),
+            (
+                #"{"commandID":"k","actor":"a","type":"RegisterLocation","locationID":"S","name":"N","kind":"0"}"#,
+                "'kind'"
+            ),
+            (
+                #"{"commandID":"k","actor":"a","type":"RegisterLocation","locationID":"","name":"N","kind":0}"#,
+                "'locationID'"
+            ),
+            (
+                #"{"commandID":"k","actor":"a","type":"RecordVerdicts","taskID":"T","verdicts":[{"path":"p","verdict":1,"x":1}]}"#,
+                "'verdicts[0].x'"
+            ),
+            (#"{"commandID":"k","actor":"a","type":"RecordVerdicts","taskID":"T","verdicts":[]}"#, "'verdicts'"),
+            (#"{"commandID":"k","actor":"a","type":"RecordVerdicts","taskID":"T","verdicts":"none"}"#, "'verdicts'"),
+            (
+                #"{"commandID":"k","actor":"a","occurredAt":"2026-02-30","type":"RegisterLocation","locationID":"S","name":"N","kind":0}"#,
+                "'occurredAt'"
+            ),
+            (
+                #"{"commandID":"k","actor":"a","occurredAt":"2099-01-01T00:00:00Z","type":"RegisterLocation","locationID":"S","name":"N","kind":0}"#,
+                "in the future"
+            ),
+            (#"["not","an","object"]"#, "object"),
+        ])
+    func schemaViolations(_ line: String, _ word: String) throws {
+        try Self.withScratch { data in
+            let result = try Self.record([Self.location, line], data: data)
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("line 1: accepted") == true, "\(result.stdout)")
+            let second = lines.dropFirst().first ?? ""
+            #expect(second.hasPrefix("line 2: invalid:") && second.contains(word), "\(second)")
+            for swiftWord in ["Dictionary<", "Cannot initialize", "Int value", "Swift."] {
+                #expect(!second.contains(swiftWord), "\(second)")
+            }
+        }
+    }
+
+    @Test("a line with a byte that is not UTF-8 is invalid; the other lines are applied")
+    func latin1Line() throws {
+        try Self.withScratch { data in
+            var bytes = Array((Self.location + "\n").utf8)
+            bytes += Array(
+                #"{"commandID":"c2","actor":"admin","type":"RegisterLocation","locationID":"S2","name":"Caf"#.utf8)
+            bytes += [0xE9] + Array(#"","kind":0}"#.utf8) + [0x0A]
+            let result = try ItemAuditBinary.run(["record", "-", "--data", data.path], stdin: Data(bytes))
+            #expect(result.status == 1, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasPrefix("line 1: accepted") == true, "\(result.stdout)")
+            #expect(
+                lines.dropFirst().first?.contains("line 2: invalid: the line holds bytes that are not UTF-8") == true)
+        }
+    }
+}
