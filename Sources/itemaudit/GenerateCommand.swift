@@ -15,7 +15,8 @@ struct GenerateCommand: AsyncParsableCommand {
             each weekday: receptions at the inspection centre, batch allocations, collection by scan \
             (with skips), verdicts, photos (a few left pending), submissions, cancellations and \
             expiries. Time is simulated, so the same seed writes the same log, byte for byte. \
-            The data directory must not hold a log yet.
+            The data directory must not hold a log yet; --replace empties one an earlier generate made \
+            (an interrupted one, say: Ctrl-C says how far it got and leaves the partial log).
 
             Example:
               itemaudit generate --data ./demo-data --seed 7 --days 30
@@ -33,12 +34,20 @@ struct GenerateCommand: AsyncParsableCommand {
     @OptionGroup var output: FormatOption
     @OptionGroup var size: HistorySizeOptions
     @Flag(help: "Print only the report, not the time taken.") var quiet = false
+    @Flag(help: "Replace the log an earlier generate wrote in --data (an interrupted one, say).") var replace = false
 
     func run() async throws {
         let configuration = size.configuration
         if DataDirectory(data.url).holdsEvents {
-            throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
+            guard replace else {
+                throw CLIFailure.badInput(
+                    "\(data.url.path) already holds a log (pass a new --data directory, or --replace to start again in one generate made)"
+                )
+            }
+            try GenerateInterruption.replace(data.url)
         }
+        let interruption = GenerateInterruption(directory: data.url)
+        defer { interruption.finish() }
         let generator = WorkloadGenerator(configuration: configuration)
         let clock = generator.makeClock()
         let started = ContinuousClock.now
@@ -51,8 +60,15 @@ struct GenerateCommand: AsyncParsableCommand {
                 try? await service.close()
                 throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
             }
+            // The service made and checked the directory; the marker lets --replace empty it later.
+            do { try GenerateInterruption.mark(data.url) } catch {
+                try? await service.close()
+                throw CLIFailure.badInput(
+                    "cannot write in \(data.url.path): \(error) (pass a writable --data directory)")
+            }
             let bar = ProgressBar.onTerminal(quiet: quiet)
             report = try await generator.run(service: service, clock: clock) {
+                interruption.progress($0, of: $1)
                 bar.update(UInt64($0), of: UInt64($1))
             }
             bar.finish()
