@@ -44,6 +44,14 @@ public typealias DatasheetReport = Rules.DatasheetReport
 public typealias CheckSummary = Rules.CheckSummary
 /// A problem in a rule file.
 public typealias LintProblem = Rules.LintProblem
+/// One rule of a rule set.
+public typealias Rule = Rules.Rule
+/// What a rule applies to (master data, a physical item, both) and what a check is run on.
+public typealias Applicability = Rules.Applicability
+/// A datasheet a built-in rule passes or fails on.
+public typealias RuleExample = Rules.RuleExample
+/// A rule file that cannot be read.
+public typealias RuleSelectionError = Rules.RuleSelectionError
 /// A supplier's datasheet.
 public typealias Datasheet = Datasheets.Datasheet
 /// A record of a datasheet file that could not be read, or a warning about one.

@@ -16,6 +16,9 @@ struct CheckCommand: AsyncParsableCommand {
             Vocabulary term are reported once per file with the nearest term. FILE - reads standard \
             input (JSON Lines unless --stdin-format says otherwise).
 
+            Supplier datasheets are master data: only the rules that apply to master data run (a lot's \
+            dates and measured values belong to an inspected item: --subject physical-item).
+
             With --record, each datasheet and its findings are appended to the log in --data, so the \
             product's quality history shows them (a product not seen before is registered from its \
             datasheet; recording the same datasheet with the same rule sets again appends nothing).
@@ -34,6 +37,12 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated built-in rule sets or rule file paths (default: all built-in sets).")
     var rules: String?
 
+    @Option(
+        help:
+            "What the datasheets describe: master-data (a supplier's datasheet) or physical-item (an inspected pack, with lot dates and measured values)."
+    )
+    var subject: Applicability.Subject = .masterData
+
     @Option(help: "Output format: table, json, csv or junit.")
     var format: CheckFormat = .table
 
@@ -50,7 +59,7 @@ struct CheckCommand: AsyncParsableCommand {
         let engine: RuleEngine
         do {
             engine = try RuleBook.engine(
-                selection: rules.map { $0.split(separator: ",").map(String.init) } ?? [])
+                selection: rules.map { $0.split(separator: ",").map(String.init) } ?? [], subject: subject)
         } catch {
             throw CLIFailure.badInput("\(error) (fix the rule file or the --rules list)")
         }
@@ -65,7 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
         var reports: [DatasheetReport] = []
         var summary = CheckSummary()
         var malformed = 0
-        var recorded: [DatasheetRecording.Status: Int] = [:]
+        var recorded = RecordingTally()
         let ruleSets = engine.ruleSets.map(\.name)
         let feed = DatasheetCheckFeed(files: files, engine: engine, standardInputFormat: inputFormat)
         do {
@@ -85,7 +94,7 @@ struct CheckCommand: AsyncParsableCommand {
                 }
                 // Recorded chunk by chunk, so no more than a few thousand datasheets are held at once.
                 if let service {
-                    try await record(checked, ruleSets: ruleSets, service: service, counts: &recorded)
+                    try await record(checked, ruleSets: ruleSets, service: service, tally: &recorded)
                 }
                 feed.consumed()
             }
@@ -105,12 +114,15 @@ struct CheckCommand: AsyncParsableCommand {
         }
         let counts = CheckOutput.Summary(summary, unreadable: malformed)
         print(CheckOutput.render(reports: reports, summary: counts, format: format.rawValue), terminator: "")
+        if service != nil {
+            for line in recorded.summary() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
+        }
         if service != nil, !quiet {
             FileHandle.standardError.write(
                 Data(
-                    ("recorded \(recorded[.recorded] ?? 0) datasheets in \(data.url.path) "
-                        + "(\(recorded[.alreadyRecorded] ?? 0) already recorded, "
-                        + "\(recorded[.notRecorded] ?? 0) not recorded)\n").utf8))
+                    ("recorded \(recorded.counts[.recorded] ?? 0) datasheets in \(data.url.path) "
+                        + "(\(recorded.counts[.alreadyRecorded] ?? 0) already recorded, "
+                        + "\(recorded.counts[.notRecorded] ?? 0) not recorded)\n").utf8))
         }
         if malformed > 0 && summary.datasheets == 0 {
             throw CLIFailure.badInput(
@@ -136,7 +148,7 @@ extension CheckCommand {
     /// Appends one chunk of checked datasheets to the log, counting what happened to each.
     func record(
         _ checked: [(datasheet: Datasheet, report: DatasheetReport)], ruleSets: [String], service: AuditService,
-        counts: inout [DatasheetRecording.Status: Int]
+        tally: inout RecordingTally
     ) async throws {
         let recordings: [DatasheetRecording]
         do {
@@ -147,12 +159,48 @@ extension CheckCommand {
                 "recording failed: \(error) (the datasheets before this chunk are in the log; run again to add the rest)"
             )
         }
-        for recording in recordings {
-            counts[recording.status, default: 0] += 1
-            if recording.status == .notRecorded {
-                FileHandle.standardError.write(
-                    Data("warning: not recorded: \(recording.gtin): \(recording.reason ?? "refused")\n".utf8))
+        for (item, recording) in zip(checked, recordings) {
+            if let line = tally.add(recording, source: item.report.source) {
+                FileHandle.standardError.write(Data("warning: \(line)\n".utf8))
             }
+        }
+    }
+}
+
+extension Applicability.Subject: ExpressibleByArgument {}
+
+/// What `check --record` did with each datasheet: counts, and the datasheets not recorded, named by
+/// file and line; the first few of each reason are listed, the rest summed up at the end.
+struct RecordingTally {
+    static let listedPerReason = 3
+    var counts: [DatasheetRecording.Status: Int] = [:]
+    /// Per reason: how many, and where the first was.
+    private var reasons: [(reason: String, count: Int, first: String)] = []
+
+    /// Counts one recording; returns the warning to print now, if any.
+    mutating func add(_ recording: DatasheetRecording, source: String) -> String? {
+        counts[recording.status, default: 0] += 1
+        guard recording.status == .notRecorded else { return nil }
+        let reason = recording.reason ?? "refused"
+        let place = source.isEmpty ? "a datasheet" : source
+        let index: Int
+        if let found = reasons.firstIndex(where: { $0.reason == reason }) {
+            index = found
+            reasons[index].count += 1
+        } else {
+            reasons.append((reason, 1, place))
+            index = reasons.count - 1
+        }
+        guard reasons[index].count <= Self.listedPerReason else { return nil }
+        let gtin = recording.gtin.isEmpty ? "" : " (gtin \(recording.gtin))"
+        return "\(place)\(gtin): not recorded: \(reason)"
+    }
+
+    /// One line per reason with more datasheets than were listed.
+    func summary() -> [String] {
+        reasons.filter { $0.count > Self.listedPerReason }.map {
+            "\($0.count) datasheets not recorded: \($0.reason) (the first at \($0.first); "
+                + "\($0.count - Self.listedPerReason) not listed)"
         }
     }
 }
@@ -226,15 +274,17 @@ enum CheckOutput {
             }
             return xml + "</testsuites>\n"
         default:
-            var table = TextTable(columns: ["gtin", "source", "verdict", "rule", "attribute", "severity", "message"])
+            var table = TextTable(columns: [
+                "gtin", "source", "verdict", "rule", "attribute", "severity", "observed", "expected", "message",
+            ])
             for report in reports {
                 if report.findings.isEmpty {
-                    table.append([report.gtin, report.source, report.verdict.name, "", "", "", ""])
+                    table.append([report.gtin, report.source, report.verdict.name, "", "", "", "", "", ""])
                 }
                 for finding in report.findings {
                     table.append([
                         report.gtin, report.source, report.verdict.name, finding.rule, finding.attribute,
-                        finding.severity, finding.message,
+                        finding.severity, finding.observed, finding.expected, finding.message,
                     ])
                 }
             }

@@ -15,19 +15,23 @@ struct RulesCommand: ParsableCommand {
             """,
         subcommands: [List.self, Show.self, Lint.self])
 
-    /// Rows as a table, CSV, or a JSON array of objects keyed by column.
+    /// Rows as a table, CSV, or a JSON array of objects keyed by column (printed like every command's JSON).
     static func render(columns: [String], rows: [[String]], format: OutputFormat) -> String {
         guard format == .json else {
             return TextTable(columns: columns, rows: rows).render(format)
         }
         let objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(columns, row)) }
-        guard let data = try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
-        else { return "[]\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return JSONOutput.text(objects, fallback: "[]")
+    }
+
+    /// How many rules a rule file defines (for the lint summary).
+    static func ruleCount(inFile file: String) -> Int {
+        guard let text = try? RuleBook.ruleFileText(file) else { return 0 }
+        return text.split(separator: "\n").filter { $0.hasPrefix("rule ") }.count
     }
 
     static func engine() throws -> RuleEngine {
-        do { return try RuleBook.engine() } catch {
+        do { return try RuleBook.engine(subject: nil) } catch {
             throw CLIFailure.badInput("the built-in rules do not compile: \(error) (rebuild with tools/generate-rules)")
         }
     }
@@ -53,8 +57,10 @@ struct RulesCommand: ParsableCommand {
                     "no rule set '\(set)' (choose one of \(RuleBook.setNames.joined(separator: ", ")))")
             }
             let rules = engine.rules.filter { set == nil || $0.ruleSet == set }
-            let columns = ["id", "set", "severity", "title", "reference"]
-            let rows = rules.map { [$0.id, $0.ruleSet, $0.severity.rawValue, $0.title, $0.reference] }
+            let columns = ["id", "set", "severity", "applies", "title", "reference"]
+            let rows = rules.map {
+                [$0.id, $0.ruleSet, $0.severity.rawValue, $0.applies.rawValue, $0.title, $0.reference]
+            }
             print(RulesCommand.render(columns: columns, rows: rows, format: output.format), terminator: "")
         }
     }
@@ -78,23 +84,62 @@ struct RulesCommand: ParsableCommand {
             guard let rule = engine.rules.first(where: { $0.id.caseInsensitiveCompare(id) == .orderedSame }) else {
                 throw CLIFailure.badInput("no rule '\(id)' (see 'itemaudit rules list')")
             }
+            let examples = RuleBook.examples(of: rule.id)
+            let passing = examples.first(where: \.passes).map { Self.describe($0, rule) } ?? ""
+            let failing = examples.first(where: { !$0.passes }).map { Self.describe($0, rule) } ?? ""
             let fields: [(String, String)] = [
                 ("id", rule.id), ("set", rule.ruleSet), ("title", rule.title), ("severity", rule.severity.rawValue),
-                ("verdict", String(rule.severity.verdict.rawValue)), ("reads", rule.reads.joined(separator: ", ")),
-                ("each", rule.each ?? ""), ("when", rule.whenText ?? ""), ("check", rule.checkText),
-                ("message", rule.message), ("observed", rule.observedText ?? ""),
+                ("verdict", String(rule.severity.verdict.rawValue)), ("applies", rule.applies.description),
+                ("reads", rule.reads.joined(separator: ", ")), ("each", rule.each ?? ""), ("when", rule.whenText ?? ""),
+                ("check", rule.checkText), ("message", rule.message), ("observed", rule.observedText ?? ""),
                 ("expected", rule.expectedText ?? ""), ("attribute", rule.attribute), ("reference", rule.reference),
-                ("source", rule.location.description),
+                ("passes", passing), ("fails", failing), ("source", rule.location.description),
             ]
             if output.format == .json {
-                var object: [String: Any] = [:]
-                for (key, value) in fields { object[key] = key == "reads" ? rule.reads : value }
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+                var object: [String: ShowValue] = [:]
+                for (key, value) in fields { object[key] = .text(value) }
+                object["reads"] = .list(rule.reads)
+                object["verdict"] = .number(rule.severity.verdict.rawValue)
+                object["applies"] = .text(rule.applies.rawValue)
+                print(JSONOutput.text(object, fallback: "{}"), terminator: "")
             } else {
                 let rows = fields.filter { !$0.1.isEmpty }.map { [$0.0, $0.1] }
                 print(
                     RulesCommand.render(columns: ["field", "value"], rows: rows, format: output.format), terminator: "")
+            }
+        }
+
+        /// An example in one line: the base datasheet, what differs from it, and the values the rule reads.
+        static func describe(_ example: RuleExample, _ rule: Rule) -> String {
+            let changes = example.edits.isEmpty ? "" : " with " + example.edits.joined(separator: "; ")
+            var values: [String] = []
+            for read in rule.reads {
+                for attribute in example.datasheet.attributes
+                where attribute.path == read || attribute.path.hasPrefix(read + "@")
+                    || attribute.path.hasPrefix(read + ".")
+                    || (rule.each != nil && attribute.path.hasSuffix("." + read))
+                {
+                    values.append("\(attribute.path) = \(attribute.value)")
+                }
+            }
+            let shown = values.prefix(4).joined(separator: "; ") + (values.count > 4 ? "; …" : "")
+            return "the '\(example.base)' datasheet\(changes) (Schemas/rules/examples.txt:\(example.line))"
+                + (values.isEmpty ? "" : "; it reads \(shown)")
+        }
+
+        /// A value of `rules show --format json`.
+        enum ShowValue: Encodable {
+            case text(String)
+            case list([String])
+            case number(Int)
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .text(let text): try container.encode(text)
+                case .list(let list): try container.encode(list)
+                case .number(let number): try container.encode(number)
+                }
             }
         }
     }
@@ -119,14 +164,22 @@ struct RulesCommand: ParsableCommand {
         func run() throws {
             var problems: [LintProblem] = []
             for file in files {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw CLIFailure.badInput("cannot read '\(file)' (check the path and its permissions)")
+                let text: String
+                do { text = try RuleBook.ruleFileText(file) } catch {
+                    guard FileManager.default.contents(atPath: file) != nil else {
+                        throw CLIFailure.badInput("cannot read '\(file)' (check the path and its permissions)")
+                    }
+                    throw CLIFailure.badInput(error.message)
                 }
-                problems += RuleBook.lint(String(decoding: data, as: UTF8.self), file: file)
+                problems += RuleBook.lint(text, file: file)
             }
             switch output.format {
             case .table:
                 for problem in problems { print(problem.description) }
+                if problems.isEmpty {
+                    let rules = files.reduce(0) { $0 + RulesCommand.ruleCount(inFile: $1) }
+                    print("\(files.count == 1 ? files[0] : "\(files.count) files"): \(rules) rules, no problems")
+                }
             case .json, .csv:
                 let rows = problems.map {
                     [$0.position.file, String($0.position.line), String($0.position.column), $0.kind, $0.message]

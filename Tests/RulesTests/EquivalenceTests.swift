@@ -95,7 +95,8 @@ struct EquivalenceTests {
 
     @Test("reports and outcomes match the recorded digests")
     func digests() throws {
-        let engine = try BuiltInRuleSets.engine()
+        // Every rule, the physical-item ones too (recorded again when the rules of issue 15 changed findings).
+        let engine = try BuiltInRuleSets.engine(subject: nil)
         let digests = try Self.datasheets().map { Self.digest(Self.describe(engine, $0)) }
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/equivalence-digests.txt")

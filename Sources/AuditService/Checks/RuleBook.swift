@@ -5,8 +5,22 @@ public enum RuleBook {
     /// The built-in rule sets named in `selection` (built-in set names or rule file paths; every
     /// built-in set when empty), compiled.
     /// - Throws: the rule loader's error (naming the file, line and column) when a set does not compile.
-    public static func engine(selection: [String] = []) throws -> RuleEngine {
-        try BuiltInRuleSets.engine(selection: selection)
+    /// It checks the rules that apply to `subject`: a supplier's master data by default, nil for every rule.
+    public static func engine(
+        selection: [String] = [], subject: Applicability.Subject? = .masterData
+    ) throws -> RuleEngine {
+        try BuiltInRuleSets.engine(selection: selection, subject: subject)
+    }
+
+    /// The text of a rule file; throws a `RuleSelectionError` naming the file, line and column when it
+    /// cannot be read or is not UTF-8.
+    public static func ruleFileText(_ path: String) throws(RuleSelectionError) -> String {
+        try BuiltInRuleSets.ruleFileText(path)
+    }
+
+    /// A built-in rule's examples (`Schemas/rules/examples.txt`), a passing one first.
+    public static func examples(of rule: String) -> [RuleExample] {
+        RuleExamples.examples(of: rule)
     }
 
     /// The names of the built-in rule sets.

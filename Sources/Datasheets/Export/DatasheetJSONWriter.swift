@@ -3,16 +3,20 @@
 ///
 /// Quantities become `{"value": 500, "unitCode": "GRM"}` (a list when `|`-joined), languages
 /// `{"@value": …, "@language": …}`, list items (`hasAllergen[AM].allergenLevelOfContainmentCode`)
-/// objects with `@id` codes (`gs1:AllergenTypeCode-AM`), everything else a string.
+/// objects with `@id` codes (`gs1:AllergenTypeCode-AM`), members of a class-valued property
+/// (`manufacturer.address.postalCode`) nested objects, everything else a string.
 public enum DatasheetJSONWriter {
     /// The datasheet as one line of JSON, without the trailing newline.
     public static func jsonLine(_ datasheet: Datasheet) -> String {
         var out = #"{"@context":{"gs1":"https://gs1.org/voc/"}"#
         var languages: [(term: Substring, pairs: [(Substring, String)])] = []
         var items: [(key: Substring, members: [(Substring, String)])] = []
+        let nested = Node()
         for attribute in datasheet.attributes {
             let path = AttributePath(attribute.path)
-            if path.term == "hasAllergen", let key = path.key, let member = path.member {
+            if path.key == nil, path.member != nil {
+                nested.insert(attribute.path, attribute.value)
+            } else if path.term == "hasAllergen", let key = path.key, let member = path.member {
                 if let index = items.firstIndex(where: { $0.key == key }) {
                     items[index].members.append((member, attribute.value))
                 } else {
@@ -32,6 +36,7 @@ public enum DatasheetJSONWriter {
             let values = pairs.map { #"{"@value":"# + quoted($0.1) + #","@language":"# + quoted(String($0.0)) + "}" }
             out += ",\"gs1:" + escaped(String(term)) + "\":[" + values.joined(separator: ",") + "]"
         }
+        for (name, child) in nested.children { out += ",\"gs1:" + escaped(name) + "\":" + child.json() }
         if !items.isEmpty {
             let objects = items.map { item in
                 var object = #"{"gs1:allergenType":{"@id":"gs1:AllergenTypeCode-"# + escaped(String(item.key)) + "\"}"
@@ -46,6 +51,48 @@ public enum DatasheetJSONWriter {
             out += #","gs1:hasAllergen":["# + objects.joined(separator: ",") + "]"
         }
         return out + "}"
+    }
+
+    /// The members of class-valued properties, as a tree of objects (`manufacturer` → `address` → `postalCode`).
+    final class Node {
+        var children: [(String, Node)] = []
+        var values: [(language: Substring?, text: String)] = []
+
+        /// Adds `a.b.c@lang = value` under this node.
+        func insert(_ path: String, _ value: String) {
+            var rest = Substring(path)
+            var language: Substring?
+            if let at = rest.firstIndex(of: "@") {
+                language = rest[rest.index(after: at)...]
+                rest = rest[..<at]
+            }
+            var node = self
+            for name in rest.split(separator: ".") {
+                if let child = node.children.first(where: { $0.0 == name })?.1 {
+                    node = child
+                } else {
+                    let child = Node()
+                    node.children.append((String(name), child))
+                    node = child
+                }
+            }
+            node.values.append((language, value))
+        }
+
+        /// The node as JSON: a value (or a list of language-tagged values), or an object of its children.
+        func json() -> String {
+            if children.isEmpty {
+                let texts = values.map { value in
+                    value.language.map {
+                        #"{"@value":"# + quoted(value.text) + #","@language":"# + quoted(String($0)) + "}"
+                    }
+                        ?? DatasheetJSONWriter.value(value.text)
+                }
+                return texts.count == 1 ? texts[0] : "[" + texts.joined(separator: ",") + "]"
+            }
+            let members = children.map { "\"gs1:" + escaped($0.0) + "\":" + $0.1.json() }
+            return "{" + members.joined(separator: ",") + "}"
+        }
     }
 
     /// A flat value as JSON: quantities as `{value, unitCode}` objects, the rest as a string.

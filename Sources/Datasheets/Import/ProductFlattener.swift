@@ -1,9 +1,17 @@
 /// Turns one JSON-LD product object (GS1 Web Vocabulary) into flat datasheet attributes.
 ///
 /// Keys may be `gs1:term`, a bare term (under an `@vocab`), a full `https://gs1.org/voc/term` IRI, or
-/// use any prefix the `@context` maps to the GS1 vocabulary. Values may be plain, `@value` with
-/// `@language`, `@id` code values (`gs1:AllergenTypeCode-AM` → `AM`) or quantities
-/// `{value, unitCode}` (→ `"500 GRM"`).
+/// use any prefix the `@context` maps to the GS1 vocabulary. Values take the shapes the vocabulary's
+/// ranges allow:
+/// - literals plain or as `{"@value": …}` (with `@language` → `path@lang`, with `@type`);
+/// - code values as `@id` (`gs1:AllergenTypeCode-AM` → `AM`) or plain;
+/// - `gs1:QuantitativeValue` and `gs1:NutritionMeasurementType`: `{value, unitCode}` → `"500 GRM"`;
+/// - `gs1:Country`: `{"countryCode": "FI"}` → `"FI"`;
+/// - any other class (`gs1:Organization`, `gs1:PostalAddress`, `gs1:ReferencedFileDetails`, …): its
+///   members under the property's path (`manufacturer.organizationName@fi`,
+///   `manufacturer.address.addressLocality`, `image.referencedFileURL`);
+/// - a list of values or of objects (an array of one is the same as the value) joins the values of
+///   each path with `|`, except the keyed lists (`hasAllergen[AM].…`, `ingredient[1].…`).
 struct ProductFlattener {
     /// Prefixes that expand to the GS1 vocabulary (`gs1` plus any the context declares).
     var gs1Prefixes: Set<String> = ["gs1"]
@@ -16,8 +24,9 @@ struct ProductFlattener {
         "allergenTypeCode": "allergenType",
     ]
 
-    /// The member whose code keys a list item, per list term.
-    static let listKeys: [String: String] = ["hasAllergen": "allergenType"]
+    /// The member whose code keys a list item, per list term (an item without it is keyed by its
+    /// position, from 1).
+    static let listKeys: [String: String] = ["hasAllergen": "allergenType", "ingredient": "ingredientSequence"]
 
     /// Reads the `@context` of a document or product and learns its GS1 prefixes.
     mutating func learnContext(_ context: JSONValue?) {
@@ -119,7 +128,7 @@ struct ProductFlattener {
         case .array(let items):
             var index = 0
             for item in items {
-                if case .object(let members) = item, !Self.isValueObject(members) {
+                if case .object(let members) = item, !isValueObject(members), Self.listKeys[term] != nil {
                     index += 1
                     let key = listKey(term: term, item: item) ?? String(index)
                     flattenObject(
@@ -129,16 +138,20 @@ struct ProductFlattener {
                 }
             }
         case .object(let members):
-            if Self.isValueObject(members) {
+            if isValueObject(members) {
                 if let (text, language) = scalar(members, path: path, into: &output) {
                     output.add(language.map { "\(path)@\($0)" } ?? path, text)
                 }
-            } else if let key = listKey(term: term, item: value) {
+            } else if Self.listKeys[term] != nil {
+                let key = listKey(term: term, item: value) ?? "1"
                 flattenObject(path: "\(path)[\(key)]", members: members, skipping: Self.listKeys[term], into: &output)
             } else {
                 flattenObject(path: path, members: members, skipping: nil, into: &output)
             }
-        case .string(let text): output.add(path, text)
+        case .string(let text):
+            // A code written as a plain string with its vocabulary prefix (`gs1:LevelOfContainmentCode-CONTAINS`).
+            let first = text.utf8.first
+            output.add(path, first == UInt8(ascii: "g") || first == UInt8(ascii: "h") ? Self.code(text) : text)
         case .number(let text): output.add(path, text)
         case .bool(let flag): output.add(path, flag ? "true" : "false")
         }
@@ -166,6 +179,7 @@ struct ProductFlattener {
         for (key, value) in members where self.term(for: key) == keyTerm {
             switch value {
             case .string(let text): return Self.code(text)
+            case .number(let text): return text
             case .object(let inner):
                 if case .string(let id)? = inner.last(where: { $0.key == "@id" })?.value { return Self.code(id) }
                 if case .string(let text)? = inner.last(where: { $0.key == "@value" })?.value { return Self.code(text) }
@@ -175,19 +189,27 @@ struct ProductFlattener {
         return nil
     }
 
-    /// An object that stands for one value: `@value`, `@id`, or a quantity `{value, unitCode}`.
-    static func isValueObject(_ members: [(key: String, value: JSONValue)]) -> Bool {
-        members.contains { member in
+    /// An object that stands for one value: `@value`, a bare `@id` reference, a quantity
+    /// `{value, unitCode}` or a country `{countryCode}` (under any key style the context allows).
+    func isValueObject(_ members: [(key: String, value: JSONValue)]) -> Bool {
+        var hasID = false
+        var onlyKeywords = true
+        for member in members {
             let key = member.key
-            if key == "@value" || key == "@id" || key == "value" || key == "gs1:value" || key == "unitCode"
-                || key == "gs1:unitCode"
-            {
-                return true
+            if key == "@value" { return true }
+            if key == "@id" {
+                hasID = true
+                continue
             }
-            // The suffixes need a `/`; most keys have none, and looking for a byte is cheap.
-            return key.utf8.contains(UInt8(ascii: "/"))
-                && (key.hasSuffix("/voc/value") || key.hasSuffix("/voc/unitCode"))
+            if key.utf8.first == UInt8(ascii: "@") { continue }
+            onlyKeywords = false
+            switch term(for: key) {
+            case "value", "unitCode", "countryCode": return true
+            default: continue
+            }
         }
+        // `{"@id": …}` (with `@type` at most) is a reference or a code; an object with members is a node.
+        return hasID && onlyKeywords
     }
 
     /// `gs1:AllergenTypeCode-AM`, `https://gs1.org/voc/AllergenTypeCode-AM` → `AM`; other text unchanged.
@@ -243,6 +265,8 @@ struct ProductFlattener {
             case ("unitCode", .string(let code)): unit = Self.code(code)
             case ("unitCode", .object(let inner)):
                 if case .string(let iri)? = inner.last(where: { $0.key == "@id" })?.value { unit = Self.code(iri) }
+                if case .string(let text)? = inner.last(where: { $0.key == "@value" })?.value { unit = Self.code(text) }
+            case ("countryCode", _) where value == nil: value = member
             default: continue
             }
         }

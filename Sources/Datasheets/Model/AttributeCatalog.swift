@@ -31,7 +31,7 @@ public enum AttributeCatalog {
             ]),
         Group(
             sequenceNumber: 3, identifier: "ingredients", name: "Ingredients and allergens",
-            terms: ["ingredientStatement", "allergenStatement", "hasAllergen"]),
+            terms: ["ingredientStatement", "ingredient", "allergenStatement", "hasAllergen"]),
         Group(
             sequenceNumber: 4, identifier: "nutrition", name: "Nutrition",
             terms: [
@@ -56,7 +56,7 @@ public enum AttributeCatalog {
             sequenceNumber: 7, identifier: "dates", name: "Dates and storage",
             terms: [
                 "bestBeforeDate", "useByDate", "expirationDate", "firstFreezeDate", "consumerStorageInstructions",
-                "consumerUsageInstructions", "preparationInstructions",
+                "consumerUsageInstructions", "preparationInstructions", "preparationInformation", "instructionsForUse",
             ]),
         Group(
             sequenceNumber: 8, identifier: "origin", name: "Origin and operator",
@@ -65,7 +65,10 @@ public enum AttributeCatalog {
             ]),
         Group(
             sequenceNumber: 9, identifier: "packaging", name: "Packaging and labels",
-            terms: ["packagingMarkedLabelAccreditation", "packagingMaterialType", "packagingType"]),
+            terms: [
+                "packagingMarkedLabelAccreditation", "packagingMaterialType", "packagingType", "image",
+                "referencedFile",
+            ]),
     ]
 
     /// The group every unknown term goes to.

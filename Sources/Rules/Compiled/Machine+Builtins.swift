@@ -27,6 +27,18 @@ extension Machine {
                 return .text(store(Bytes.units[Int(known)].dimension.rawValue))
             default: return .bool(Bytes.number(text) != nil)
             }
+        case .maxPercentage:
+            guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
+            return IngredientList.maxPercentage(buffer(span)).map(Fast.number) ?? .missing
+        case .unquantifiedIngredient:
+            let name = evaluate(program.arguments[Int(node.b)])
+            let statement = evaluate(program.arguments[Int(node.b) + 1])
+            guard case .text(let nameSpan) = name, case .text(let statementSpan) = statement else { return nil }
+            guard let range = IngredientList.unquantified(statement: buffer(statementSpan), name: buffer(nameSpan))
+            else {
+                return .missing
+            }
+            return .text(Span(start: statementSpan.start + Int32(range.lowerBound), count: Int32(range.count)))
         case .round:
             let value = evaluate(program.arguments[Int(node.b)])
             let places = evaluate(program.arguments[Int(node.b) + 1])

@@ -77,11 +77,56 @@ extension Machine {
                 })
         }
         let text = buffer(folded(node.a, span))
-        for offset in 0..<Int(node.c) {
+        let count = Int(node.c)
+        if count <= 3 {
+            for offset in 0..<count {
+                let word = program.words[Int(node.b) + offset]
+                if TextSearch.contains(text, buffer(word)) { return .bool(true) }
+            }
+            return .bool(false)
+        }
+        // Many words (the name lists of EU-006, EU-016): one pass over the text, trying only the words
+        // whose first byte is the text's byte there.
+        var firstBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for offset in 0..<count {
             let word = program.words[Int(node.b) + offset]
-            if TextSearch.contains(text, buffer(word)) { return .bool(true) }
+            if word.count > 0 { Self.set(&firstBytes, bytes[Int(word.start)]) }
+        }
+        guard let base = text.baseAddress else { return .bool(false) }
+        for index in 0..<text.count where Self.has(firstBytes, base[index]) {
+            for offset in 0..<count {
+                let word = program.words[Int(node.b) + offset]
+                let length = Int(word.count)
+                guard length > 0, length <= text.count - index, bytes[Int(word.start)] == base[index] else { continue }
+                if Bytes.equal(UnsafeRawPointer(base + index), UnsafeRawPointer(bytes + Int(word.start)), count: length)
+                {
+                    return .bool(true)
+                }
+            }
         }
         return .bool(false)
+    }
+
+    @inline(__always)
+    static func set(_ mask: inout (UInt64, UInt64, UInt64, UInt64), _ byte: UInt8) {
+        let bit = UInt64(1) << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: mask.0 |= bit
+        case 1: mask.1 |= bit
+        case 2: mask.2 |= bit
+        default: mask.3 |= bit
+        }
+    }
+
+    @inline(__always)
+    static func has(_ mask: (UInt64, UInt64, UInt64, UInt64), _ byte: UInt8) -> Bool {
+        let bit = UInt64(1) << UInt64(byte & 63)
+        switch byte >> 6 {
+        case 0: return mask.0 & bit != 0
+        case 1: return mask.1 & bit != 0
+        case 2: return mask.2 & bit != 0
+        default: return mask.3 & bit != 0
+        }
     }
 
     /// `mentionsAllergen(text, code)`.

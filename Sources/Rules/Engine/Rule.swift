@@ -8,6 +8,42 @@ public enum Severity: String, Sendable, Hashable, Codable {
     public var verdict: Verdict { self == .failure ? .failure : .warning }
 }
 
+/// What a rule can be checked on: a trade item's master data (the supplier's datasheet), an inspected
+/// physical item (the pack in the inspector's hands, its label, lot dates and measured values), or both.
+///
+/// A lot's dates and the measured values exist only on a physical item; `check` on supplier datasheets
+/// runs only the rules that apply to master data.
+public enum Applicability: String, Sendable, Hashable, Codable, CaseIterable {
+    case masterData = "master-data"
+    case physicalItem = "physical-item"
+    case both
+
+    /// Whether a rule with this applicability is checked on `subject`.
+    public func covers(_ subject: Subject) -> Bool {
+        switch (self, subject) {
+        case (.both, _), (.masterData, .masterData), (.physicalItem, .physicalItem): true
+        default: false
+        }
+    }
+
+    /// Words for people: `master data`, `physical item`, `master data and physical item`.
+    public var description: String {
+        switch self {
+        case .masterData: "master data"
+        case .physicalItem: "physical item"
+        case .both: "master data and physical item"
+        }
+    }
+
+    /// What is being checked.
+    public enum Subject: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A supplier's datasheet: what `itemaudit check` reads.
+        case masterData = "master-data"
+        /// An inspected item: the datasheet as found on the pack, with lot dates and `measured.` values.
+        case physicalItem = "physical-item"
+    }
+}
+
 /// One rule as written in a rule file, compiled.
 public struct Rule: Sendable {
     /// The stable id, never reused (`NUT-004`).
@@ -16,6 +52,8 @@ public struct Rule: Sendable {
     public var title: String
     /// The severity.
     public var severity: Severity
+    /// What the rule is checked on: master data, a physical item or both.
+    public var applies: Applicability
     /// The attribute paths (or list terms) the rule reads.
     public var reads: [String]
     /// A list term to check item by item (`hasAllergen`); nil for a rule on the whole datasheet.

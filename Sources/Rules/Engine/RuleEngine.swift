@@ -45,9 +45,16 @@ public struct RuleEngine: Sendable {
     /// Every rule of every set, in order.
     public var rules: [Rule] { ruleSets.flatMap(\.rules) }
 
+    /// What this engine checks: only the rules that apply to it run (nil: every rule).
+    public let subject: Applicability.Subject?
+
     /// Compiles rule files given as `(file name, text)`; the prelude of definitions is loaded first.
+    /// Only the rules that apply to `subject` are checked (nil: all of them; `ruleSets` lists every rule).
     /// Throws the first `RuleFileError`, which names the file and line.
-    public init(files: [(file: String, text: String)], logger: Logger? = nil) throws(RuleFileError) {
+    public init(
+        files: [(file: String, text: String)], subject: Applicability.Subject? = nil, logger: Logger? = nil
+    ) throws(RuleFileError) {
+        self.subject = subject
         var compiler = RuleCompiler()
         var sets: [RuleSet] = []
         for (file, text) in [(BuiltInRuleSets.preludeFile, BuiltInRuleSets.prelude)] + files {
@@ -61,7 +68,7 @@ public struct RuleEngine: Sendable {
         definitionReadsItem = compiler.definitionReadsItem
         let terms = Array(Set(sets.flatMap { $0.rules.compactMap(\.each) })).sorted()
         eachTerms = terms
-        flatRules = sets.flatMap(\.rules)
+        flatRules = sets.flatMap(\.rules).filter { rule in subject.map { rule.applies.covers($0) } ?? true }
         messages = flatRules.map { MessageTemplate($0.message) }
         var builder = ProgramBuilder(definitions: compiler.definitions, readsItem: compiler.definitionReadsItem)
         builder.compileDefinitions()

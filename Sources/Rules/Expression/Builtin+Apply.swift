@@ -166,6 +166,22 @@ extension Builtin {
                 best = Swift.max(best, values.filter { $0 == value }.count)
             }
             return .number(Double(best))
+        case .sameValueNames:
+            return Self.sameValueNames(arguments)
+        case .concat:
+            return .text(Substring(arguments.map(\.display).joined()))
+        case .unquantifiedIngredient:
+            guard let name = first.text, let statement = arguments[1].text else { return .missing }
+            let statementBytes = Array(statement.utf8)
+            let nameBytes = Array(name.utf8)
+            let range = statementBytes.withUnsafeBufferPointer { text in
+                nameBytes.withUnsafeBufferPointer { IngredientList.unquantified(statement: text, name: $0) }
+            }
+            return range.map { .text(Substring(decoding: statementBytes[$0], as: UTF8.self)) } ?? .missing
+        case .maxPercentage:
+            guard let text = first.text else { return .missing }
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { IngredientList.maxPercentage($0) }.map(Value.number) ?? .missing
         case .round:
             guard let value = first.number, let places = arguments[1].number else { return .missing }
             var scale = 1.0
@@ -184,6 +200,27 @@ extension Builtin {
             guard let text = first.text else { return .missing }
             return GTINFunctions.call(self, String(text))
         }
+    }
+
+    /// The labels of the largest group of equal present, non-zero values among (label, value) pairs.
+    static func sameValueNames(_ arguments: [Value]) -> Value {
+        var pairs: [(label: String, value: Double)] = []
+        var index = 0
+        while index + 1 < arguments.count {
+            if let value = arguments[index + 1].number, value != 0 {
+                pairs.append((arguments[index].display, value))
+            }
+            index += 2
+        }
+        var best: [(label: String, value: Double)] = []
+        for pair in pairs {
+            let group = pairs.filter { $0.value == pair.value }
+            if group.count > best.count { best = group }
+        }
+        guard best.count >= 2 else { return .missing }
+        let labels = best.map(\.label)
+        let list = labels.dropLast().joined(separator: ", ") + " and " + (labels.last ?? "")
+        return .text(Substring("\(list): \(Value.format(best[0].value))"))
     }
 
     /// `9` matches a digit, `A` a letter, anything else itself.

@@ -40,6 +40,17 @@ enum Builtin: String, CaseIterable, Sendable {
     case known
     /// `sameValueCount(a, b, …)`: how many of the present, non-zero values share the most common value.
     case sameValueCount
+    /// `sameValueNames("fat", f, "salt", s, …)`: the labels of the largest group of present, non-zero
+    /// values that are equal, with the value (`fat, saturates and salt: 0.1`); missing when no two are equal.
+    case sameValueNames
+    /// `concat(a, b, …)`: the values as text, joined (`concat(EnergyKJ, " kJ")`); a missing one reads `(absent)`.
+    case concat
+    /// `unquantifiedIngredient(name, ingredients)`: the first ingredient of the list that the name of the
+    /// food names (a whole word, or the start of a compound word) but that has no percentage; missing
+    /// when there is none or the list has fewer than two ingredients (QUID, EU 1169/2011 Art. 22).
+    case unquantifiedIngredient
+    /// `maxPercentage(text)`: the largest figure written before a `%` in the text; missing when none.
+    case maxPercentage
     /// `min`/`max` ignore missing arguments (missing only when all are).
     case abs, min, max
     /// `round(x, decimals)`.
@@ -68,7 +79,10 @@ enum Builtin: String, CaseIterable, Sendable {
             .dateParts, .abs, .decimals, .gtinValid, .gtinError, .gtinPrefixKind, .gtinPackagingIndicator, .gtinLength,
             .gtinCountry, .known:
             1...1
-        case .amount, .convert, .has, .mentionsAllergen, .matches, .round, .inList: 2...2
+        case .amount, .convert, .has, .mentionsAllergen, .matches, .round, .inList, .unquantifiedIngredient: 2...2
+        case .maxPercentage: 1...1
+        case .sameValueNames: 2...32
+        case .concat: 1...16
         case .mentions: 2...64
         case .min, .max, .sameValueCount: 2...16
         }

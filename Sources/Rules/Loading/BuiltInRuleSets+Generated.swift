@@ -52,6 +52,20 @@ define Beer = known(BeerLike)
 define CiderLike = known(mentions(productName, "cider", "perry", "mead", "fruit wine", "siideri", "sima", "hedelmäviini"))
 define Macerated = known(mentions(productName, "macerated", "with fruit pieces", "hedelmäpaloja"))
 define AlcoholTolerance = if Beer and known(num(percentageOfAlcoholByVolume) <= 5.5) then 0.5 else if Beer or CiderLike then 1 else if Macerated then 1.5 else 0.3
+# Nutrient values are per 100 g or 100 ml: no nutrient can weigh more than the basis (100 g, or the
+# basis in grams when it is a mass).
+define BasisGrams = if known(dimension(nutrientBasisQuantity) == "mass") then max(100, convert(nutrientBasisQuantity, "GRM")) else 100
+# The food business operator (Art. 8(1), 9(1)(h)): gs1:manufacturer or gs1:brandOwner, a gs1:Organization
+# (organizationName, address) or, in flat data, a plain name (an address after a comma, or manufacturerAddress).
+define OperatorName = present(manufacturer) or present(manufacturer.organizationName) or present(manufacturer.organizationLegalName) or present(manufacturer.organizationTradingName) or present(brandOwner) or present(brandOwner.organizationName) or present(brandOwner.organizationLegalName) or present(brandOwner.organizationTradingName)
+define OperatorNameText = if present(manufacturer.organizationName) then manufacturer.organizationName else if present(manufacturer) then manufacturer else if present(brandOwner.organizationName) then brandOwner.organizationName else if present(brandOwner) then brandOwner else if present(manufacturer.organizationLegalName) then manufacturer.organizationLegalName else brandOwner.organizationLegalName
+define OperatorAddress = present(manufacturer.address.addressLocality) or present(manufacturer.address.postalCode) or present(brandOwner.address.addressLocality) or present(brandOwner.address.postalCode) or present(manufacturerAddress) or known(mentions(manufacturer, ",")) or known(mentions(brandOwner, ","))
+# Art. 25: foods that need special storage conditions: use by foods, and chilled or frozen foods
+# ("fresh " with its space: "refreshing" is not fresh).
+define Perishable = present(useByDate) or known(mentions(productName, "chilled", "frozen", "refrigerated", "keep cold", "fresh ", "pakaste", "pakastettu", "jäädytetty", "tuore", "kylmä", "fryst", "kyld", "färsk")) or known(mentions(regulatedProductName, "chilled", "frozen", "refrigerated", "keep cold", "fresh ", "pakaste", "pakastettu", "jäädytetty", "tuore", "kylmä", "fryst", "kyld", "färsk"))
+# Art. 9(1)(j): foods that are hard to use without instructions (mixes to prepare, concentrates to dilute).
+define NeedsInstructions = known(mentions(productName, "cake mix", "baking mix", "bread mix", "pancake mix", "sauce mix", "soup mix", "instant", "uncooked", "cordial", "to dilute", "mehutiiviste", "laimennettava", "leivontaseos", "kastikeaines", "keittoaines", "kypsennettävä")) or known(mentions(regulatedProductName, "cake mix", "baking mix", "bread mix", "pancake mix", "sauce mix", "soup mix", "instant", "uncooked", "cordial", "to dilute", "mehutiiviste", "laimennettava", "leivontaseos", "kastikeaines", "keittoaines", "kypsennettävä"))
+define HasInstructions = present(consumerUsageInstructions) or present(preparationInstructions) or present(preparationInformation.preparationInstructions) or present(instructionsForUse.referencedFileURL)
 """#
 
     /// The built-in rule sets as (file, text), in check order.
@@ -66,6 +80,7 @@ rule GS1-001
   reads     gtin
   check     present(gtin)
   message   The datasheet has no GTIN; every trade item is identified by one
+  observed  gtin
   expected  "a GTIN-8, -12, -13 or -14"
   reference GS1 GenSpecs 4.2
 rule GS1-002
@@ -200,6 +215,7 @@ rule EU-001
   when      BaseUnit
   check     present(regulatedProductName) or present(productName)
   message   The name of the food is missing
+  observed  regulatedProductName
   expected  "regulatedProductName or productName"
   reference EU 1169/2011 Art. 9(1)(a), Art. 17
 rule EU-002
@@ -219,6 +235,7 @@ rule EU-003
   when      NeedsIngredients
   check     present(ingredientStatement)
   message   The list of ingredients is missing
+  observed  ingredientStatement
   expected  "ingredientStatement"
   reference EU 1169/2011 Art. 9(1)(b), Art. 18, Art. 19
 rule EU-004
@@ -228,6 +245,7 @@ rule EU-004
   when      BaseUnit
   check     present(netContent)
   message   The net quantity is missing
+  observed  netContent
   expected  "netContent, e.g. 500 GRM or 330 MLT"
   reference EU 1169/2011 Art. 9(1)(e), Art. 23
 rule EU-005
@@ -236,26 +254,30 @@ rule EU-005
   reads     bestBeforeDate, useByDate
   when      BaseUnit and not known(num(percentageOfAlcoholByVolume) >= 10) and not known(annexVExemptionCode in ["UNPROCESSED_SINGLE_INGREDIENT", "VINEGAR", "SALT", "CHEWING_GUM"]) and not (AlcoholOver12 and known(mentions(productName, "wine", "viini", "vin ", "champagne", "prosecco", "cava")))
   check     present(bestBeforeDate) or present(useByDate)
-  message   Neither a best before nor a use by date is given
+  message   Neither a best before nor a use by date is on the pack
+  observed  bestBeforeDate
   expected  "bestBeforeDate or useByDate"
-  reference EU 1169/2011 Art. 9(1)(f), Art. 24, Annex X
+  reference EU 1169/2011 Art. 9(1)(f), Art. 24, Annex X; Art. 14(1)(a) exempts it from master data for distance selling
+  applies   physical-item
 rule EU-006
-  title     Storage conditions for use by foods
+  title     Storage conditions of a food that needs them
   severity  failure
-  reads     consumerStorageInstructions, useByDate
-  when      BaseUnit and present(useByDate)
+  reads     consumerStorageInstructions, useByDate, productName, regulatedProductName
+  when      BaseUnit and Perishable
   check     present(consumerStorageInstructions)
-  message   A use by food must state its storage conditions
-  expected  "consumerStorageInstructions"
-  reference EU 1169/2011 Art. 9(1)(g), Art. 25(1)
+  message   A use by, chilled or frozen food must state its storage conditions
+  observed  consumerStorageInstructions
+  expected  "consumerStorageInstructions, e.g. Keep refrigerated at +2…+6 °C"
+  reference EU 1169/2011 Art. 9(1)(g), Art. 25
 rule EU-007
-  title     Food business operator
+  title     Name of the food business operator
   severity  failure
   reads     manufacturer, brandOwner
   when      BaseUnit
-  check     present(manufacturer) or present(brandOwner)
-  message   The name and address of the food business operator is missing
-  expected  "manufacturer or brandOwner"
+  check     OperatorName
+  message   The name of the food business operator is missing
+  observed  manufacturer
+  expected  "manufacturer or brandOwner: a gs1:Organization with organizationName, or a name"
   reference EU 1169/2011 Art. 9(1)(h), Art. 8(1)
 rule EU-008
   title     Country of origin written as a code
@@ -274,15 +296,17 @@ rule EU-009
   when      BaseUnit and (mentions(regulatedProductName, "beef", "pork", "lamb", "mutton", "goat", "poultry", "chicken", "honey", "olive oil", "naudan", "sian", "broileri", "hunaja") or mentions(productName, "beef", "pork", "lamb", "chicken", "honey", "olive oil", "naudan", "sian", "broileri", "hunaja"))
   check     present(countryOfOrigin) or present(provenanceStatement)
   message   A food whose origin must be indicated has no country of origin
+  observed  countryOfOrigin
   expected  "countryOfOrigin or provenanceStatement"
   reference EU 1169/2011 Art. 26(2)
 rule EU-010
   title     Alcoholic strength of an alcoholic drink
   severity  failure
   reads     percentageOfAlcoholByVolume
-  when      BaseUnit and Liquid and (mentions(productName, "beer", "lager", "wine", "cider", "vodka", "whisky", "gin ", "rum", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink") or mentions(regulatedProductName, "beer", "lager", "wine", "cider", "vodka", "whisky", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink")) and not mentions(productName, "alcohol-free", "alcohol free", "non-alcoholic", "alkoholiton", "0.0")
+  when      BaseUnit and Liquid and (mentions(productName, "beer", "lager", "wine", "cider", "vodka", "whisky", "gin ", "rum", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink") or mentions(regulatedProductName, "beer", "lager", "wine", "cider", "vodka", "whisky", "liqueur", "olut", "viini", "siideri", "lonkero", "long drink")) and not mentions(productName, "alcohol-free", "alcohol free", "non-alcoholic", "alkoholiton", "0.0", "vinegar", "etikka", "ättika") and not known(mentions(regulatedProductName, "vinegar", "etikka", "ättika"))
   check     present(percentageOfAlcoholByVolume)
   message   An alcoholic drink has no alcoholic strength by volume
+  observed  percentageOfAlcoholByVolume
   expected  "percentageOfAlcoholByVolume"
   reference EU 1169/2011 Art. 9(1)(k)
 rule EU-011
@@ -292,8 +316,8 @@ rule EU-011
   when      present(percentageOfAlcoholByVolume)
   check     isNumber(percentageOfAlcoholByVolume) and decimals(percentageOfAlcoholByVolume) <= 1 and num(percentageOfAlcoholByVolume) >= 0 and num(percentageOfAlcoholByVolume) <= 100
   message   Alcoholic strength {observed} must be a figure with at most one decimal (% vol)
-  observed  percentageOfAlcoholByVolume
-  expected  "0-100 with at most one decimal"
+  observed  concat(percentageOfAlcoholByVolume, " % vol")
+  expected  "0-100 % vol with at most one decimal"
   reference EU 1169/2011 Annex XII
 rule EU-012
   title     Alcoholic strength within tolerance of the measured value
@@ -301,10 +325,11 @@ rule EU-012
   reads     percentageOfAlcoholByVolume, measured.percentageOfAlcoholByVolume
   when      present(percentageOfAlcoholByVolume) and present(measured.percentageOfAlcoholByVolume)
   check     abs(num(measured.percentageOfAlcoholByVolume) - num(percentageOfAlcoholByVolume)) <= AlcoholTolerance
-  message   Declared alcohol {observed} % vol differs from the measured value by more than {expected} % vol
-  observed  percentageOfAlcoholByVolume
-  expected  AlcoholTolerance
+  message   Declared alcohol {observed} differs from the measured value by more than the tolerance: {expected}
+  observed  concat(percentageOfAlcoholByVolume, " % vol")
+  expected  concat(measured.percentageOfAlcoholByVolume, " % vol ± ", AlcoholTolerance, " % vol")
   reference EU 1169/2011 Annex XII
+  applies   physical-item
 rule EU-013
   title     Nutrition declaration present
   severity  failure
@@ -312,6 +337,7 @@ rule EU-013
   when      NeedsNutrition
   check     present(energyPerNutrientBasis)
   message   The nutrition declaration is missing (no energy value)
+  observed  energyPerNutrientBasis
   expected  "energyPerNutrientBasis and the other mandatory nutrients"
   reference EU 1169/2011 Art. 9(1)(l), Art. 30(1)
 rule EU-014
@@ -324,6 +350,49 @@ rule EU-014
   observed  annexVExemptionCode
   expected  "an Annex V category code"
   reference EU 1169/2011 Art. 16(3), Annex V
+rule EU-015
+  title     Address of the food business operator
+  severity  failure
+  reads     manufacturer, brandOwner, manufacturerAddress
+  when      BaseUnit and OperatorName
+  check     OperatorAddress
+  message   The food business operator {observed} has no address; Art. 9(1)(h) requires its name and address
+  observed  OperatorNameText
+  expected  "manufacturer.address (gs1:address with addressLocality or postalCode)"
+  reference EU 1169/2011 Art. 9(1)(h), Art. 8(1)
+  attribute manufacturer.address
+rule EU-016
+  title     Instructions for use where the food needs them
+  severity  failure
+  reads     consumerUsageInstructions, preparationInstructions, preparationInformation, instructionsForUse, productName, regulatedProductName
+  when      BaseUnit and NeedsInstructions
+  check     HasInstructions
+  message   {observed} is hard to use without instructions, and none are given
+  observed  if present(regulatedProductName) then regulatedProductName else productName
+  expected  "consumerUsageInstructions or preparationInformation.preparationInstructions"
+  reference EU 1169/2011 Art. 9(1)(j), Art. 27
+  attribute consumerUsageInstructions
+rule EU-017
+  title     Quantity of an ingredient named in the name of the food (QUID)
+  severity  failure
+  reads     ingredientStatement, regulatedProductName, productName, drainedWeight
+  when      NeedsIngredients and present(ingredientStatement) and absent(drainedWeight)
+  check     absent(unquantifiedIngredient(regulatedProductName, ingredientStatement)) and absent(unquantifiedIngredient(productName, ingredientStatement))
+  message   The name of the food names {observed}, but the ingredient list gives no percentage for it
+  observed  if present(unquantifiedIngredient(regulatedProductName, ingredientStatement)) then unquantifiedIngredient(regulatedProductName, ingredientStatement) else unquantifiedIngredient(productName, ingredientStatement)
+  expected  "the ingredient's percentage in the list, e.g. strawberries 12%"
+  reference EU 1169/2011 Art. 9(1)(d), Art. 22, Annex VIII
+  attribute ingredientStatement
+rule EU-018
+  title     Ingredient percentages at most 100 %
+  severity  failure
+  reads     ingredientStatement
+  when      present(maxPercentage(ingredientStatement))
+  check     maxPercentage(ingredientStatement) <= 100
+  message   The ingredient list declares {observed}, more than the whole food
+  observed  concat(maxPercentage(ingredientStatement), " %")
+  expected  "at most 100 %"
+  reference EU 1169/2011 Art. 22, Annex VIII(3)
 """#),
         ("Schemas/rules/allergens.rules", #"""
 set allergens
@@ -375,7 +444,7 @@ rule ALG-004
   check     not mentionsAllergen(ingredientStatement, $key)
   message   Allergen {key} is declared FREE_FROM but the ingredient list names it
   observed  ingredientStatement
-  expected  "no ingredient of allergen {key}"
+  expected  "no ingredient of allergen " + $key
   reference EU 1169/2011 Art. 36 (voluntary information must not mislead)
   attribute hasAllergen[$].allergenLevelOfContainmentCode
 """#),
@@ -410,6 +479,7 @@ rule NUT-003
   when      NeedsNutrition
   check     present(fatPerNutrientBasis)
   message   Fat is missing from the nutrition declaration
+  observed  fatPerNutrientBasis
   expected  "fat in g per 100 g or 100 ml"
   reference EU 1169/2011 Art. 30(1)(b)-(g)
 rule NUT-004
@@ -419,6 +489,7 @@ rule NUT-004
   when      NeedsNutrition
   check     present(saturatedFatPerNutrientBasis)
   message   Saturates is missing from the nutrition declaration
+  observed  saturatedFatPerNutrientBasis
   expected  "saturates in g per 100 g or 100 ml"
   reference EU 1169/2011 Art. 30(1)(b)-(g)
 rule NUT-005
@@ -428,6 +499,7 @@ rule NUT-005
   when      NeedsNutrition
   check     present(carbohydratesPerNutrientBasis)
   message   Carbohydrate is missing from the nutrition declaration
+  observed  carbohydratesPerNutrientBasis
   expected  "carbohydrate in g per 100 g or 100 ml"
   reference EU 1169/2011 Art. 30(1)(b)-(g)
 rule NUT-006
@@ -437,6 +509,7 @@ rule NUT-006
   when      NeedsNutrition
   check     present(sugarsPerNutrientBasis)
   message   Sugars is missing from the nutrition declaration
+  observed  sugarsPerNutrientBasis
   expected  "sugars in g per 100 g or 100 ml"
   reference EU 1169/2011 Art. 30(1)(b)-(g)
 rule NUT-007
@@ -446,6 +519,7 @@ rule NUT-007
   when      NeedsNutrition
   check     present(proteinPerNutrientBasis)
   message   Protein is missing from the nutrition declaration
+  observed  proteinPerNutrientBasis
   expected  "protein in g per 100 g or 100 ml"
   reference EU 1169/2011 Art. 30(1)(b)-(g)
 rule NUT-008
@@ -455,6 +529,7 @@ rule NUT-008
   when      NeedsNutrition
   check     present(saltPerNutrientBasis)
   message   Salt is missing from the nutrition declaration
+  observed  saltPerNutrientBasis
   expected  "salt in g per 100 g or 100 ml"
   reference EU 1169/2011 Art. 30(1)(b)-(g)
 rule NUT-009
@@ -563,9 +638,9 @@ rule NUT-020
   reads     energyPerNutrientBasis
   when      present(EnergyKJ) and present(EnergyKcal)
   check     abs(EnergyKJ - EnergyKcal * 4.184) <= max(3, 0.02 * EnergyKJ)
-  message   Energy {observed} kJ does not match {expected} kJ from the kcal value (1 kcal = 4.184 kJ)
-  observed  EnergyKJ
-  expected  round(EnergyKcal * 4.184, 0)
+  message   Energy {observed} does not match the kcal value: expected {expected} (1 kcal = 4.184 kJ, within 2 % or 3 kJ)
+  observed  concat(EnergyKJ, " kJ")
+  expected  concat(round(EnergyKcal * 4.184, 0), " kJ from ", EnergyKcal, " kcal")
   reference EU 1169/2011 Annex XIV
 rule NUT-021
   title     Energy matches Annex XIV factors (kJ)
@@ -573,9 +648,9 @@ rule NUT-021
   reads     energyPerNutrientBasis, fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, polyolsPerNutrientBasis, fibrePerNutrientBasis, percentageOfAlcoholByVolume
   when      present(EnergyKJ) and present(Fat) and present(Carbohydrate) and present(Protein)
   check     abs(EnergyKJ - ComputedKJ) <= max(0.1 * ComputedKJ, 20)
-  message   Declared energy {observed} kJ differs from {expected} kJ computed with the Annex XIV factors by more than 10 % (or 20 kJ)
-  observed  EnergyKJ
-  expected  round(ComputedKJ, 0)
+  message   Declared energy {observed} differs by more than 10 % (or 20 kJ) from {expected}
+  observed  concat(EnergyKJ, " kJ")
+  expected  concat(round(ComputedKJ, 0), " kJ computed from fat, carbohydrate, protein, fibre and alcohol with the Annex XIV factors")
   reference EU 1169/2011 Art. 31(1), Annex XIV
 rule NUT-022
   title     Energy matches Annex XIV factors (kcal)
@@ -583,9 +658,9 @@ rule NUT-022
   reads     energyPerNutrientBasis, fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, polyolsPerNutrientBasis, fibrePerNutrientBasis, percentageOfAlcoholByVolume
   when      present(EnergyKcal) and present(Fat) and present(Carbohydrate) and present(Protein)
   check     abs(EnergyKcal - ComputedKcal) <= max(0.1 * ComputedKcal, 5)
-  message   Declared energy {observed} kcal differs from {expected} kcal computed with the Annex XIV factors by more than 10 % (or 5 kcal)
-  observed  EnergyKcal
-  expected  round(ComputedKcal, 0)
+  message   Declared energy {observed} differs by more than 10 % (or 5 kcal) from {expected}
+  observed  concat(EnergyKcal, " kcal")
+  expected  concat(round(ComputedKcal, 0), " kcal computed from fat, carbohydrate, protein, fibre and alcohol with the Annex XIV factors")
   reference EU 1169/2011 Art. 31(1), Annex XIV
 rule NUT-023
   title     Saturates not more than fat
@@ -593,9 +668,9 @@ rule NUT-023
   reads     saturatedFatPerNutrientBasis, fatPerNutrientBasis
   when      present(Saturates) and present(Fat)
   check     Saturates <= Fat
-  message   Saturates {observed} g exceed total fat {expected} g
-  observed  Saturates
-  expected  Fat
+  message   Saturates {observed} exceed total fat: expected {expected}
+  observed  concat(Saturates, " g")
+  expected  concat("at most the fat, ", Fat, " g")
   reference EU 1169/2011 Annex I(3)
 rule NUT-024
   title     Sugars not more than carbohydrate
@@ -603,9 +678,9 @@ rule NUT-024
   reads     sugarsPerNutrientBasis, carbohydratesPerNutrientBasis
   when      present(Sugars) and present(Carbohydrate)
   check     Sugars <= Carbohydrate
-  message   Sugars {observed} g exceed carbohydrate {expected} g
-  observed  Sugars
-  expected  Carbohydrate
+  message   Sugars {observed} exceed carbohydrate: expected {expected}
+  observed  concat(Sugars, " g")
+  expected  concat("at most the carbohydrate, ", Carbohydrate, " g")
   reference EU 1169/2011 Annex I(8)
 rule NUT-025
   title     Salt equals sodium x 2.5
@@ -613,9 +688,9 @@ rule NUT-025
   reads     saltPerNutrientBasis, sodiumPerNutrientBasis
   when      present(Salt) and present(Sodium)
   check     abs(Salt - Sodium * 2.5) <= max(0.02, 0.05 * Sodium * 2.5)
-  message   Salt {observed} g is not sodium x 2.5 = {expected} g (within 5 % or 0.02 g for rounding)
-  observed  Salt
-  expected  round(Sodium * 2.5, 3)
+  message   Salt {observed} is not sodium x 2.5: expected {expected} (within 5 % or 0.02 g for rounding)
+  observed  concat(Salt, " g")
+  expected  concat(round(Sodium * 2.5, 3), " g from sodium ", Sodium, " g")
   reference EU 1169/2011 Annex I(11)
 rule NUT-026
   title     Macronutrients sum to at most 100 g per 100 g
@@ -623,9 +698,9 @@ rule NUT-026
   reads     fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, fibrePerNutrientBasis
   when      known(convert(nutrientBasisQuantity, "GRM") == 100) and present(Fat) and present(Carbohydrate) and present(Protein)
   check     Fat + Carbohydrate + Protein + Fibre + (if present(Salt) then Salt else 0) <= 100
-  message   Fat, carbohydrate, protein, fibre and salt add up to {observed} g per 100 g
-  observed  Fat + Carbohydrate + Protein + Fibre + (if present(Salt) then Salt else 0)
-  expected  "at most 100"
+  message   Fat, carbohydrate, protein, fibre and salt add up to {observed} per 100 g: expected {expected}
+  observed  concat(Fat + Carbohydrate + Protein + Fibre + (if present(Salt) then Salt else 0), " g")
+  expected  "at most 100 g"
   reference EU 1169/2011 Art. 32(2)
 rule NUT-027
   title     Fatty acids not more than fat
@@ -633,9 +708,9 @@ rule NUT-027
   reads     saturatedFatPerNutrientBasis, monounsaturatedFatPerNutrientBasis, polyunsaturatedFatPerNutrientBasis, fatPerNutrientBasis
   when      present(Fat) and (present(monounsaturatedFatPerNutrientBasis) or present(polyunsaturatedFatPerNutrientBasis))
   check     (if present(Saturates) then Saturates else 0) + (if present(monounsaturatedFatPerNutrientBasis) then convert(monounsaturatedFatPerNutrientBasis, "GRM") else 0) + (if present(polyunsaturatedFatPerNutrientBasis) then convert(polyunsaturatedFatPerNutrientBasis, "GRM") else 0) <= Fat + 0.1
-  message   Saturates, mono- and polyunsaturates exceed total fat {expected} g
-  observed  fatPerNutrientBasis
-  expected  Fat
+  message   Saturates, mono- and polyunsaturates add up to {observed}, more than the total fat: expected {expected}
+  observed  concat((if present(Saturates) then Saturates else 0) + (if present(monounsaturatedFatPerNutrientBasis) then convert(monounsaturatedFatPerNutrientBasis, "GRM") else 0) + (if present(polyunsaturatedFatPerNutrientBasis) then convert(polyunsaturatedFatPerNutrientBasis, "GRM") else 0), " g")
+  expected  concat("at most the fat, ", Fat, " g")
   reference EU 1169/2011 Annex I(3)-(5)
 rule NUT-028
   title     Sugars, starch and polyols within carbohydrate
@@ -643,9 +718,9 @@ rule NUT-028
   reads     sugarsPerNutrientBasis, starchPerNutrientBasis, polyolsPerNutrientBasis, carbohydratesPerNutrientBasis
   when      present(Carbohydrate) and (present(Starch) or present(polyolsPerNutrientBasis))
   check     (if present(Sugars) then Sugars else 0) + (if present(Starch) then Starch else 0) + Polyols <= Carbohydrate + 0.1
-  message   Sugars, starch and polyols ({observed} g) exceed carbohydrate {expected} g
-  observed  (if present(Sugars) then Sugars else 0) + (if present(Starch) then Starch else 0) + Polyols
-  expected  Carbohydrate
+  message   Sugars, starch and polyols add up to {observed}, more than the carbohydrate: expected {expected}
+  observed  concat((if present(Sugars) then Sugars else 0) + (if present(Starch) then Starch else 0) + Polyols, " g")
+  expected  concat("at most the carbohydrate, ", Carbohydrate, " g")
   reference EU 1169/2011 Annex I(8)-(10)
 rule NUT-030
   title     Fat within the tolerance of the measured value
@@ -653,110 +728,260 @@ rule NUT-030
   reads     fatPerNutrientBasis, measured.fatPerNutrientBasis
   when      present(convert(fatPerNutrientBasis, "GRM")) and present(convert(measured.fatPerNutrientBasis, "GRM"))
   check     abs(convert(measured.fatPerNutrientBasis, "GRM") - convert(fatPerNutrientBasis, "GRM")) <= (if convert(fatPerNutrientBasis, "GRM") < 10 then 1.5 else if convert(fatPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(fatPerNutrientBasis, "GRM") else 8)
-  message   Declared fat {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(fatPerNutrientBasis, "GRM")
-  expected  convert(measured.fatPerNutrientBasis, "GRM")
+  message   Declared fat {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(fatPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.fatPerNutrientBasis, "GRM"), " g ± ", round((if convert(fatPerNutrientBasis, "GRM") < 10 then 1.5 else if convert(fatPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(fatPerNutrientBasis, "GRM") else 8), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute fatPerNutrientBasis
+  applies   physical-item
 rule NUT-031
   title     Saturates within the tolerance of the measured value
   severity  failure
   reads     saturatedFatPerNutrientBasis, measured.saturatedFatPerNutrientBasis
   when      present(convert(saturatedFatPerNutrientBasis, "GRM")) and present(convert(measured.saturatedFatPerNutrientBasis, "GRM"))
   check     abs(convert(measured.saturatedFatPerNutrientBasis, "GRM") - convert(saturatedFatPerNutrientBasis, "GRM")) <= (if convert(saturatedFatPerNutrientBasis, "GRM") < 4 then 0.8 else 0.2 * convert(saturatedFatPerNutrientBasis, "GRM"))
-  message   Declared saturates {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(saturatedFatPerNutrientBasis, "GRM")
-  expected  convert(measured.saturatedFatPerNutrientBasis, "GRM")
+  message   Declared saturates {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(saturatedFatPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.saturatedFatPerNutrientBasis, "GRM"), " g ± ", round((if convert(saturatedFatPerNutrientBasis, "GRM") < 4 then 0.8 else 0.2 * convert(saturatedFatPerNutrientBasis, "GRM")), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute saturatedFatPerNutrientBasis
+  applies   physical-item
 rule NUT-032
   title     Monounsaturates within the tolerance of the measured value
   severity  failure
   reads     monounsaturatedFatPerNutrientBasis, measured.monounsaturatedFatPerNutrientBasis
   when      present(convert(monounsaturatedFatPerNutrientBasis, "GRM")) and present(convert(measured.monounsaturatedFatPerNutrientBasis, "GRM"))
   check     abs(convert(measured.monounsaturatedFatPerNutrientBasis, "GRM") - convert(monounsaturatedFatPerNutrientBasis, "GRM")) <= (if convert(monounsaturatedFatPerNutrientBasis, "GRM") < 4 then 0.8 else 0.2 * convert(monounsaturatedFatPerNutrientBasis, "GRM"))
-  message   Declared monounsaturates {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(monounsaturatedFatPerNutrientBasis, "GRM")
-  expected  convert(measured.monounsaturatedFatPerNutrientBasis, "GRM")
+  message   Declared monounsaturates {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(monounsaturatedFatPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.monounsaturatedFatPerNutrientBasis, "GRM"), " g ± ", round((if convert(monounsaturatedFatPerNutrientBasis, "GRM") < 4 then 0.8 else 0.2 * convert(monounsaturatedFatPerNutrientBasis, "GRM")), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute monounsaturatedFatPerNutrientBasis
+  applies   physical-item
 rule NUT-033
   title     Polyunsaturates within the tolerance of the measured value
   severity  failure
   reads     polyunsaturatedFatPerNutrientBasis, measured.polyunsaturatedFatPerNutrientBasis
   when      present(convert(polyunsaturatedFatPerNutrientBasis, "GRM")) and present(convert(measured.polyunsaturatedFatPerNutrientBasis, "GRM"))
   check     abs(convert(measured.polyunsaturatedFatPerNutrientBasis, "GRM") - convert(polyunsaturatedFatPerNutrientBasis, "GRM")) <= (if convert(polyunsaturatedFatPerNutrientBasis, "GRM") < 4 then 0.8 else 0.2 * convert(polyunsaturatedFatPerNutrientBasis, "GRM"))
-  message   Declared polyunsaturates {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(polyunsaturatedFatPerNutrientBasis, "GRM")
-  expected  convert(measured.polyunsaturatedFatPerNutrientBasis, "GRM")
+  message   Declared polyunsaturates {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(polyunsaturatedFatPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.polyunsaturatedFatPerNutrientBasis, "GRM"), " g ± ", round((if convert(polyunsaturatedFatPerNutrientBasis, "GRM") < 4 then 0.8 else 0.2 * convert(polyunsaturatedFatPerNutrientBasis, "GRM")), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute polyunsaturatedFatPerNutrientBasis
+  applies   physical-item
 rule NUT-034
   title     Carbohydrate within the tolerance of the measured value
   severity  failure
   reads     carbohydratesPerNutrientBasis, measured.carbohydratesPerNutrientBasis
   when      present(convert(carbohydratesPerNutrientBasis, "GRM")) and present(convert(measured.carbohydratesPerNutrientBasis, "GRM"))
   check     abs(convert(measured.carbohydratesPerNutrientBasis, "GRM") - convert(carbohydratesPerNutrientBasis, "GRM")) <= (if convert(carbohydratesPerNutrientBasis, "GRM") < 10 then 2 else if convert(carbohydratesPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(carbohydratesPerNutrientBasis, "GRM") else 8)
-  message   Declared carbohydrate {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(carbohydratesPerNutrientBasis, "GRM")
-  expected  convert(measured.carbohydratesPerNutrientBasis, "GRM")
+  message   Declared carbohydrate {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(carbohydratesPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.carbohydratesPerNutrientBasis, "GRM"), " g ± ", round((if convert(carbohydratesPerNutrientBasis, "GRM") < 10 then 2 else if convert(carbohydratesPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(carbohydratesPerNutrientBasis, "GRM") else 8), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute carbohydratesPerNutrientBasis
+  applies   physical-item
 rule NUT-035
   title     Sugars within the tolerance of the measured value
   severity  failure
   reads     sugarsPerNutrientBasis, measured.sugarsPerNutrientBasis
   when      present(convert(sugarsPerNutrientBasis, "GRM")) and present(convert(measured.sugarsPerNutrientBasis, "GRM"))
   check     abs(convert(measured.sugarsPerNutrientBasis, "GRM") - convert(sugarsPerNutrientBasis, "GRM")) <= (if convert(sugarsPerNutrientBasis, "GRM") < 10 then 2 else if convert(sugarsPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(sugarsPerNutrientBasis, "GRM") else 8)
-  message   Declared sugars {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(sugarsPerNutrientBasis, "GRM")
-  expected  convert(measured.sugarsPerNutrientBasis, "GRM")
+  message   Declared sugars {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(sugarsPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.sugarsPerNutrientBasis, "GRM"), " g ± ", round((if convert(sugarsPerNutrientBasis, "GRM") < 10 then 2 else if convert(sugarsPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(sugarsPerNutrientBasis, "GRM") else 8), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute sugarsPerNutrientBasis
+  applies   physical-item
 rule NUT-036
   title     Protein within the tolerance of the measured value
   severity  failure
   reads     proteinPerNutrientBasis, measured.proteinPerNutrientBasis
   when      present(convert(proteinPerNutrientBasis, "GRM")) and present(convert(measured.proteinPerNutrientBasis, "GRM"))
   check     abs(convert(measured.proteinPerNutrientBasis, "GRM") - convert(proteinPerNutrientBasis, "GRM")) <= (if convert(proteinPerNutrientBasis, "GRM") < 10 then 2 else if convert(proteinPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(proteinPerNutrientBasis, "GRM") else 8)
-  message   Declared protein {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(proteinPerNutrientBasis, "GRM")
-  expected  convert(measured.proteinPerNutrientBasis, "GRM")
+  message   Declared protein {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(proteinPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.proteinPerNutrientBasis, "GRM"), " g ± ", round((if convert(proteinPerNutrientBasis, "GRM") < 10 then 2 else if convert(proteinPerNutrientBasis, "GRM") <= 40 then 0.2 * convert(proteinPerNutrientBasis, "GRM") else 8), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute proteinPerNutrientBasis
+  applies   physical-item
 rule NUT-037
   title     Fibre within the tolerance of the measured value
   severity  failure
   reads     fibrePerNutrientBasis, measured.fibrePerNutrientBasis
   when      present(convert(fibrePerNutrientBasis, "GRM")) and present(convert(measured.fibrePerNutrientBasis, "GRM"))
   check     abs(convert(measured.fibrePerNutrientBasis, "GRM") - convert(fibrePerNutrientBasis, "GRM")) <= (if convert(fibrePerNutrientBasis, "GRM") < 10 then 2 else if convert(fibrePerNutrientBasis, "GRM") <= 40 then 0.2 * convert(fibrePerNutrientBasis, "GRM") else 8)
-  message   Declared fibre {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(fibrePerNutrientBasis, "GRM")
-  expected  convert(measured.fibrePerNutrientBasis, "GRM")
+  message   Declared fibre {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(fibrePerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.fibrePerNutrientBasis, "GRM"), " g ± ", round((if convert(fibrePerNutrientBasis, "GRM") < 10 then 2 else if convert(fibrePerNutrientBasis, "GRM") <= 40 then 0.2 * convert(fibrePerNutrientBasis, "GRM") else 8), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute fibrePerNutrientBasis
+  applies   physical-item
 rule NUT-038
   title     Sodium within the tolerance of the measured value
   severity  failure
   reads     sodiumPerNutrientBasis, measured.sodiumPerNutrientBasis
   when      present(convert(sodiumPerNutrientBasis, "GRM")) and present(convert(measured.sodiumPerNutrientBasis, "GRM"))
   check     abs(convert(measured.sodiumPerNutrientBasis, "GRM") - convert(sodiumPerNutrientBasis, "GRM")) <= (if convert(sodiumPerNutrientBasis, "GRM") < 0.5 then 0.15 else 0.2 * convert(sodiumPerNutrientBasis, "GRM"))
-  message   Declared sodium {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(sodiumPerNutrientBasis, "GRM")
-  expected  convert(measured.sodiumPerNutrientBasis, "GRM")
+  message   Declared sodium {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(sodiumPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.sodiumPerNutrientBasis, "GRM"), " g ± ", round((if convert(sodiumPerNutrientBasis, "GRM") < 0.5 then 0.15 else 0.2 * convert(sodiumPerNutrientBasis, "GRM")), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute sodiumPerNutrientBasis
+  applies   physical-item
 rule NUT-039
   title     Salt within the tolerance of the measured value
   severity  failure
   reads     saltPerNutrientBasis, measured.saltPerNutrientBasis
   when      present(convert(saltPerNutrientBasis, "GRM")) and present(convert(measured.saltPerNutrientBasis, "GRM"))
   check     abs(convert(measured.saltPerNutrientBasis, "GRM") - convert(saltPerNutrientBasis, "GRM")) <= (if convert(saltPerNutrientBasis, "GRM") < 1.25 then 0.375 else 0.2 * convert(saltPerNutrientBasis, "GRM"))
-  message   Declared salt {observed} g differs from the measured {expected} g by more than the tolerance
-  observed  convert(saltPerNutrientBasis, "GRM")
-  expected  convert(measured.saltPerNutrientBasis, "GRM")
+  message   Declared salt {observed} differs from the measured value by more than the tolerance: expected {expected}
+  observed  concat(convert(saltPerNutrientBasis, "GRM"), " g")
+  expected  concat(convert(measured.saltPerNutrientBasis, "GRM"), " g ± ", round((if convert(saltPerNutrientBasis, "GRM") < 1.25 then 0.375 else 0.2 * convert(saltPerNutrientBasis, "GRM")), 3), " g (measured)")
   reference Commission guidance on tolerances for nutrition labelling (December 2012), Table 3; EU 1169/2011 Art. 31(3)
   attribute saltPerNutrientBasis
+  applies   physical-item
+rule NUT-040
+  title     Fat between 0 and 100 g per 100 g
+  severity  failure
+  reads     fatPerNutrientBasis, nutrientBasisQuantity
+  when      present(Fat)
+  check     Fat >= 0 and Fat <= BasisGrams
+  message   Fat {observed} is impossible: expected {expected}
+  observed  concat(Fat, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-041
+  title     Saturates between 0 and 100 g per 100 g
+  severity  failure
+  reads     saturatedFatPerNutrientBasis, nutrientBasisQuantity
+  when      present(Saturates)
+  check     Saturates >= 0 and Saturates <= BasisGrams
+  message   Saturates {observed} is impossible: expected {expected}
+  observed  concat(Saturates, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-042
+  title     Monounsaturates between 0 and 100 g per 100 g
+  severity  failure
+  reads     monounsaturatedFatPerNutrientBasis, nutrientBasisQuantity
+  when      present(convert(monounsaturatedFatPerNutrientBasis, "GRM"))
+  check     convert(monounsaturatedFatPerNutrientBasis, "GRM") >= 0 and convert(monounsaturatedFatPerNutrientBasis, "GRM") <= BasisGrams
+  message   Monounsaturates {observed} is impossible: expected {expected}
+  observed  concat(convert(monounsaturatedFatPerNutrientBasis, "GRM"), " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-043
+  title     Polyunsaturates between 0 and 100 g per 100 g
+  severity  failure
+  reads     polyunsaturatedFatPerNutrientBasis, nutrientBasisQuantity
+  when      present(convert(polyunsaturatedFatPerNutrientBasis, "GRM"))
+  check     convert(polyunsaturatedFatPerNutrientBasis, "GRM") >= 0 and convert(polyunsaturatedFatPerNutrientBasis, "GRM") <= BasisGrams
+  message   Polyunsaturates {observed} is impossible: expected {expected}
+  observed  concat(convert(polyunsaturatedFatPerNutrientBasis, "GRM"), " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-044
+  title     Carbohydrate between 0 and 100 g per 100 g
+  severity  failure
+  reads     carbohydratesPerNutrientBasis, nutrientBasisQuantity
+  when      present(Carbohydrate)
+  check     Carbohydrate >= 0 and Carbohydrate <= BasisGrams
+  message   Carbohydrate {observed} is impossible: expected {expected}
+  observed  concat(Carbohydrate, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-045
+  title     Sugars between 0 and 100 g per 100 g
+  severity  failure
+  reads     sugarsPerNutrientBasis, nutrientBasisQuantity
+  when      present(Sugars)
+  check     Sugars >= 0 and Sugars <= BasisGrams
+  message   Sugars {observed} is impossible: expected {expected}
+  observed  concat(Sugars, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-046
+  title     Polyols between 0 and 100 g per 100 g
+  severity  failure
+  reads     polyolsPerNutrientBasis, nutrientBasisQuantity
+  when      present(convert(polyolsPerNutrientBasis, "GRM"))
+  check     convert(polyolsPerNutrientBasis, "GRM") >= 0 and convert(polyolsPerNutrientBasis, "GRM") <= BasisGrams
+  message   Polyols {observed} is impossible: expected {expected}
+  observed  concat(convert(polyolsPerNutrientBasis, "GRM"), " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-047
+  title     Starch between 0 and 100 g per 100 g
+  severity  failure
+  reads     starchPerNutrientBasis, nutrientBasisQuantity
+  when      present(Starch)
+  check     Starch >= 0 and Starch <= BasisGrams
+  message   Starch {observed} is impossible: expected {expected}
+  observed  concat(Starch, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-048
+  title     Fibre between 0 and 100 g per 100 g
+  severity  failure
+  reads     fibrePerNutrientBasis, nutrientBasisQuantity
+  when      present(convert(fibrePerNutrientBasis, "GRM"))
+  check     convert(fibrePerNutrientBasis, "GRM") >= 0 and convert(fibrePerNutrientBasis, "GRM") <= BasisGrams
+  message   Fibre {observed} is impossible: expected {expected}
+  observed  concat(convert(fibrePerNutrientBasis, "GRM"), " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-049
+  title     Protein between 0 and 100 g per 100 g
+  severity  failure
+  reads     proteinPerNutrientBasis, nutrientBasisQuantity
+  when      present(Protein)
+  check     Protein >= 0 and Protein <= BasisGrams
+  message   Protein {observed} is impossible: expected {expected}
+  observed  concat(Protein, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-050
+  title     Salt between 0 and 100 g per 100 g
+  severity  failure
+  reads     saltPerNutrientBasis, nutrientBasisQuantity
+  when      present(Salt)
+  check     Salt >= 0 and Salt <= BasisGrams
+  message   Salt {observed} is impossible: expected {expected}
+  observed  concat(Salt, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-051
+  title     Sodium between 0 and 100 g per 100 g
+  severity  failure
+  reads     sodiumPerNutrientBasis, nutrientBasisQuantity
+  when      present(Sodium)
+  check     Sodium >= 0 and Sodium <= BasisGrams
+  message   Sodium {observed} is impossible: expected {expected}
+  observed  concat(Sodium, " g")
+  expected  concat("0 to ", BasisGrams, " g per ", if present(nutrientBasisQuantity) then nutrientBasisQuantity else "100 g")
+  reference EU 1169/2011 Art. 32(2), Annex XV
+rule NUT-052
+  title     Energy between 0 and 3800 kJ per 100 g
+  severity  failure
+  reads     energyPerNutrientBasis
+  when      present(EnergyKJ)
+  check     EnergyKJ >= 0 and EnergyKJ <= 3800
+  message   Energy {observed} per 100 g or 100 ml is impossible (pure fat gives about 3700 kJ): expected {expected}
+  observed  concat(EnergyKJ, " kJ")
+  expected  "0 to 3800 kJ"
+  reference EU 1169/2011 Art. 32(2), Annex XIV
+rule NUT-053
+  title     Energy in kcal not negative
+  severity  failure
+  reads     energyPerNutrientBasis
+  when      present(EnergyKcal)
+  check     EnergyKcal >= 0
+  message   Energy {observed} is negative
+  observed  concat(EnergyKcal, " kcal")
+  expected  "0 kcal or more"
+  reference EU 1169/2011 Art. 32(2), Annex XIV
 """#),
         ("Schemas/rules/quantity-dates.rules", #"""
 set quantity-dates
@@ -804,6 +1029,7 @@ rule QTY-004
   when      BaseUnit and (known(mentions(regulatedProductName, " in brine", " in syrup", " in oil", " in water", " in own juice", " in juice", " in vinegar", "liemessä", "öljyssä", " i lake", " i olja")) or known(mentions(productName, " in brine", " in syrup", " in oil", " in water", " in own juice", " in juice", " in vinegar", "liemessä", "öljyssä")))
   check     present(drainedWeight)
   message   A solid food in a liquid medium must also state its drained net weight
+  observed  drainedWeight
   expected  "drainedWeight"
   reference EU 1169/2011 Annex IX(5)
 rule QTY-005
@@ -852,11 +1078,12 @@ rule QTY-009
   reads     netContent, measured.netContent
   when      present(NetGrams) and present(MeasuredNet) and known(NetGrams >= 5)
   check     MeasuredNet >= NetGrams - TolerableNegativeError
-  message   Measured net quantity {observed} is more than the tolerable negative error ({expected}) below the declared {attribute}
+  message   Measured net quantity {observed} is more than the tolerable negative error below the declared {attribute}: expected {expected}
   observed  measured.netContent
-  expected  round(TolerableNegativeError, 2) + (if Liquid then " ml" else " g")
+  expected  concat("at least ", round(NetGrams - TolerableNegativeError, 2), if Liquid then " ml" else " g", " (", netContent, " less ", round(TolerableNegativeError, 2), if Liquid then " ml)" else " g)")
   reference Directive 76/211/EEC Annex I(2.4); EU 1169/2011 Art. 23
   attribute netContent
+  applies   physical-item
 rule DAT-001
   title     Best before date format
   severity  failure
@@ -904,42 +1131,36 @@ rule DAT-005
   when      BaseUnit and known(mentions(productName, "frozen", "pakaste", "pakastettu", "fryst")) and (known(mentions(productName, "meat", "beef", "pork", "chicken", "fish", "salmon", "liha", "kala", "lohi", "kött", "fisk")) or known(mentions(regulatedProductName, "meat", "beef", "pork", "chicken", "fish", "liha", "kala")))
   check     present(firstFreezeDate)
   message   Frozen meat or fish must state the date of freezing ("Frozen on")
+  observed  firstFreezeDate
   expected  "firstFreezeDate"
   reference EU 1169/2011 Annex III(6)
+  applies   physical-item
 """#),
         ("Schemas/rules/plausibility.rules", #"""
 set plausibility
 title Plausibility warnings (the kind large open food databases use; not law)
 
-rule PLA-001
-  title     No nutrient over 105 g per 100 g
-  severity  warning
-  reads     fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis
-  when      HasNutrition
-  check     known(max(Fat, Saturates, Carbohydrate, Sugars, Protein, Salt) <= 105) or absent(max(Fat, Saturates, Carbohydrate, Sugars, Protein, Salt))
-  message   A nutrient is {observed} g per 100 g, more than 105
-  observed  max(Fat, Saturates, Carbohydrate, Sugars, Protein, Salt)
-  expected  "at most 105"
-  reference Open Food Facts nutrition checks
+# Retired ids, never reused: PLA-001 (a nutrient over 105 g), PLA-003 (energy over 3800 kJ) and PLA-007
+# (a negative nutrient) became the failures NUT-040 to NUT-053, one per attribute: an impossible value is
+# a failure on the attribute that holds it, not a warning on the first nutrient read.
+# Equal values count from 1 g (0.1 g of fat, saturates and salt is real skimmed milk), and sugars equal
+# to carbohydrate count once (juices, fruit and sweets have all their carbohydrate as sugars).
+define SameFat = if known(Fat >= 1) then Fat else missing
+define SameSaturates = if known(Saturates >= 1) then Saturates else missing
+define SameCarbohydrate = if known(Carbohydrate >= 1) then Carbohydrate else missing
+define SameSugars = if known(Sugars >= 1) and not known(Sugars == Carbohydrate) then Sugars else missing
+define SameProtein = if known(Protein >= 1) then Protein else missing
+define SameSalt = if known(Salt >= 1) then Salt else missing
+
 rule PLA-002
   title     Fat, carbohydrate, protein and salt add up to at most 105 g
   severity  warning
   reads     fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis
   when      present(Fat) and present(Carbohydrate) and present(Protein)
   check     Fat + Carbohydrate + Protein + (if present(Salt) then Salt else 0) <= 105
-  message   Fat, carbohydrate, protein and salt add up to {observed} g per 100 g
-  observed  Fat + Carbohydrate + Protein + (if present(Salt) then Salt else 0)
-  expected  "at most 105"
-  reference Open Food Facts nutrition checks
-rule PLA-003
-  title     Energy at most 3800 kJ per 100 g
-  severity  warning
-  reads     energyPerNutrientBasis
-  when      present(EnergyKJ)
-  check     EnergyKJ <= 3800
-  message   Energy {observed} kJ per 100 g is above 3800 kJ, more than pure fat
-  observed  EnergyKJ
-  expected  "at most 3800"
+  message   Fat, carbohydrate, protein and salt add up to {observed} per 100 g: expected {expected}
+  observed  concat(Fat + Carbohydrate + Protein + (if present(Salt) then Salt else 0), " g")
+  expected  "at most 105 g (100 g and rounding)"
   reference Open Food Facts nutrition checks
 rule PLA-004
   title     kcal not above kJ
@@ -947,19 +1168,19 @@ rule PLA-004
   reads     energyPerNutrientBasis
   when      present(EnergyKJ) and present(EnergyKcal)
   check     EnergyKcal <= EnergyKJ
-  message   Energy in kcal ({observed}) is higher than in kJ ({expected}); the units are probably swapped
-  observed  EnergyKcal
-  expected  EnergyKJ
+  message   Energy {observed} is higher than the kJ figure: expected {expected}; the units are probably swapped
+  observed  concat(EnergyKcal, " kcal")
+  expected  concat("less than ", EnergyKJ, " (the kJ figure)")
   reference Open Food Facts nutrition checks
 rule PLA-005
-  title     kJ within kcal x 3.7 to 4.7
+  title     kJ within kcal x 3.7 to 4.7 (3 kJ for rounding)
   severity  warning
   reads     energyPerNutrientBasis
   when      present(EnergyKJ) and known(EnergyKcal > 0)
-  check     EnergyKJ >= EnergyKcal * 3.7 and EnergyKJ <= EnergyKcal * 4.7
-  message   Energy {observed} kJ is not within 3.7-4.7 times the kcal value {expected}
-  observed  EnergyKJ
-  expected  EnergyKcal
+  check     EnergyKJ >= EnergyKcal * 3.7 - 3 and EnergyKJ <= EnergyKcal * 4.7 + 3
+  message   Energy {observed} is not within 3.7-4.7 times the kcal value (3 kJ allowed for rounding small values): expected {expected}
+  observed  concat(EnergyKJ, " kJ")
+  expected  concat(max(0, round(EnergyKcal * 3.7 - 3, 0)), " to ", round(EnergyKcal * 4.7 + 3, 0), " kJ for ", EnergyKcal, " kcal")
   reference Open Food Facts nutrition checks
 rule PLA-006
   title     Declared energy within 30 % of the macronutrients
@@ -967,29 +1188,19 @@ rule PLA-006
   reads     energyPerNutrientBasis, fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis
   when      present(EnergyKcal) and present(Fat) and present(Carbohydrate) and present(Protein)
   check     ComputedKcal <= EnergyKcal * 1.3 + 5 and ComputedKcal >= EnergyKcal * 0.7 - 5
-  message   Declared energy {observed} kcal is more than 30 % off the {expected} kcal the macronutrients give
-  observed  EnergyKcal
-  expected  round(ComputedKcal, 0)
-  reference Open Food Facts nutrition checks
-rule PLA-007
-  title     No negative nutrient values
-  severity  warning
-  reads     energyPerNutrientBasis, fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis
-  when      HasNutrition
-  check     not known(min(EnergyKJ, EnergyKcal, Fat, Saturates, Carbohydrate, Sugars, Protein, Salt, Fibre) < 0)
-  message   A nutrient value is negative ({observed})
-  observed  min(EnergyKJ, EnergyKcal, Fat, Saturates, Carbohydrate, Sugars, Protein, Salt, Fibre)
-  expected  "0 or more"
+  message   Declared energy {observed} is more than 30 % off what the macronutrients give: expected {expected}
+  observed  concat(EnergyKcal, " kcal")
+  expected  concat(round(ComputedKcal, 0), " kcal ± 30 % from fat, carbohydrate, protein, fibre and alcohol")
   reference Open Food Facts nutrition checks
 rule PLA-008
-  title     Not three or more major nutrients with the same value
+  title     Not three or more major nutrients with the same value of 1 g or more
   severity  warning
   reads     fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis
   when      HasNutrition
-  check     sameValueCount(Fat, Saturates, Carbohydrate, Sugars, Protein, Salt) < 3
-  message   {observed} major nutrients have the same non-zero value; the declaration is probably copied wrong
-  observed  sameValueCount(Fat, Saturates, Carbohydrate, Sugars, Protein, Salt)
-  expected  "fewer than 3"
+  check     sameValueCount(SameFat, SameSaturates, SameCarbohydrate, SameSugars, SameProtein, SameSalt) < 3
+  message   Three or more major nutrients have the same value ({observed} g per 100 g); the declaration is probably copied wrong
+  observed  sameValueNames("fat", SameFat, "saturates", SameSaturates, "carbohydrate", SameCarbohydrate, "sugars", SameSugars, "protein", SameProtein, "salt", SameSalt)
+  expected  "at most two nutrients of 1 g or more with one value (sugars equal to carbohydrate count once)"
   reference Open Food Facts nutrition checks
 rule PLA-009
   title     Serving size not larger than the pack
@@ -997,9 +1208,9 @@ rule PLA-009
   reads     servingSize, netContent
   when      present(NetGrams) and present(if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM"))
   check     (if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM")) <= NetGrams
-  message   Serving size {observed} is larger than the pack {expected}
+  message   Serving size {observed} is larger than the pack: expected {expected}
   observed  servingSize
-  expected  netContent
+  expected  concat("at most the net content, ", netContent)
   reference Open Food Facts quantity checks
 rule PLA-010
   title     Plausible alcoholic strength
@@ -1007,9 +1218,9 @@ rule PLA-010
   reads     percentageOfAlcoholByVolume
   when      known(isNumber(percentageOfAlcoholByVolume))
   check     num(percentageOfAlcoholByVolume) <= 80
-  message   Alcoholic strength {observed} % vol is implausibly high
-  observed  percentageOfAlcoholByVolume
-  expected  "at most 80"
+  message   Alcoholic strength {observed} is implausibly high
+  observed  concat(percentageOfAlcoholByVolume, " % vol")
+  expected  "at most 80 % vol"
   reference Open Food Facts checks
 rule PLA-011
   title     Consumer pack not over 50 kg or 50 l
@@ -1033,4 +1244,358 @@ rule PLA-012
   reference Open Food Facts checks
 """#),
     ]
+
+    /// A passing and a failing example datasheet per built-in rule (Schemas/rules/examples.txt).
+    static let examples = #"""
+# A passing and a failing datasheet for every built-in rule: the rule tests check each, and
+# `itemaudit rules show ID` prints them. Embedded by tools/generate-rules.
+# "base NAME" … "end" defines a datasheet as flat "path = value" lines.
+# A case is: RULE-ID pass|fail BASE [; path = value] [; -path (removed)] …
+# pass: the rule applies and holds; fail: the rule applies and is broken.
+
+base food
+gtin = 6411401015090
+tradeItemUnitDescriptorCode = BASE_UNIT_OR_EACH
+isTradeItemAConsumerUnit = true
+gpcCategoryCode = 10000045
+productName = Oat biscuits
+productName@fi = Kaurakeksit
+regulatedProductName = Wholegrain oat biscuits half-coated with milk chocolate
+brandName = Example
+ingredientStatement = wholegrain OAT flakes 40%, WHEAT flour, sugar, milk chocolate 20% (sugar, cocoa butter, whole MILK powder, cocoa mass, emulsifier (SOY lecithin)), palm oil, raising agent (sodium bicarbonate), salt
+allergenStatement = Contains oats, wheat, milk and soy. May contain hazelnuts.
+hasAllergen[AW].allergenLevelOfContainmentCode = CONTAINS
+hasAllergen[AM].allergenLevelOfContainmentCode = CONTAINS
+hasAllergen[AY].allergenLevelOfContainmentCode = CONTAINS
+hasAllergen[AN].allergenLevelOfContainmentCode = MAY_CONTAIN
+hasAllergen[AP].allergenLevelOfContainmentCode = FREE_FROM
+nutrientBasisQuantity = 100 GRM
+energyPerNutrientBasis = 1975 KJO|472 E14
+fatPerNutrientBasis = 20 GRM
+saturatedFatPerNutrientBasis = 9 GRM
+carbohydratesPerNutrientBasis = 62 GRM
+sugarsPerNutrientBasis = 24 GRM
+fibrePerNutrientBasis = 6 GRM
+proteinPerNutrientBasis = 8 GRM
+saltPerNutrientBasis = 0.6 GRM
+sodiumPerNutrientBasis = 0.24 GRM
+servingSize = 25 GRM
+netContent = 200 GRM
+grossWeight = 215 GRM
+packagingMarkedEstimatedSign = true
+bestBeforeDate = 2026-09-30
+consumerStorageInstructions = Store in a dry place
+manufacturer = Oy Example Ab, Helsinki
+countryOfOrigin = FI
+end
+
+base juice
+gtin = 6412345000012
+tradeItemUnitDescriptorCode = BASE_UNIT_OR_EACH
+productName = Orange juice
+regulatedProductName = Orange juice from concentrate
+ingredientStatement = orange juice from concentrate
+nutrientBasisQuantity = 100 MLT
+energyPerNutrientBasis = 190 KJO|45 E14
+fatPerNutrientBasis = 0.1 GRM
+saturatedFatPerNutrientBasis = 0 GRM
+carbohydratesPerNutrientBasis = 10.4 GRM
+sugarsPerNutrientBasis = 10.4 GRM
+proteinPerNutrientBasis = 0.7 GRM
+saltPerNutrientBasis = 0.01 GRM
+netContent = 1 LTR
+bestBeforeDate = 2026-03-15
+manufacturer = Juice Oy, Turku
+end
+
+base beer
+gtin = 6412345000029
+tradeItemUnitDescriptorCode = BASE_UNIT_OR_EACH
+productName = Lager beer
+regulatedProductName = Lager beer
+percentageOfAlcoholByVolume = 4.7
+netContent = 330 MLT
+bestBeforeDate = 2026-10-01
+manufacturer = Brewery Oy, Lahti
+end
+
+base case
+gtin = 16411401015097
+tradeItemUnitDescriptorCode = CASE
+isTradeItemAConsumerUnit = false
+childTradeItemGtin = 6411401015090
+quantityOfNextLowerLevelTradeItem = 12
+grossWeight = 2.6 KGM
+end
+
+# Master data as a supplier publishes it in the GS1 Web Vocabulary: no lot dates, the operator a
+# gs1:Organization with a gs1:PostalAddress (flattened by the importers), the origin a gs1:Country.
+base master
+gtin = 6411401015090
+tradeItemUnitDescriptorCode = BASE_UNIT_OR_EACH
+productName@fi = Kaurakeksit
+productName@en = Oat biscuits
+regulatedProductName@en = Wholegrain oat biscuits half-coated with milk chocolate
+ingredientStatement@en = wholegrain OAT flakes 40%, WHEAT flour, sugar, milk chocolate 20% (sugar, cocoa butter, whole MILK powder, cocoa mass, emulsifier (SOY lecithin)), palm oil, raising agent (sodium bicarbonate), salt
+hasAllergen[AW].allergenLevelOfContainmentCode = CONTAINS
+hasAllergen[AM].allergenLevelOfContainmentCode = CONTAINS
+hasAllergen[AY].allergenLevelOfContainmentCode = CONTAINS
+nutrientBasisQuantity = 100 GRM
+energyPerNutrientBasis = 1975 KJO|472 E14
+fatPerNutrientBasis = 20 GRM
+saturatedFatPerNutrientBasis = 9 GRM
+carbohydratesPerNutrientBasis = 62 GRM
+sugarsPerNutrientBasis = 24 GRM
+fibrePerNutrientBasis = 6 GRM
+proteinPerNutrientBasis = 8 GRM
+saltPerNutrientBasis = 0.6 GRM
+netContent = 200 GRM
+consumerStorageInstructions@en = Store in a dry place
+manufacturer.organizationName@fi = Oy Example Ab
+manufacturer.address.streetAddress@fi = Esimerkkitie 1
+manufacturer.address.postalCode = 00100
+manufacturer.address.addressLocality@fi = Helsinki
+manufacturer.address.addressCountry = FI
+countryOfOrigin = FI
+end
+
+GS1-001 pass food
+GS1-001 fail food ; -gtin
+GS1-002 pass food
+GS1-002 fail food ; gtin = 6411401015091
+GS1-003 pass food
+GS1-003 fail food ; gtin = 2001234567893
+GS1-004 pass food
+GS1-004 fail food ; gtin = 9811234567891
+GS1-005 pass food
+GS1-005 fail food ; gtin = 9789511234562
+GS1-006 pass food
+GS1-006 fail food ; gtin = 1400000000014
+GS1-007 pass food ; gtin = 06411401015090
+GS1-007 fail food ; gtin = 16411401015097
+GS1-008 pass case
+GS1-008 fail case ; gtin = 96411401015093
+GS1-009 pass case
+GS1-009 fail case ; tradeItemUnitDescriptorCode = BOX
+GS1-010 pass case
+GS1-010 fail case ; isTradeItemAConsumerUnit = true
+GS1-011 pass case
+GS1-011 fail case ; childTradeItemGtin = 16411401015097
+GS1-012 pass case
+GS1-012 fail case ; quantityOfNextLowerLevelTradeItem = 0
+GS1-013 pass food
+GS1-013 fail food ; childTradeItemGtin = 6412345000012
+
+EU-001 pass food
+EU-001 fail food ; -productName ; -productName@fi ; -regulatedProductName
+EU-002 pass food
+EU-002 fail food ; -regulatedProductName
+EU-003 pass food
+EU-003 fail food ; -ingredientStatement
+EU-004 pass food
+EU-004 fail food ; -netContent
+EU-005 pass food
+EU-005 fail food ; -bestBeforeDate
+EU-006 pass food ; -bestBeforeDate ; useByDate = 2026-01-20
+EU-006 fail food ; -bestBeforeDate ; useByDate = 2026-01-20 ; -consumerStorageInstructions
+EU-006 pass master ; regulatedProductName@en = Frozen green peas ; consumerStorageInstructions@en = Keep frozen at -18 °C
+EU-006 fail master ; regulatedProductName@en = Frozen green peas ; -consumerStorageInstructions@en
+EU-007 pass food
+EU-007 pass master
+EU-007 fail food ; -manufacturer
+EU-007 fail master ; -manufacturer.organizationName@fi
+EU-008 pass food
+EU-008 fail food ; countryOfOrigin = Finland
+EU-009 pass food ; regulatedProductName = Minced beef 17 % fat
+EU-009 fail food ; regulatedProductName = Minced beef 17 % fat ; -countryOfOrigin
+EU-010 pass beer
+EU-010 fail beer ; -percentageOfAlcoholByVolume
+EU-011 pass beer
+EU-011 fail beer ; percentageOfAlcoholByVolume = 4.75
+EU-012 pass beer ; measured.percentageOfAlcoholByVolume = 5.1
+EU-012 fail beer ; measured.percentageOfAlcoholByVolume = 5.3
+EU-013 pass food
+EU-013 fail food ; -energyPerNutrientBasis
+EU-014 pass food ; annexVExemptionCode = COFFEE
+EU-014 fail food ; annexVExemptionCode = CANDY
+EU-015 pass food
+EU-015 pass master
+EU-015 fail food ; manufacturer = Oy Example Ab
+EU-015 fail master ; -manufacturer.address.postalCode ; -manufacturer.address.addressLocality@fi
+EU-016 pass master ; regulatedProductName@en = Pancake mix ; consumerUsageInstructions@en = Whisk 2 dl of mix into 3 dl of milk
+EU-016 pass master ; regulatedProductName@en = Pancake mix ; preparationInformation.preparationInstructions@en = Whisk into milk
+EU-016 fail master ; regulatedProductName@en = Pancake mix
+EU-017 pass food
+EU-017 pass master ; regulatedProductName@en = Strawberry jam ; ingredientStatement@en = strawberries 45%, sugar, gelling agent (pectin)
+EU-017 fail master ; regulatedProductName@en = Strawberry jam ; ingredientStatement@en = sugar, strawberries, gelling agent (pectin)
+EU-018 pass food
+EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 140%, WHEAT flour, sugar
+
+ALG-001 pass food
+ALG-001 fail food ; hasAllergen[XX].allergenLevelOfContainmentCode = CONTAINS
+ALG-002 pass food
+ALG-002 fail food ; hasAllergen[AM].allergenLevelOfContainmentCode = YES
+ALG-003 pass food
+ALG-003 fail food ; hasAllergen[AE].allergenLevelOfContainmentCode = CONTAINS
+ALG-004 pass food
+ALG-004 fail food ; hasAllergen[AE].allergenLevelOfContainmentCode = FREE_FROM ; ingredientStatement = wheat flour, sugar, whole EGG powder
+
+NUT-001 pass food
+NUT-001 fail food ; energyPerNutrientBasis = 472 E14
+NUT-002 pass food
+NUT-002 fail food ; energyPerNutrientBasis = 1975 KJO
+NUT-003 pass food
+NUT-003 fail food ; -fatPerNutrientBasis
+NUT-004 pass food
+NUT-004 fail food ; -saturatedFatPerNutrientBasis
+NUT-005 pass food
+NUT-005 fail food ; -carbohydratesPerNutrientBasis
+NUT-006 pass food
+NUT-006 fail food ; -sugarsPerNutrientBasis
+NUT-007 pass food
+NUT-007 fail food ; -proteinPerNutrientBasis
+NUT-008 pass food
+NUT-008 fail food ; -saltPerNutrientBasis
+NUT-009 pass juice
+NUT-009 fail juice ; nutrientBasisQuantity = 100 GRM
+NUT-010 pass food
+NUT-010 fail food ; energyPerNutrientBasis = 1975 KJO|472 E14|1975 D70
+NUT-011 pass food
+NUT-011 fail food ; fatPerNutrientBasis = 20 MLT
+NUT-012 pass food
+NUT-012 fail food ; saturatedFatPerNutrientBasis = 9 P1
+NUT-013 pass food
+NUT-013 fail food ; carbohydratesPerNutrientBasis = 62
+NUT-014 pass food
+NUT-014 fail food ; sugarsPerNutrientBasis = 24 KJO
+NUT-015 pass food
+NUT-015 fail food ; proteinPerNutrientBasis = 8 LTR
+NUT-016 pass food
+NUT-016 fail food ; saltPerNutrientBasis = 0.6 P1
+NUT-017 pass food
+NUT-017 fail food ; fibrePerNutrientBasis = 6 MLT
+NUT-018 pass food
+NUT-018 fail food ; sodiumPerNutrientBasis = 240 H87
+NUT-020 pass food
+NUT-020 fail food ; energyPerNutrientBasis = 1900 KJO|472 E14
+NUT-021 pass food
+NUT-021 fail food ; fatPerNutrientBasis = 30 GRM
+NUT-022 pass food
+NUT-022 fail food ; energyPerNutrientBasis = 1975 KJO|400 E14
+NUT-023 pass food
+NUT-023 fail food ; saturatedFatPerNutrientBasis = 21 GRM
+NUT-024 pass food
+NUT-024 fail food ; sugarsPerNutrientBasis = 63 GRM
+NUT-025 pass food
+NUT-025 fail food ; saltPerNutrientBasis = 0.24 GRM
+NUT-026 pass food
+NUT-026 fail food ; fatPerNutrientBasis = 25 GRM ; carbohydratesPerNutrientBasis = 65 GRM ; proteinPerNutrientBasis = 10 GRM
+NUT-027 pass food ; monounsaturatedFatPerNutrientBasis = 7 GRM ; polyunsaturatedFatPerNutrientBasis = 3 GRM
+NUT-027 fail food ; monounsaturatedFatPerNutrientBasis = 9 GRM ; polyunsaturatedFatPerNutrientBasis = 4 GRM
+NUT-028 pass food ; starchPerNutrientBasis = 36 GRM
+NUT-028 fail food ; starchPerNutrientBasis = 40 GRM
+NUT-030 pass food ; measured.fatPerNutrientBasis = 23.9 GRM
+NUT-030 fail food ; measured.fatPerNutrientBasis = 24.1 GRM
+NUT-031 pass food ; measured.saturatedFatPerNutrientBasis = 10.7 GRM
+NUT-031 fail food ; measured.saturatedFatPerNutrientBasis = 10.9 GRM
+NUT-032 pass food ; monounsaturatedFatPerNutrientBasis = 3 GRM ; measured.monounsaturatedFatPerNutrientBasis = 3.7 GRM
+NUT-032 fail food ; monounsaturatedFatPerNutrientBasis = 3 GRM ; measured.monounsaturatedFatPerNutrientBasis = 3.9 GRM
+NUT-033 pass food ; polyunsaturatedFatPerNutrientBasis = 5 GRM ; measured.polyunsaturatedFatPerNutrientBasis = 4.1 GRM
+NUT-033 fail food ; polyunsaturatedFatPerNutrientBasis = 5 GRM ; measured.polyunsaturatedFatPerNutrientBasis = 3.9 GRM
+NUT-034 pass food ; measured.carbohydratesPerNutrientBasis = 54.5 GRM
+NUT-034 fail food ; measured.carbohydratesPerNutrientBasis = 53.5 GRM
+NUT-035 pass food ; measured.sugarsPerNutrientBasis = 28.5 GRM
+NUT-035 fail food ; measured.sugarsPerNutrientBasis = 29 GRM
+NUT-036 pass food ; measured.proteinPerNutrientBasis = 9.9 GRM
+NUT-036 fail food ; measured.proteinPerNutrientBasis = 10.2 GRM
+NUT-037 pass food ; measured.fibrePerNutrientBasis = 4.1 GRM
+NUT-037 fail food ; measured.fibrePerNutrientBasis = 3.9 GRM
+NUT-038 pass food ; measured.sodiumPerNutrientBasis = 380 MGM
+NUT-038 fail food ; measured.sodiumPerNutrientBasis = 400 MGM
+NUT-039 pass food ; measured.saltPerNutrientBasis = 0.95 GRM
+NUT-039 fail food ; measured.saltPerNutrientBasis = 1 GRM
+
+QTY-001 pass food
+QTY-001 fail food ; netContent = 200 grams
+QTY-002 pass food
+QTY-002 fail food ; netContent = 0.2 DLT
+QTY-003 pass beer
+QTY-003 fail beer ; netContent = 330 GRM
+QTY-004 pass food ; regulatedProductName = Tuna chunks in brine ; drainedWeight = 120 GRM ; netContent = 185 GRM
+QTY-004 fail food ; regulatedProductName = Tuna chunks in brine
+QTY-005 pass food ; drainedWeight = 120 GRM
+QTY-005 fail food ; drainedWeight = 250 GRM
+QTY-006 pass food
+QTY-006 fail food ; netContent = 12 KGM ; grossWeight = 12.5 KGM
+QTY-007 pass food
+QTY-007 fail food ; packagingMarkedEstimatedSign = yes
+QTY-008 pass food
+QTY-008 fail food ; grossWeight = 190 GRM
+QTY-009 pass food ; measured.netContent = 191.5 GRM
+QTY-009 fail food ; measured.netContent = 190.5 GRM
+DAT-001 pass food
+DAT-001 fail food ; bestBeforeDate = 2026-02-30
+DAT-002 pass food ; -bestBeforeDate ; useByDate = 2026-01-20
+DAT-002 fail food ; -bestBeforeDate ; useByDate = 2026-01
+DAT-003 pass food ; -bestBeforeDate ; useByDate = 2026-01-20
+DAT-003 fail food ; useByDate = 2026-01-20
+DAT-004 pass food ; firstFreezeDate = 2025-11-02
+DAT-004 fail food ; firstFreezeDate = 2025-11
+DAT-005 pass food ; productName = Frozen salmon fillets ; firstFreezeDate = 2025-11-02
+DAT-005 fail food ; productName = Frozen salmon fillets
+
+NUT-040 pass food
+NUT-040 fail food ; fatPerNutrientBasis = -1 GRM
+NUT-041 pass food
+NUT-041 fail food ; saturatedFatPerNutrientBasis = -1 GRM
+NUT-042 pass food ; monounsaturatedFatPerNutrientBasis = 7 GRM
+NUT-042 fail food ; monounsaturatedFatPerNutrientBasis = -7 GRM
+NUT-043 pass food ; polyunsaturatedFatPerNutrientBasis = 3 GRM
+NUT-043 fail food ; polyunsaturatedFatPerNutrientBasis = 300 GRM
+NUT-044 pass food
+NUT-044 fail food ; carbohydratesPerNutrientBasis = 110 GRM
+NUT-045 pass food
+NUT-045 fail food ; sugarsPerNutrientBasis = -2 GRM
+NUT-046 pass food ; polyolsPerNutrientBasis = 2 GRM
+NUT-046 fail food ; polyolsPerNutrientBasis = -2 GRM
+NUT-047 pass food ; starchPerNutrientBasis = 36 GRM
+NUT-047 fail food ; starchPerNutrientBasis = 136 GRM
+NUT-048 pass food
+NUT-048 fail food ; fibrePerNutrientBasis = -1 GRM
+NUT-049 pass food
+NUT-049 fail food ; proteinPerNutrientBasis = -8 GRM
+NUT-050 pass food
+NUT-050 pass food ; productName = Sea salt ; saltPerNutrientBasis = 100 GRM
+NUT-050 fail food ; saltPerNutrientBasis = -0.6 GRM
+NUT-051 pass food
+NUT-051 fail food ; sodiumPerNutrientBasis = 0.2 KGM
+NUT-052 pass food
+NUT-052 fail food ; energyPerNutrientBasis = 3900 KJO|932 E14
+NUT-053 pass food
+NUT-053 fail food ; energyPerNutrientBasis = 1975 KJO|-472 E14
+
+PLA-002 pass food
+PLA-002 fail food ; fatPerNutrientBasis = 40 GRM ; carbohydratesPerNutrientBasis = 60 GRM ; proteinPerNutrientBasis = 10 GRM
+PLA-004 pass food
+PLA-004 fail food ; energyPerNutrientBasis = 472 KJO|1975 E14
+PLA-005 pass food
+PLA-005 fail food ; energyPerNutrientBasis = 1975 KJO|600 E14
+PLA-005 pass juice ; productName = Mineral water, lightly flavoured ; energyPerNutrientBasis = 2 KJO|1 E14 ; carbohydratesPerNutrientBasis = 0.1 GRM ; sugarsPerNutrientBasis = 0.1 GRM ; proteinPerNutrientBasis = 0 GRM ; fatPerNutrientBasis = 0 GRM
+PLA-006 pass food
+PLA-006 fail food ; energyPerNutrientBasis = 1000 KJO|239 E14
+PLA-008 pass food
+PLA-008 pass food ; productName = Skimmed milk ; fatPerNutrientBasis = 0.1 GRM ; saturatedFatPerNutrientBasis = 0.1 GRM ; saltPerNutrientBasis = 0.1 GRM
+PLA-008 pass juice
+PLA-008 fail food ; fatPerNutrientBasis = 8 GRM ; saturatedFatPerNutrientBasis = 8 GRM
+PLA-009 pass food
+PLA-009 fail food ; servingSize = 250 GRM
+PLA-010 pass beer
+PLA-010 fail beer ; percentageOfAlcoholByVolume = 85
+PLA-011 pass food
+PLA-011 fail food ; netContent = 60 KGM ; grossWeight = 61 KGM ; -packagingMarkedEstimatedSign
+PLA-012 pass food
+PLA-012 fail food ; productName = Ok
+DAT-002 fail food ; -bestBeforeDate ; useByDate = 2026-02-30
+DAT-004 fail food ; firstFreezeDate = 2025-13-01
+"""#
 }

@@ -16,8 +16,10 @@
 ///       expected  "a value in KJO"                  (optional expression)
 ///       reference EU 1169/2011 Art. 30(1)(a)
 ///       attribute energyPerNutrientBasis            (optional; default the first of reads)
+///       applies   master-data                       (optional: master-data, physical-item or both, the default)
 ///
-/// A line that starts with white space and does not start with a key continues the value above it.
+/// A line indented deeper than the key line above it continues that key's value; a line indented
+/// like the keys must start with a key (an unknown key is a problem, not a continuation).
 struct RuleFileParser {
     struct Entry {
         var key: String
@@ -36,18 +38,30 @@ struct RuleFileParser {
         var title: String?
         var definitions: [Entry] = []
         var rules: [RawRule] = []
+        /// Every line that could not be read, in file order (the rest of the file is still read).
+        var problems: [RuleFileError] = []
     }
 
     static let ruleKeys: Set<String> = [
         "title", "severity", "reads", "each", "when", "check", "message", "observed", "expected", "reference",
-        "attribute",
+        "attribute", "applies",
     ]
 
+    /// Reads the file, throwing its first problem.
     static func parse(_ text: String, file: String) throws(RuleFileError) -> RawFile {
+        let raw = read(text, file: file)
+        if let first = raw.problems.first { throw first }
+        return raw
+    }
+
+    /// Reads the file, collecting every problem in `RawFile.problems`.
+    static func read(_ text: String, file: String) -> RawFile {
         var raw = RawFile()
         var currentRule: RawRule?
         var lastKey: String?
         var lastWasDefinition = false
+        /// The indentation of the line a continuation would continue.
+        var lastIndent = 0
         func finishRule() {
             if let rule = currentRule { raw.rules.append(rule) }
             currentRule = nil
@@ -57,43 +71,61 @@ struct RuleFileParser {
             let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indented = trimmed.startIndex != line.startIndex
+            let indent = line.distance(from: line.startIndex, to: trimmed.startIndex)
+            let indented = indent > 0
             let keyEnd = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? trimmed.endIndex
             let key = String(trimmed[..<keyEnd])
             let valueStart = trimmed[keyEnd...].firstIndex(where: { $0 != " " && $0 != "\t" }) ?? trimmed.endIndex
             let value = String(trimmed[valueStart...])
             let column = line.distance(from: line.startIndex, to: valueStart) + 1
             let position = SourcePosition(file: file, line: lineNumber, column: column)
-            if indented, currentRule != nil, Self.ruleKeys.contains(key) {
-                guard currentRule?.entries[key] == nil else {
-                    throw RuleFileError(position, "'\(key)' appears twice in rule \(currentRule?.id ?? "")")
+            let keyPosition = SourcePosition(file: file, line: lineNumber, column: indent + 1)
+            let continues = indented && (lastWasDefinition || lastKey != nil) && indent > lastIndent
+            if indented, currentRule != nil, Self.ruleKeys.contains(key), !continues {
+                if currentRule?.entries[key] != nil {
+                    raw.problems.append(
+                        RuleFileError(keyPosition, "'\(key)' appears twice in rule \(currentRule?.id ?? ""); keep one"))
+                } else {
+                    currentRule?.entries[key] = Entry(key: key, value: value, position: position)
                 }
-                currentRule?.entries[key] = Entry(key: key, value: value, position: position)
                 lastKey = key
+                lastIndent = indent
                 lastWasDefinition = false
                 continue
             }
             if indented {
                 let continuation = String(trimmed)
-                if lastWasDefinition, !raw.definitions.isEmpty {
+                if continues, lastWasDefinition, !raw.definitions.isEmpty {
                     raw.definitions[raw.definitions.count - 1].value += " " + continuation
-                } else if let lastKey, currentRule?.entries[lastKey] != nil {
+                } else if continues, let lastKey, currentRule?.entries[lastKey] != nil {
                     currentRule?.entries[lastKey]?.value += " " + continuation
+                } else if currentRule != nil {
+                    raw.problems.append(
+                        RuleFileError(
+                            keyPosition,
+                            "unknown key '\(key)' in rule \(currentRule?.id ?? ""); a rule line is one of "
+                                + "\(Self.ruleKeys.sorted().joined(separator: ", ")) (indent a continued value deeper than its key)"
+                        ))
+                    lastKey = nil
                 } else {
-                    throw RuleFileError(
-                        position,
-                        "unknown key '\(key)'; a rule line is one of \(Self.ruleKeys.sorted().joined(separator: ", "))")
+                    raw.problems.append(
+                        RuleFileError(
+                            keyPosition,
+                            "an indented line '\(key)' outside a rule; start a rule with 'rule ID' or remove the indentation"
+                        ))
                 }
                 continue
             }
+            lastIndent = 0
             lastKey = nil
             lastWasDefinition = false
             switch key {
             case "set":
-                guard raw.name == nil else {
-                    throw RuleFileError(position, "a file holds one set; 'set' appears twice")
+                if raw.name != nil {
+                    raw.problems.append(RuleFileError(keyPosition, "a file holds one set; 'set' appears twice"))
+                } else {
+                    raw.name = value
                 }
-                raw.name = value
             case "title":
                 raw.title = value
             case "define":
@@ -102,14 +134,18 @@ struct RuleFileParser {
                 lastWasDefinition = true
             case "rule":
                 finishRule()
-                guard !value.isEmpty, !value.contains(" ") else {
-                    throw RuleFileError(position, "'rule' needs one id without spaces, e.g. 'rule NUT-001'")
+                if value.isEmpty || value.contains(" ") {
+                    raw.problems.append(
+                        RuleFileError(position, "'rule' needs one id without spaces, e.g. 'rule NUT-001'"))
+                } else {
+                    currentRule = RawRule(id: value, position: position)
                 }
-                currentRule = RawRule(id: value, position: position)
             default:
-                throw RuleFileError(
-                    position,
-                    "unknown line '\(key)'; top-level lines are set, title, define and rule (indent rule keys)")
+                finishRule()
+                raw.problems.append(
+                    RuleFileError(
+                        keyPosition,
+                        "unknown line '\(key)'; top-level lines are set, title, define and rule (indent rule keys)"))
             }
         }
         finishRule()

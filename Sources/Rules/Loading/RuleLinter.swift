@@ -29,15 +29,11 @@ public enum RuleLinter {
         return terms
     }
 
-    /// Lints the text of one rule file named `file` (the name is only used in positions).
+    /// Lints the text of one rule file named `file` (the name is only used in positions): every
+    /// problem of every line and rule, not just the first.
     public static func lint(_ text: String, file: String) -> [LintProblem] {
-        let raw: RuleFileParser.RawFile
-        do {
-            raw = try RuleFileParser.parse(text, file: file)
-        } catch {
-            return [LintProblem(kind: "syntax", position: error.position, message: error.message)]
-        }
-        var problems: [LintProblem] = []
+        let raw = RuleFileParser.read(text, file: file)
+        var problems = raw.problems.map { LintProblem(kind: "syntax", position: $0.position, message: $0.message) }
         var compiler = RuleCompiler()
         // A prelude (definitions only, no set) is linted on its own; a rule set sees the built-in prelude.
         let isPrelude = raw.name == nil && raw.rules.isEmpty
@@ -71,11 +67,12 @@ public enum RuleLinter {
             }
             firstUse[rule.id] = rule.position
             let slotsBefore = compiler.slotPaths.count
-            do {
-                _ = try compiler.compile(rule, set: raw.name ?? "")
-            } catch {
-                problems.append(LintProblem(kind: "expression", position: error.position, message: error.message))
-                continue
+            var ruleProblems: [RuleFileError] = []
+            _ = compiler.compile(rule, set: raw.name ?? "", problems: &ruleProblems)
+            problems += ruleProblems.map {
+                LintProblem(
+                    kind: $0.message.hasPrefix("unknown placeholder") ? "placeholder" : "expression",
+                    position: $0.position, message: $0.message)
             }
             var paths = Array(compiler.slotPaths[slotsBefore...])
             let readsEntry = rule.entries["reads"]
