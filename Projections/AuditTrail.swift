@@ -18,9 +18,9 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     /// Log position.
     public var position: UInt64
     /// Server time, µs since the epoch.
-    public var recordedAt: Int64
+    @ReportTime public var recordedAt: Int64
     /// Device time, µs since the epoch.
-    public var occurredAt: Int64
+    @ReportTime public var occurredAt: Int64
     /// Who caused it.
     public var actor: String
     /// The event type name.

@@ -38,7 +38,7 @@ extension InspectionEvent {
         case .locationRegistered(let event): "location \(event.locationID) (kind \(event.kind.rawValue))"
         case .inspectorRegistered(let event): "inspector \(event.inspectorID) (role \(event.role.rawValue))"
         case .productRegistered(let event):
-            "product \(event.gtin) '\(event.name)' type \(event.productType.rawValue), \(event.listings.count) listings"
+            "product \(event.gtin) '\(event.name)' type \(ReportLabels.productType(event.productType.rawValue)), \(event.listings.count) listing\(event.listings.count == 1 ? "" : "s")"
         case .datasheetImported(let event):
             "datasheet \(event.datasheetID) for \(event.gtin), \(event.attributes.count) attributes"
         case .ruleCheckRecorded(let event):
@@ -47,18 +47,19 @@ extension InspectionEvent {
             "received \(event.gtin) at \(event.locationID), priority \(event.priority.rawValue)"
                 + (event.inspectBefore.map { ", inspect before \($0.iso8601)" } ?? "")
         case .batchAllocated(let event):
-            "batch \(event.batchID) to \(event.inspectorID) at \(event.locationID), mode \(event.mode.rawValue), \(event.tasks.count) tasks"
+            "batch \(event.batchID) to \(event.inspectorID) at \(event.locationID), mode \(ReportLabels.mode(event.mode.rawValue)), \(event.tasks.count) task\(event.tasks.count == 1 ? "" : "s")"
         case .adHocTaskAllocated(let event): "ad-hoc task \(event.taskID) for \(event.gtin) to \(event.inspectorID)"
         case .collectionStarted(let event): "batch \(event.batchID): collection started"
         case .collectionPaused(let event): "batch \(event.batchID): collection paused"
         case .collectionFinished(let event): "batch \(event.batchID): collection finished"
         case .collectionCancelled(let event): "batch \(event.batchID): collection cancelled"
         case .productCollected(let event): "task \(event.taskID): collected \(event.matchedGTIN)"
-        case .collectionSkipped(let event): "task \(event.taskID): collection skipped, reason \(event.reason.rawValue)"
+        case .collectionSkipped(let event):
+            "task \(event.taskID): collection skipped (\(ReportLabels.skipReason(event.reason.rawValue)))"
         case .inspectionStarted(let event): "task \(event.taskID): inspection started"
         case .inspectionPaused(let event): "task \(event.taskID): inspection paused"
         case .attributeVerdictRecorded(let event):
-            "task \(event.taskID): \(event.path) verdict \(event.verdict.rawValue)"
+            "task \(event.taskID): \(event.path) verdict \(ReportLabels.verdict(event.verdict.rawValue))"
         case .photoAttached(let event): "task \(event.taskID): photo \(event.sha256.prefix(12))…"
         case .inspectionFinished(let event):
             "task \(event.taskID): inspection \(event.result.rawValue == 2 ? "passed" : "failed") (\(event.passedCount) passed, \(event.warningCount) warnings, \(event.failureCount) failures, \(event.unableCount) unable)"

@@ -11,18 +11,22 @@ public struct BatchReport: Sendable, Hashable, Codable {
     public var locationID: String
     /// ``InspectionMode`` raw value.
     public var mode: Int
+    /// The mode's name (``ReportLabels/mode(_:)``).
+    public var modeLabel: String
     /// `batchStatus` 0–7.
     public var status: Int
+    /// The status's name ("submitted").
+    public var statusLabel: String
     /// Whether collection is paused (status stays 1).
     public var paused: Bool
     /// Whether status 7 came from expiry rather than a cancellation.
     public var expired: Bool
-    /// Occurred-at times in µs since the epoch.
-    public var allocatedAt: Int64
+    /// Occurred-at times in µs since the epoch (ISO 8601 in JSON).
+    @ReportTime public var allocatedAt: Int64
     /// When its open tasks are released if it is not submitted (µs).
-    public var expiresAt: Int64
+    @ReportTime public var expiresAt: Int64
     /// Occurred-at of the last event that changed it (µs).
-    public var updatedAt: Int64
+    @ReportTime public var updatedAt: Int64
     /// Tasks allocated.
     public var taskCount: Int
     /// Tasks collected.
@@ -49,10 +53,16 @@ public struct TaskReport: Sendable, Hashable, Codable {
     public var gtin: String
     /// `collectionStatus` 0–3.
     public var collectionStatus: Int
+    /// Its name ("collected").
+    public var collectionStatusLabel: String
     /// Skip reason 0–2 when the collection was skipped.
     public var skipReason: Int?
+    /// Its name ("out of stock"), nil with the code.
+    public var skipReasonLabel: String?
     /// `inspectionStatus` 1–4, nil until collected.
     public var inspectionStatus: Int?
+    /// Its name ("failed"), nil with the code.
+    public var inspectionStatusLabel: String?
     /// 0 not started, 1 in progress, 2 paused.
     public var phase: Int
     /// Attribute verdicts recorded.
@@ -68,7 +78,7 @@ public struct TaskReport: Sendable, Hashable, Codable {
     /// Photos attached.
     public var photos: Int
     /// Occurred-at of the last event that changed it (µs).
-    public var updatedAt: Int64
+    @ReportTime public var updatedAt: Int64
 }
 
 extension ProjectionStore {
@@ -83,9 +93,12 @@ extension ProjectionStore {
             for taskID in taskIDs {
                 if let task = try Self.task(taskID, db) { tasks.append(task) }
             }
+            let mode: Int = row["mode"]
+            let status: Int = row["status"]
             return BatchReport(
-                batchID: row["id"], inspectorID: row["inspector"], locationID: row["location"], mode: row["mode"],
-                status: row["status"], paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
+                batchID: row["id"], inspectorID: row["inspector"], locationID: row["location"], mode: mode,
+                modeLabel: ReportLabels.mode(mode), status: status, statusLabel: ReportLabels.batchStatus(status),
+                paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
                 expiresAt: row["expires_at"], updatedAt: row["updated_at"], taskCount: row["task_count"],
                 collected: row["collected"], skipped: row["skipped"], passed: row["passed"], failed: row["failed"],
                 inspectionSkipped: row["inspection_skipped"], photos: row["photos"], tasks: tasks)
@@ -105,9 +118,15 @@ extension ProjectionStore {
                     SELECT * FROM task WHERE task = ?
                     """, arguments: [taskID])
         else { return nil }
+        let collection: Int = row["collection"]
+        let skipReason: Int? = row["skip_reason"]
+        let inspection: Int? = row["inspection"]
         return TaskReport(
-            taskID: taskID, gtin: row["gtin"], collectionStatus: row["collection"], skipReason: row["skip_reason"],
-            inspectionStatus: row["inspection"], phase: row["phase"], verdicts: row["verdicts"], passed: row["passed"],
+            taskID: taskID, gtin: row["gtin"], collectionStatus: collection,
+            collectionStatusLabel: ReportLabels.collectionStatus(collection), skipReason: skipReason,
+            skipReasonLabel: skipReason.map(ReportLabels.skipReason), inspectionStatus: inspection,
+            inspectionStatusLabel: inspection.map(ReportLabels.inspectionStatus), phase: row["phase"],
+            verdicts: row["verdicts"], passed: row["passed"],
             warning: row["warning"], failure: row["failure"], unable: row["unable"], photos: row["photos"],
             updatedAt: row["updated_at"])
     }

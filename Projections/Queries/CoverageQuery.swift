@@ -10,12 +10,36 @@ public enum CoverageGrouping: String, Sendable, CaseIterable, Codable {
     case inspector
     /// By location (the catalogue is what the location lists or received).
     case location
+    /// By UTC day, ISO week (from Monday) or month of the inspections' finish: the progress over
+    /// time, each row with its change from the one before.
+    case day, week, month
+
+    /// The period unit of a time grouping, nil for the others.
+    var period: PeriodUnit? { PeriodUnit(rawValue: rawValue) }
+}
+
+/// A period reports break down by.
+public enum PeriodUnit: String, Sendable, CaseIterable, Codable {
+    case day, week, month
+
+    /// SQL for the period's name (`2026-01-05`, the week's Monday `2026-01-05`, `2026-01`) of the
+    /// Unix time in seconds `seconds` (an SQL expression).
+    func sql(seconds: String) -> String {
+        switch self {
+        case .day: "strftime('%Y-%m-%d', \(seconds), 'unixepoch')"
+        case .week: "date(\(seconds), 'unixepoch', '-6 days', 'weekday 1')"
+        case .month: "strftime('%Y-%m', \(seconds), 'unixepoch')"
+        }
+    }
 }
 
 /// Coverage of one group over a period.
 public struct CoverageRow: Sendable, Hashable, Codable {
     /// The group's key: product type, mode or location raw value, or inspector id.
     public var group: String
+    /// The group for people: the product type's or mode's name ("base unit", "wholesale"), else
+    /// the key itself.
+    public var groupLabel: String
     /// Products in the catalogue of this group registered by the end of the period.
     public var catalogue: Int
     /// Distinct products inspected (finished) in the period; for a location, those of its
@@ -30,12 +54,21 @@ public struct CoverageRow: Sendable, Hashable, Codable {
     /// Received products past their inspect-before date and not inspected since reception by the
     /// end of the period (type and location groupings).
     public var overdue: Int?
+    /// Time groupings: inspections minus those of the period before (nil for the first period).
+    public var change: Int?
 
     public init(
-        group: String, catalogue: Int, inspected: Int, percent: Double, inspections: Int, neverInspected: Int?,
-        overdue: Int?
+        group: String, grouping: CoverageGrouping, catalogue: Int, inspected: Int, percent: Double, inspections: Int,
+        neverInspected: Int?, overdue: Int?, change: Int? = nil
     ) {
+        self.change = change
         self.group = group
+        groupLabel =
+            switch (grouping, Int(group)) {
+            case (.type, let code?): ReportLabels.productType(code)
+            case (.mode, let code?): ReportLabels.mode(code)
+            default: group
+            }
         self.catalogue = catalogue
         self.inspected = inspected
         self.percent = percent
@@ -95,8 +128,9 @@ extension ProjectionStore {
                     FROM coverage_listing s JOIN cat c ON c.gtin = s.gtin LEFT JOIN last l ON l.gtin = c.gtin
                     GROUP BY s.location ORDER BY s.location
                     """
-            case .mode, .inspector:
-                let column = grouping == .mode ? "mode" : "inspector"
+            case .mode, .inspector, .day, .week, .month:
+                let column =
+                    grouping.period?.sql(seconds: "finished_at / 1000000") ?? (grouping == .mode ? "mode" : "inspector")
                 sql = """
                     WITH inspection AS (\(inspections))
                     SELECT CAST(\(column) AS TEXT) AS g, (\("SELECT count(*) FROM (\(catalogue))")) AS catalogue,
@@ -104,13 +138,17 @@ extension ProjectionStore {
                     FROM inspection WHERE \(period) GROUP BY \(column) ORDER BY \(column)
                     """
             }
+            var previous: Int?
             return try Row.fetchAll(db, sql: sql).map { row in
                 let catalogue: Int = row[1]
                 let inspected: Int = row[2]
-                return CoverageRow(
-                    group: row[0], catalogue: catalogue, inspected: inspected,
+                let result = CoverageRow(
+                    group: row[0], grouping: grouping, catalogue: catalogue, inspected: inspected,
                     percent: catalogue > 0 ? (Double(inspected) * 1000 / Double(catalogue)).rounded() / 10 : 0,
-                    inspections: row[3], neverInspected: row[4], overdue: row[5])
+                    inspections: row[3], neverInspected: row[4], overdue: row[5],
+                    change: grouping.period == nil ? nil : previous.map { row[3] - $0 })
+                defer { previous = row[3] }
+                return result
             }
         }
     }

@@ -4,6 +4,9 @@ import GRDB
 public struct InspectorSummary: Sendable, Hashable, Codable {
     /// The inspector id.
     public var inspectorID: String
+    /// The period of this row when broken down by day, week or month (`2026-01-05`, the week's
+    /// Monday, `2026-01`); absent for totals over the whole period.
+    public var period: String?
     /// Display name (the id when not registered).
     public var name: String
     /// Days with any activity.
@@ -36,38 +39,55 @@ public struct InspectorSummary: Sendable, Hashable, Codable {
     public var timedTasks: Int
     /// `inspectingMicros / timedTasks` in seconds; nil without timed tasks.
     public var secondsPerTask: Double?
+    /// With a breakdown: inspections minus those of the inspector's period before (nil for their
+    /// first period).
+    public var change: Int?
 }
 
 extension ProjectionStore {
     /// Per inspector, the days from `from` (inclusive) to `to` (exclusive), µs since the epoch;
     /// each day is the UTC day of the events' occurred-at times. Sorted by inspector id.
-    public func inspectorAnalytics(from: Int64? = nil, to: Int64? = nil) throws -> [InspectorSummary] {
+    ///
+    /// With `per`, one row per inspector and day, week or month, each with the change in
+    /// inspections from the inspector's period before.
+    public func inspectorAnalytics(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
+        -> [InspectorSummary]
+    {
+        let period = per.map { $0.sql(seconds: "d.day * 86400") } ?? "NULL"
         let firstDay = from.map { Self.day($0) } ?? Int64.min
         let endDay = to.map { Self.day($0 - 1) } ?? Int64.max
-        return try database.read { db in
+        var rows: [InspectorSummary] = try database.read { db in
             guard try db.tableExists("inspector_day") else { return [] }
             return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT d.inspector, coalesce(i.name, d.inspector) AS name, count(*) AS days,
+                      \(period) AS period,
                       sum(allocated), sum(collected), sum(skipped_unable), sum(skipped_out_of_stock),
                       sum(skipped_unavailable), sum(inspected), sum(passed), sum(failed), sum(inspection_skipped),
                       sum(verdicts), sum(photos), sum(worked_us), sum(timed_tasks)
                     FROM inspector_day d LEFT JOIN inspector i ON i.id = d.inspector
                     WHERE d.day >= ? AND d.day <= ?
-                    GROUP BY d.inspector ORDER BY d.inspector
+                    GROUP BY d.inspector, period ORDER BY d.inspector, period
                     """, arguments: [firstDay, endDay]
-            ).map { row in
-                let worked: Int64 = row[14]
-                let timed: Int = row[15]
+            ).map { row -> InspectorSummary in
+                let worked: Int64 = row[15]
+                let timed: Int = row[16]
                 return InspectorSummary(
-                    inspectorID: row[0], name: row[1], days: row[2], allocated: row[3], collected: row[4],
-                    skippedUnableToCollect: row[5], skippedOutOfStock: row[6], skippedNoLongerAvailable: row[7],
-                    inspected: row[8], passed: row[9], failed: row[10], inspectionSkipped: row[11],
-                    attributesVerified: row[12], photos: row[13], inspectingMicros: worked, timedTasks: timed,
+                    inspectorID: row[0], period: row[3], name: row[1], days: row[2], allocated: row[4],
+                    collected: row[5],
+                    skippedUnableToCollect: row[6], skippedOutOfStock: row[7], skippedNoLongerAvailable: row[8],
+                    inspected: row[9], passed: row[10], failed: row[11], inspectionSkipped: row[12],
+                    attributesVerified: row[13], photos: row[14], inspectingMicros: worked, timedTasks: timed,
                     secondsPerTask: timed > 0 ? Double(worked) / Double(timed) / 1e6 : nil)
             }
         }
+        if per != nil {
+            for index in rows.indices.dropFirst() where rows[index - 1].inspectorID == rows[index].inspectorID {
+                rows[index].change = rows[index].inspected - rows[index - 1].inspected
+            }
+        }
+        return rows
     }
 
     static func day(_ micros: Int64) -> Int64 { InspectorFold.day(micros) }

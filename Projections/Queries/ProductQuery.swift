@@ -13,6 +13,8 @@ public struct ProductHit: Sendable, Hashable, Codable {
     public var manufacturer: String
     /// ``ProductType`` raw value: 0 base, 1 case, 2 pallet.
     public var productType: Int
+    /// Its name ("base unit").
+    public var productTypeLabel: String
     /// Category path.
     public var category: String
     /// The latest datasheet, if any was imported.
@@ -142,7 +144,8 @@ extension ProjectionStore {
     static func hit(_ row: Row) -> ProductHit {
         ProductHit(
             gtin: row["gtin"], name: row["name"], brand: row["brand"], manufacturer: row["manufacturer"],
-            productType: row["product_type"], category: row["category"], datasheetID: row["datasheet"],
+            productType: row["product_type"], productTypeLabel: ReportLabels.productType(row["product_type"]),
+            category: row["category"], datasheetID: row["datasheet"],
             attributes: row["attributes"])
     }
 

@@ -15,7 +15,7 @@ public struct ProductQuality: Sendable, Hashable, Codable {
     /// Inspections that failed.
     public var failedInspections: Int
     /// Occurred-at of the last finished inspection (µs), if any.
-    public var lastInspectedAt: Int64?
+    @OptionalReportTime public var lastInspectedAt: Int64?
     /// `improving`, `worsening` or `stable`: the failure share of the last five inspections
     /// against the five before (the two halves of a shorter history); `-` with fewer than two.
     public var trend: String
@@ -33,10 +33,14 @@ public struct InspectionRecord: Sendable, Hashable, Codable {
     public var inspectorID: String
     /// ``InspectionMode`` raw value.
     public var mode: Int
+    /// The mode's name ("existing product").
+    public var modeLabel: String
     /// Occurred-at (µs since the epoch).
-    public var occurredAt: Int64
+    @ReportTime public var occurredAt: Int64
     /// `inspectionStatus`: 2 passed, 3 failed.
     public var result: Int
+    /// The result's name ("failed").
+    public var resultLabel: String
     /// Passed count.
     public var passed: Int
     /// Warning count.
@@ -45,8 +49,33 @@ public struct InspectionRecord: Sendable, Hashable, Codable {
     public var failure: Int
     /// Unable-to-validate count.
     public var unable: Int
-    /// Attributes that failed (3) or warned (2), as `path=verdict`.
-    public var failing: [String]
+    /// Attributes that failed (3) or warned (2), in the order they were judged.
+    public var failing: [AttributeFinding]
+}
+
+/// One attribute that failed or warned: `{"attribute": "saltPerNutrientBasis", "verdict": 3,
+/// "verdictLabel": "failure"}`.
+public struct AttributeFinding: Sendable, Hashable, Codable {
+    /// The attribute path.
+    public var attribute: String
+    /// The verdict code (2 warning, 3 failure).
+    public var verdict: Int
+    /// The verdict's name.
+    public var verdictLabel: String
+
+    /// Parses the stored `path=verdict` form (the last `=` splits: a path may hold one).
+    init(stored: Substring) {
+        let split = stored.lastIndex(of: "=")
+        attribute = String(split.map { stored[..<$0] } ?? stored)
+        verdict = split.flatMap { Int(stored[stored.index(after: $0)...]) } ?? -1
+        verdictLabel = ReportLabels.verdict(verdict)
+    }
+
+    /// `path=verdict`, as the projection stores it.
+    public var stored: String { "\(attribute)=\(verdict)" }
+
+    /// `saltPerNutrientBasis (failure)`, as tables print it.
+    public var text: String { "\(attribute) (\(verdictLabel))" }
 }
 
 /// One rule-engine check of a product's datasheet.
@@ -58,7 +87,7 @@ public struct RuleCheckRecord: Sendable, Hashable, Codable {
     /// The rule sets applied, comma-separated.
     public var ruleSets: String
     /// Occurred-at (µs since the epoch).
-    public var occurredAt: Int64
+    @ReportTime public var occurredAt: Int64
     /// Passed count.
     public var passed: Int
     /// Warning count.
@@ -67,7 +96,8 @@ public struct RuleCheckRecord: Sendable, Hashable, Codable {
     public var failure: Int
     /// Unable-to-validate count.
     public var unable: Int
-    public var failing: [String]
+    /// Attributes that failed or warned.
+    public var failing: [AttributeFinding]
 }
 
 extension ProjectionStore {
@@ -82,8 +112,10 @@ extension ProjectionStore {
             ).map { row in
                 InspectionRecord(
                     position: UInt64(row["position"] as Int64), taskID: row["task"], batchID: row["batch"],
-                    inspectorID: row["inspector"], mode: row["mode"], occurredAt: row["occurred_at"],
-                    result: row["result"], passed: row["passed"], warning: row["warning"], failure: row["failure"],
+                    inspectorID: row["inspector"], mode: row["mode"],
+                    modeLabel: ReportLabels.mode(row["mode"]), occurredAt: row["occurred_at"],
+                    result: row["result"], resultLabel: ReportLabels.inspectionStatus(row["result"]),
+                    passed: row["passed"], warning: row["warning"], failure: row["failure"],
                     unable: row["unable"], failing: Self.split(row["failing"]))
             }
             let checks = try Row.fetchAll(
@@ -118,7 +150,9 @@ extension ProjectionStore {
         return "stable"
     }
 
-    static func split(_ text: String) -> [String] { text.split(separator: "|").map(String.init) }
+    static func split(_ text: String) -> [AttributeFinding] {
+        text.split(separator: "|").map(AttributeFinding.init(stored:))
+    }
 
     /// `gtin` as 14 digits (GTIN-8, -12 and -13 are padded with leading zeros).
     static func gtin14(_ gtin: String) -> String {

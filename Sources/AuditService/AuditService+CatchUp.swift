@@ -23,7 +23,8 @@ extension AuditService {
         var current: CommandRecord?
         do {
             try log.forEachRecord(from: appliedPosition + 1, upTo: end) { record in
-                if record.commandID != runCommand || record.streamID != runStream {
+                let sameRun = record.commandID == runCommand && record.streamID == runStream
+                if !sameRun {
                     closeRun(current)
                     runCommand = record.commandID
                     runStream = record.streamID
@@ -32,7 +33,8 @@ extension AuditService {
                 }
                 current = CommandRecord(
                     stream: record.streamID, firstPosition: runFirst, lastPosition: record.position,
-                    streamVersion: record.streamVersion, fingerprint: runFingerprint)
+                    streamVersion: record.streamVersion, fingerprint: runFingerprint,
+                    createdID: sameRun ? current?.createdID : nil)
                 versions[record.streamID] = record.streamVersion
                 position = record.position
                 let event: InspectionEvent
@@ -45,6 +47,7 @@ extension AuditService {
                     return
                 }
                 folded.apply(event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
+                if let created = CommandRecord.createdID(by: event) { current?.createdID = created }
             }
         } catch let error as PayloadDecodingError {
             throw AuditServiceError(

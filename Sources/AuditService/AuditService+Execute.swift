@@ -102,11 +102,12 @@ extension AuditService {
             for ((_, decision), result) in zip(decided, results) {
                 streamVersions[decision.stream] = result.streamVersion
             }
-            for (append, result) in zip(appends, results) {
+            for ((append, result), (_, decision)) in zip(zip(appends, results), decided) {
                 commands[append.commandID] = CommandRecord(
                     stream: append.streamID, firstPosition: result.positions.lowerBound,
                     lastPosition: result.positions.upperBound, streamVersion: result.streamVersion,
-                    fingerprint: append.commandFingerprint)
+                    fingerprint: append.commandFingerprint,
+                    createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
             }
             appliedPosition = last.positions.upperBound
         } else {
@@ -142,7 +143,7 @@ extension AuditService {
         return CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName, status: .duplicate,
             stream: record.stream, positions: record.firstPosition...record.lastPosition,
-            streamVersion: record.streamVersion)
+            streamVersion: record.streamVersion, createdID: record.createdID)
     }
 
     /// The refusal of a command sent under an id already used for a different command.
@@ -184,7 +185,8 @@ extension AuditService {
         commands[envelope.commandID] = CommandRecord(
             stream: decision.stream, firstPosition: result.positions.lowerBound,
             lastPosition: result.positions.upperBound,
-            streamVersion: result.streamVersion, fingerprint: fingerprint)
+            streamVersion: result.streamVersion, fingerprint: fingerprint,
+            createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
         appliedPosition = result.positions.upperBound
     }
 
@@ -192,8 +194,11 @@ extension AuditService {
         CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName,
             status: result.wasDuplicate ? .duplicate : .accepted, stream: decision.stream, positions: result.positions,
-            streamVersion: result.streamVersion, eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType)
-        )
+            streamVersion: result.streamVersion,
+            eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType),
+            createdID: result.wasDuplicate
+                ? commands[envelope.commandID]?.createdID
+                : decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
     }
 
     func notifyObservers() async {

@@ -61,3 +61,10 @@ public typealias DatasheetFormat = Datasheets.DatasheetFormat
 
 /// A scanned or typed code parsed as GS1 data: GTIN, element string or Digital Link.
 public typealias ScannedCode = GS1.ScannedCode
+
+/// The report types of the batch list, overdue samples and labels.
+public typealias BatchSummary = Projections.BatchSummary
+public typealias BatchFilter = Projections.BatchFilter
+public typealias OverdueSample = Projections.OverdueSample
+public typealias ReportLabels = Projections.ReportLabels
+public typealias PeriodUnit = Projections.PeriodUnit

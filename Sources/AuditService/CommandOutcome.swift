@@ -29,12 +29,16 @@ public struct CommandOutcome: Sendable, Hashable {
     public var eventTypes: [String]
     /// Why it was refused (refused only).
     public var refusal: CommandRefusal?
+    /// The id of what the command created: the new batch of an `AllocateBatch` ("B42"), the new
+    /// task of an `AllocateAdHocTask`; nil for other commands (accepted and duplicate alike).
+    public var createdID: String?
 
     public init(
         commandID: String, commandType: String, status: Status, stream: String? = nil,
         positions: ClosedRange<UInt64>? = nil, streamVersion: UInt64? = nil, eventTypes: [String] = [],
-        refusal: CommandRefusal? = nil
+        refusal: CommandRefusal? = nil, createdID: String? = nil
     ) {
+        self.createdID = createdID
         self.commandID = commandID
         self.commandType = commandType
         self.status = status
@@ -51,7 +55,8 @@ public struct CommandOutcome: Sendable, Hashable {
         case .accepted, .duplicate:
             let where_ = "\(stream ?? "?") v\(streamVersion ?? 0)"
             let at = positions.map { $0.count == 1 ? "@\($0.lowerBound)" : "@\($0.lowerBound)-\($0.upperBound)" } ?? ""
-            return "\(status.rawValue) \(commandType) \(commandID) -> \(where_) \(at)"
+            let created = createdID.map { " created \($0)" } ?? ""
+            return "\(status.rawValue) \(commandType) \(commandID) -> \(where_) \(at)\(created)"
         case .refused:
             return "refused \(commandID): \(refusal?.description ?? commandType)"
         }
@@ -66,4 +71,15 @@ struct CommandRecord: Sendable, Hashable {
     var streamVersion: UInt64
     /// The fingerprint of the command's content (nil for commands logged without one).
     var fingerprint: CommandFingerprint?
+    /// What the command created (``CommandOutcome/createdID``).
+    var createdID: String? = nil
+
+    /// The batch or ad-hoc task `event` creates, nil for any other event.
+    static func createdID(by event: InspectionEvent) -> String? {
+        switch event {
+        case .batchAllocated(let allocated): allocated.batchID
+        case .adHocTaskAllocated(let allocated): allocated.taskID
+        default: nil
+        }
+    }
 }

@@ -93,15 +93,16 @@ struct DemoCommand: AsyncParsableCommand {
         let history = report.history
         var out = "ItemAudit demo in \(report.dataDirectory.path) (\(Int(seconds.rounded())) s)\n"
         out +=
-            "\(history.workdays) workdays: \(history.events) events from \(history.commands) commands "
-            + "(\(history.refused) refused), \(history.batches) batches (\(history.submitted) submitted, "
-            + "\(history.cancelled) cancelled, \(history.expired) expired), \(history.inspected) inspections "
-            + "(\(history.failed) failed), \(history.photosAttached) photos.\n"
+            "\(counted(history.workdays, "workday")): \(counted(Int(history.events), "event")) from "
+            + "\(counted(history.commands, "command")) (\(history.refused) refused), \(counted(history.batches, "batch", "batches")) "
+            + "(\(history.submitted) submitted, \(history.cancelled) cancelled, \(history.expired) expired), "
+            + "\(counted(history.inspected, "inspection")) (\(history.failed) failed), \(counted(history.photosAttached, "photo")).\n"
 
         out += section("Manager: coverage by product type (itemaudit coverage --by type)")
-        let coverage = try store.coverage(to: report.end.microsecondsSinceEpoch, by: .type)
+        // No end: the header counts every inspection in the log, and so does `coverage` run afterwards.
+        let coverage = try store.coverage(by: .type)
         out += CoverageCommand.table(coverage, by: .type).renderText()
-        let modes = try store.coverage(to: report.end.microsecondsSinceEpoch, by: .mode)
+        let modes = try store.coverage(by: .mode)
         out += "\nby inspection mode:\n" + CoverageCommand.table(modes, by: .mode).renderText()
 
         out += section("Manager: inspector analytics (itemaudit inspectors)")
@@ -110,10 +111,10 @@ struct DemoCommand: AsyncParsableCommand {
         out += section("Data steward: rule checks of \(report.datasheetsFile.lastPathComponent) (itemaudit check)")
         let check = report.check
         out +=
-            "\(check.datasheets) datasheets: \(check.failed) failed, \(check.warnings) with warnings, "
+            "\(counted(check.datasheets, "datasheet")): \(check.failed) failed, \(check.warnings) with warnings, "
             + "\(check.passed) passed; \(report.recorded) recorded in the log with their findings.\n"
         if !report.failingRules.isEmpty {
-            var table = TextTable(columns: ["rule", "failing datasheets"], rightAligned: [1])
+            var table = TextTable(columns: ["rule", "failingDatasheets"], rightAligned: [1])
             for (rule, count) in report.failingRules.prefix(8) { table.append([rule, String(count)]) }
             out += "most frequent failures:\n" + table.renderText()
         }

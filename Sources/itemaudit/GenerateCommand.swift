@@ -15,7 +15,8 @@ struct GenerateCommand: AsyncParsableCommand {
             each weekday: receptions at the inspection centre, batch allocations, collection by scan \
             (with skips), verdicts, photos (a few left pending), submissions, cancellations and \
             expiries. Time is simulated, so the same seed writes the same log, byte for byte. \
-            The data directory must not hold a log yet.
+            The data directory must not hold a log yet; --replace empties one an earlier generate made \
+            (an interrupted one, say: Ctrl-C says how far it got and leaves the partial log).
 
             Example:
               itemaudit generate --data ./demo-data --seed 7 --days 30
@@ -33,12 +34,20 @@ struct GenerateCommand: AsyncParsableCommand {
     @OptionGroup var output: FormatOption
     @OptionGroup var size: HistorySizeOptions
     @Flag(help: "Print only the report, not the time taken.") var quiet = false
+    @Flag(help: "Replace the log an earlier generate wrote in --data (an interrupted one, say).") var replace = false
 
     func run() async throws {
         let configuration = size.configuration
         if DataDirectory(data.url).holdsEvents {
-            throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
+            guard replace else {
+                throw CLIFailure.badInput(
+                    "\(data.url.path) already holds a log (pass a new --data directory, or --replace to start again in one generate made)"
+                )
+            }
+            try GenerateInterruption.replace(data.url)
         }
+        let interruption = GenerateInterruption(directory: data.url)
+        defer { interruption.finish() }
         let generator = WorkloadGenerator(configuration: configuration)
         let clock = generator.makeClock()
         let started = ContinuousClock.now
@@ -51,8 +60,15 @@ struct GenerateCommand: AsyncParsableCommand {
                 try? await service.close()
                 throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
             }
+            // The service made and checked the directory; the marker lets --replace empty it later.
+            do { try GenerateInterruption.mark(data.url) } catch {
+                try? await service.close()
+                throw CLIFailure.badInput(
+                    "cannot write in \(data.url.path): \(error) (pass a writable --data directory)")
+            }
             let bar = ProgressBar.onTerminal(quiet: quiet)
             report = try await generator.run(service: service, clock: clock) {
+                interruption.progress($0, of: $1)
                 bar.update(UInt64($0), of: UInt64($1))
             }
             bar.finish()
@@ -71,27 +87,40 @@ struct GenerateCommand: AsyncParsableCommand {
                     "generated \(report.events) events in \(String(format: "%.2f", seconds)) s (\(rate) events/s)\n"
                         .utf8))
         }
+        // The field names are the JSON keys (camelCase, as every command prints them).
         var table = TextTable(columns: ["field", "value"], rightAligned: [1])
-        let rows: [(String, String)] = [
-            ("workdays", String(report.workdays)), ("commands", String(report.commands)),
-            ("accepted", String(report.accepted)), ("refused", String(report.refused)),
-            ("events", String(report.events)),
-            ("batches", String(report.batches)), ("submitted", String(report.submitted)),
-            ("cancelled", String(report.cancelled)), ("expired", String(report.expired)),
-            ("inspected", String(report.inspected)), ("failed", String(report.failed)),
-            ("photos attached", String(report.photosAttached)), ("photos uploaded", String(report.photosUploaded)),
+        let rows: [(String, Int)] = [
+            ("workdays", report.workdays), ("commands", report.commands), ("accepted", report.accepted),
+            ("refused", report.refused), ("events", Int(report.events)), ("batches", report.batches),
+            ("submitted", report.submitted), ("cancelled", report.cancelled), ("expired", report.expired),
+            ("inspected", report.inspected), ("failed", report.failed), ("photosAttached", report.photosAttached),
+            ("photosUploaded", report.photosUploaded),
         ]
-        for row in rows { table.append([row.0, row.1]) }
+        for row in rows { table.append([row.0, String(row.1)]) }
         if output.format == .json {
-            var object: [String: Any] = [:]
-            for row in rows { object[row.0.replacingOccurrences(of: " ", with: "_")] = Double(row.1) ?? row.1 }
-            object["refusal_samples"] = report.refusalSamples
-            let json =
-                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
-            print(String(decoding: json, as: UTF8.self))
+            print(JSONOutput.text(Summary(counts: rows, refusalSamples: report.refusalSamples)), terminator: "")
         } else {
             print(table.render(output.format), terminator: "")
             for sample in report.refusalSamples { FileHandle.standardError.write(Data("refused: \(sample)\n".utf8)) }
+        }
+    }
+
+    /// What `--format json` prints: the counts, and a few refusals as examples.
+    struct Summary: Encodable {
+        var counts: [(String, Int)]
+        var refusalSamples: [String]
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in counts { try container.encode(value, forKey: Key(stringValue: key)) }
+            try container.encode(refusalSamples, forKey: Key(stringValue: "refusalSamples"))
         }
     }
 }

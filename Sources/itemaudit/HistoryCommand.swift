@@ -9,15 +9,18 @@ struct HistoryCommand: AsyncParsableCommand {
         abstract: "The auditor's timeline: position, recorded and occurred time, actor, event, summary.",
         discussion: """
             Read straight from the log. With --as-of TIME|POSITION, only what the log held then \
-            (recorded at or before TIME, or up to POSITION).
+            (recorded at or before TIME, or up to POSITION). With --from/--to, only the events \
+            that occurred in that period.
 
             Example:
-              itemaudit history --batch B42 --as-of 2026-02-01T12:00:00Z
+              itemaudit history --batch B2 --as-of 2026-01-07T12:00:00Z
+              itemaudit history --inspector inspector-1 --from 2026-01-06 --to 2026-01-07
             """
     )
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var period: PeriodOptions
 
     @Option(help: "A product's GTIN.")
     var gtin: String?
@@ -75,15 +78,16 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let queries = try ProjectionAccess.queries(data.url)
         let end = try asOf.map { try queries.position(of: $0, option: "--as-of") }
-        let entries = try await queries.history(subject, upTo: end)
+        let entries = try await queries.history(subject, upTo: end, from: period.fromMicros, to: period.toMicros)
         // Nothing at all about the subject is a mistyped id, not an empty history; nothing
-        // as of an early point, when there is something later, is an honest empty answer.
-        if entries.isEmpty, end == nil ? true : try await queries.history(subject, upTo: nil).isEmpty {
+        // as of an early point or in a period, when there is something else, is an honest empty answer.
+        let unbounded = end == nil && period.fromMicros == nil && period.toMicros == nil
+        if entries.isEmpty, unbounded ? true : try await queries.history(subject, upTo: nil).isEmpty {
             throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
         }
-        output.format.emit(entries) {
+        output.emit(entries) {
             var table = TextTable(
-                columns: ["position", "recorded_at", "occurred_at", "actor", "event", "summary"], rightAligned: [0])
+                columns: ["position", "recordedAt", "occurredAt", "actor", "eventType", "summary"], rightAligned: [0])
             for entry in entries {
                 table.append([
                     String(entry.position), ProjectionAccess.time(entry.recordedAt),

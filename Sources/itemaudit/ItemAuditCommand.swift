@@ -31,6 +31,8 @@ struct ItemAuditCommand: AsyncParsableCommand {
             InspectorsCommand.self,
             ProductCommand.self,
             BatchCommand.self,
+            BatchesCommand.self,
+            OverdueCommand.self,
             SearchCommand.self,
             HistoryCommand.self,
             BenchCommand.self,

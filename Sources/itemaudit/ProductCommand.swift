@@ -12,29 +12,30 @@ struct ProductCommand: ParsableCommand {
             GTIN-8, -12 and -13 are padded to 14 digits. Exit code 2 when the product is unknown.
 
             Example:
-              itemaudit product 06414893000017 --format json
+              itemaudit product 00041771989804 --format json
             """
     )
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     @Argument(help: "The product's GTIN.")
     var gtin: String
 
     func run() throws {
-        guard let quality = try ProjectionAccess.queries(data.url).product(gtin: gtin) else {
+        guard let quality = try asOf.queries(data.url).product(gtin: gtin) else {
             throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
         }
         if output.format == .table { print(Self.headline(quality)) }
-        output.format.emit(quality) { Self.table(quality) }
+        output.emit(quality) { Self.table(quality) }
     }
 
     /// One line about the product: name, inspections, last inspected, trend.
     static func headline(_ quality: ProductQuality) -> String {
         let name = quality.product.map { "\($0.name) (\($0.brand), \($0.manufacturer))" } ?? "unregistered"
         return
-            "\(quality.gtin) \(name): \(quality.inspections.count) inspections, \(quality.passedInspections) passed, "
+            "\(quality.gtin) \(name): \(counted(quality.inspections.count, "inspection")), \(quality.passedInspections) passed, "
             + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)"
     }
 
@@ -42,8 +43,8 @@ struct ProductCommand: ParsableCommand {
     static func table(_ quality: ProductQuality) -> TextTable {
         var table = TextTable(
             columns: [
-                "position", "time", "kind", "task_or_datasheet", "inspector", "result", "pass", "warn", "fail",
-                "unable", "failing",
+                "position", "occurredAt", "kind", "taskOrDatasheet", "inspectorID", "resultLabel", "passed",
+                "warning", "failure", "unable", "failing",
             ],
             rightAligned: [0, 6, 7, 8, 9])
         var rows: [(UInt64, [String])] = quality.inspections.map { item in
@@ -51,9 +52,9 @@ struct ProductCommand: ParsableCommand {
                 item.position,
                 [
                     String(item.position), ProjectionAccess.time(item.occurredAt), "inspection", item.taskID,
-                    item.inspectorID, item.result == 2 ? "passed" : "failed", String(item.passed),
+                    item.inspectorID, item.resultLabel, String(item.passed),
                     String(item.warning), String(item.failure), String(item.unable),
-                    item.failing.joined(separator: " "),
+                    item.failing.map(\.text).joined(separator: "; "),
                 ]
             )
         }
@@ -63,7 +64,7 @@ struct ProductCommand: ParsableCommand {
                 [
                     String(item.position), ProjectionAccess.time(item.occurredAt), "rule-check", item.datasheetID,
                     "-", item.failure > 0 ? "failed" : "passed", String(item.passed), String(item.warning),
-                    String(item.failure), String(item.unable), item.failing.joined(separator: " "),
+                    String(item.failure), String(item.unable), item.failing.map(\.text).joined(separator: "; "),
                 ]
             )
         }

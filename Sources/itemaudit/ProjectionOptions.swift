@@ -56,3 +56,35 @@ struct PeriodOptions: ParsableArguments {
     var fromMicros: Int64? { from.flatMap { Timestamp(iso8601: $0)?.microsecondsSinceEpoch } }
     var toMicros: Int64? { to.flatMap { Timestamp(iso8601: $0)?.microsecondsSinceEpoch } }
 }
+
+/// `--as-of TIME|POSITION` and `--projections FILE`: a report as the log stood at a point, or
+/// read from a database `replay --until … --out FILE` built.
+struct AsOfOptions: ParsableArguments {
+    @Option(
+        name: .customLong("as-of"),
+        help: ArgumentHelp(
+            "Report as of this ISO 8601 time (recorded-at) or log position (rebuilt in a temporary database).",
+            valueName: "time|position"))
+    var asOf: LogPoint?
+
+    @Option(
+        help: ArgumentHelp(
+            "Read the projections from a database built by replay --until … --out FILE.", valueName: "file"))
+    var projections: String?
+
+    func validate() throws {
+        if asOf != nil && projections != nil { throw ValidationError("give --as-of or --projections, not both") }
+    }
+
+    /// The queries of `data`, reading as of the point or from the database given.
+    func queries(_ data: URL) throws -> AuditQueries {
+        let queries = try ProjectionAccess.queries(data)
+        if let asOf {
+            return try queries.reading(.asOf(try queries.position(of: asOf, option: "--as-of")))
+        }
+        if let projections {
+            return try queries.reading(.database(URL(fileURLWithPath: projections)))
+        }
+        return queries
+    }
+}

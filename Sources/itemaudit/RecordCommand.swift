@@ -132,6 +132,7 @@ struct RecordCommand: AsyncParsableCommand {
                     object["lastPosition"] = positions.upperBound
                 }
                 if !outcome.eventTypes.isEmpty { object["events"] = outcome.eventTypes }
+                if let created = outcome.createdID { object["createdID"] = created }
                 if let refusal = outcome.refusal {
                     object["refusal"] = [
                         "code": refusal.code.rawValue, "command": refusal.command, "state": refusal.state,

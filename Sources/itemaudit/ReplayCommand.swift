@@ -75,9 +75,9 @@ struct ReplayCommand: ParsableCommand {
                 events: report.events, toPosition: report.toPosition,
                 seconds: (report.seconds * 100).rounded() / 100, eventsPerSecond: Int(rate.rounded()),
                 database: out ?? report.database.path)
-            output.format.emit(summary) {
+            output.emit(summary) {
                 var table = TextTable(
-                    columns: ["events", "to_position", "seconds", "events_per_s", "database"],
+                    columns: ["events", "toPosition", "seconds", "eventsPerSecond", "database"],
                     rightAligned: [0, 1, 2, 3])
                 table.append([
                     String(summary.events), String(summary.toPosition), String(format: "%.2f", report.seconds),

@@ -12,12 +12,13 @@ struct SearchCommand: ParsableCommand {
             prints the category tree with product counts instead (TEXT may then be empty).
 
             Example:
-              itemaudit search "valio chee" --type 0 --limit 10 --page 2
+              itemaudit search "kultasato jogurtti" --type 0 --limit 10 --page 2
             """
     )
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var asOf: AsOfOptions
 
     @Argument(help: "Words or digits to look for.")
     var text: String = ""
@@ -44,12 +45,12 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let queries = try ProjectionAccess.queries(data.url)
+        let queries = try asOf.queries(data.url)
         let filter = ProductFilter(text: text, productType: type, manufacturer: manufacturer)
         if categories {
             let nodes = try queries.categories(filter)
-            output.format.emit(nodes) {
-                var table = TextTable(columns: ["category", "products"], rightAligned: [1])
+            output.emit(nodes) {
+                var table = TextTable(columns: ["path", "count"], rightAligned: [1])
                 for node in nodes {
                     let label =
                         output.format == .csv ? node.path : String(repeating: "  ", count: node.depth) + node.name
@@ -60,12 +61,12 @@ struct SearchCommand: ParsableCommand {
             return
         }
         let result = try queries.search(filter, limit: limit, offset: (page - 1) * limit)
-        output.format.emit(result) {
+        output.emit(result) {
             var table = TextTable(
-                columns: ["gtin", "name", "brand", "manufacturer", "type", "category"], rightAligned: [4])
+                columns: ["gtin", "name", "brand", "manufacturer", "productTypeLabel", "category"])
             for item in result.items {
                 table.append([
-                    item.gtin, item.name, item.brand, item.manufacturer, String(item.productType), item.category,
+                    item.gtin, item.name, item.brand, item.manufacturer, item.productTypeLabel, item.category,
                 ])
             }
             if output.format == .table {

@@ -1,4 +1,6 @@
 /// Renders rows as an aligned plain-text table or as CSV.
+///
+/// A cell of just `-` means "no value": a table prints the dash, CSV an empty field.
 struct TextTable {
     var columns: [String]
     var rows: [[String]] = []
@@ -28,8 +30,23 @@ struct TextTable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func renderCSV() -> String {
-        ([columns] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    /// RFC 4180 CSV. With `excel`, a UTF-8 byte order mark first (so Excel reads UTF-8), and a
+    /// number with a leading zero (a GTIN) as the formula `="0…"` (so it stays text).
+    func renderCSV(excel: Bool = false) -> String {
+        let header = columns.map(Self.csvField).joined(separator: ",")
+        let lines = rows.map { row in
+            row.map { cell in
+                if cell == "-" { return "" }
+                if excel, Self.hasLeadingZero(cell) { return "\"=\"\"\(cell)\"\"\"" }
+                return Self.csvField(cell)
+            }.joined(separator: ",")
+        }
+        return (excel ? "\u{FEFF}" : "") + ([header] + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// Digits only, more than one, starting with 0: a spreadsheet would drop the zero.
+    static func hasLeadingZero(_ cell: String) -> Bool {
+        cell.count > 1 && cell.first == "0" && cell.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Quotes a CSV field when it holds a separator, a quote or a line break (RFC 4180).

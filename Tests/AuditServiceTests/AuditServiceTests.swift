@@ -36,6 +36,31 @@ struct AuditServiceTests {
         try await reopened.close()
     }
 
+    @Test("AllocateBatch answers with the new batch id: accepted, repeated, in a batch and after a restart")
+    func allocationNamesTheBatch() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(batch: catalogueCommands())
+        func allocate(_ id: String) -> CommandEnvelope {
+            CommandEnvelope(
+                commandID: id, actor: "i1",
+                command: .allocateBatch(
+                    AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 1)))
+        }
+        let first = try await service.execute(allocate("alloc-1"))
+        #expect(first.createdID == "B1" && first.summary.hasSuffix("created B1"))
+        let both = try await service.execute(batch: [allocate("alloc-2"), allocate("alloc-1")])
+        #expect(both.map(\.createdID) == ["B2", "B1"])
+        let start = try await service.execute(
+            CommandEnvelope(
+                commandID: "start-1", actor: "i1", command: .startCollection(StartCollection(batchID: "B1"))))
+        #expect(start.status == .accepted && start.createdID == nil)
+        try await service.close()
+        let reopened = try await fixture.open()
+        #expect(try await reopened.execute(allocate("alloc-2")).createdID == "B2")
+        try await reopened.close()
+    }
+
     @Test("a command id reused for a different command is refused with commandIDReused, also after a restart")
     func reusedCommandID() async throws {
         let fixture = try ServiceFixture()

@@ -28,7 +28,7 @@ struct ProjectionCommandTests {
         let coverage = try ItemAuditBinary.run([
             "coverage", "--data", directory.path, "--by", "mode", "--format", "csv",
         ])
-        #expect(coverage.status == 0 && coverage.stdout.hasPrefix("mode,catalogue,inspected,percent,"))
+        #expect(coverage.status == 0 && coverage.stdout.hasPrefix("groupLabel,catalogue,inspected,percent,"))
         let inspectors = try ItemAuditBinary.run(["inspectors", "--data", directory.path, "--from", "2026-01-01"])
         #expect(inspectors.status == 0 && inspectors.stdout.contains("insp-1"))
         let search = try ItemAuditBinary.run(["search", "valio", "--data", directory.path, "--limit", "2"])

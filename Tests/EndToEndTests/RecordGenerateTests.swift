@@ -75,3 +75,51 @@ struct RecordGenerateTests {
         #expect(again.stderr.contains("already holds a log"))
     }
 }
+
+/// Ctrl-C during generate: one line saying how far it got, exit 130, and --replace starts again.
+@Suite("generate interrupted")
+struct GenerateInterruptTests {
+    @Test("SIGINT says what happened; a re-run is refused without --replace and runs with it")
+    func interrupted() throws {
+        let scratch = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let data = scratch.appendingPathComponent("data")
+        let process = Process()
+        process.executableURL = ItemAuditBinary.executable
+        process.arguments = ["generate", "--data", data.path, "--days", "400", "--products", "300", "--quiet"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once the log has something in it.
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: data.appendingPathComponent("log").path), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        Thread.sleep(forTimeInterval: 2)
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("generate: interrupted after") && stderr.contains("--replace"), "\(stderr)")
+
+        let again = try ItemAuditBinary.run([
+            "generate", "--data", data.path, "--days", "3", "--products", "30", "--quiet",
+        ])
+        #expect(again.status == 2 && again.stderr.contains("--replace"), "\(again.stderr)")
+        let replaced = try ItemAuditBinary.run([
+            "generate", "--data", data.path, "--days", "3", "--products", "30", "--quiet", "--replace",
+        ])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try ItemAuditBinary.run(["verify", "--data", data.path]).status == 0)
+
+        // A directory generate did not write is never emptied.
+        let other = scratch.appendingPathComponent("other/log")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data().write(to: other.appendingPathComponent("segment-000001.log"))
+        let refused = try ItemAuditBinary.run([
+            "generate", "--data", other.deletingLastPathComponent().path, "--replace", "--days", "1", "--quiet",
+        ])
+        #expect(refused.status == 2 && FileManager.default.fileExists(atPath: other.path))
+    }
+}

@@ -36,14 +36,32 @@ struct SubcommandSnapshotTests {
             named: "coverage-inspector")
     }
     @Test("inspectors") func inspectors() throws { try both(["inspectors"], named: "inspectors") }
+    @Test("inspectors by week, coverage by day: a row per period with its change") func periods() throws {
+        try both(["inspectors", "--by", "week"], named: "inspectors-week")
+        try both(["coverage", "--by", "day"], named: "coverage-day")
+    }
     @Test("product") func product() throws { try both(["product", try DemoFixture.demo().gtin], named: "product") }
     @Test("batch") func batch() throws { try both(["batch", "B1"], named: "batch") }
+    @Test("batches of one inspector and status") func batches() throws {
+        try both(["batches", "--status", "submitted", "--inspector", "inspector-3"], named: "batches")
+    }
+    @Test("overdue samples") func overdue() throws { try both(["overdue"], named: "overdue") }
+    @Test("an unknown batch status is refused with the names to use") func badStatus() throws {
+        let demo = try DemoFixture.demo()
+        let result = try ItemAuditBinary.run(["batches", "--status", "done", "--data", demo.directory.path])
+        #expect(result.status == 2 && result.stderr.contains("submitted"), "\(result.stderr)")
+    }
     @Test("search") func search() throws { try both(["search", "kulta", "--limit", "3"], named: "search") }
     @Test("search --categories") func categories() throws { try both(["search", "--categories"], named: "categories") }
     @Test("history of a task") func history() throws { try both(["history", "--task", "B1-1"], named: "history-task") }
     @Test("history as of a time and as of a position") func historyAsOf() throws {
         try both(["history", "--batch", "B2", "--as-of", "2026-01-07T12:00:00Z"], named: "history-as-of-time")
         try both(["history", "--inspector", "inspector-3", "--as-of", "600"], named: "history-as-of-position")
+    }
+    @Test("history in a period") func historyPeriod() throws {
+        try both(
+            ["history", "--batch", "B2", "--from", "2026-01-06T08:35:00Z", "--to", "2026-01-06T08:46:00Z"],
+            named: "history-period")
     }
 
     @Test("check the demo's supplier datasheets: failures exit 1") func check() throws {

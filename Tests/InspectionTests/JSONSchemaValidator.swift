@@ -19,6 +19,10 @@ struct JSONSchemaValidator {
         if let type = schema["type"] as? String, !matches(value, type: type) {
             return problems + ["\(path): expected \(type), found \(describe(value))"]
         }
+        // A list of types: any one of them ("type": ["string", "null"] for a time that may be missing).
+        if let types = schema["type"] as? [String], !types.contains(where: { matches(value, type: $0) }) {
+            return problems + ["\(path): expected one of \(types), found \(describe(value))"]
+        }
         if let constant = schema["const"], !equal(value, constant) {
             problems.append("\(path): expected constant \(constant), found \(value)")
         }

@@ -185,10 +185,12 @@ import Testing
             #expect(
                 byType == [
                     CoverageRow(
-                        group: "0", catalogue: 3, inspected: 2, percent: 66.7, inspections: 2, neverInspected: 1,
+                        group: "0", grouping: .type, catalogue: 3, inspected: 2, percent: 66.7, inspections: 2,
+                        neverInspected: 1,
                         overdue: 0),
                     CoverageRow(
-                        group: "1", catalogue: 1, inspected: 0, percent: 0, inspections: 0, neverInspected: 1,
+                        group: "1", grouping: .type, catalogue: 1, inspected: 0, percent: 0, inspections: 0,
+                        neverInspected: 1,
                         overdue: 1),
                 ])
             // Before its inspect-before date the received case is not overdue yet.
@@ -201,10 +203,12 @@ import Testing
             #expect(
                 byLocation == [
                     CoverageRow(
-                        group: "centre-1", catalogue: 1, inspected: 0, percent: 0, inspections: 0, neverInspected: 1,
+                        group: "centre-1", grouping: .location, catalogue: 1, inspected: 0, percent: 0, inspections: 0,
+                        neverInspected: 1,
                         overdue: 1),
                     CoverageRow(
-                        group: "store-1", catalogue: 3, inspected: 2, percent: 66.7, inspections: 2, neverInspected: 1,
+                        group: "store-1", grouping: .location, catalogue: 3, inspected: 2, percent: 66.7,
+                        inspections: 2, neverInspected: 1,
                         overdue: 0),
                 ])
             let byInspector = try store.coverage(by: .inspector)
@@ -219,9 +223,11 @@ import Testing
             #expect(batch.tasks.map(\.collectionStatus) == [2, 3, 2])
             #expect(batch.tasks.map(\.inspectionStatus) == [2, nil, 3] && batch.tasks[1].skipReason == 1)
             let failed = try #require(try store.productQuality(gtin: Self.g3))
-            #expect(failed.inspections.map(\.failing) == [["a=3"]] && failed.failedInspections == 1)
+            #expect(failed.inspections.map { $0.failing.map(\.stored) } == [["a=3"]] && failed.failedInspections == 1)
             let checked = try #require(try store.productQuality(gtin: Self.g1))
-            #expect(checked.inspections.map(\.failing) == [["b=2"]] && checked.ruleChecks.map(\.failing) == [["b=3"]])
+            #expect(
+                checked.inspections.map { $0.failing.map(\.stored) } == [["b=2"]]
+                    && checked.ruleChecks.map { $0.failing.map(\.stored) } == [["b=3"]])
             #expect(checked.lastInspectedAt == Self.micros("2026-03-03T09:04:00Z"))
             #expect(try store.productQuality(gtin: "12345670") == nil)
             #expect(try store.search(ProductFilter(text: "vali chee")).total == 4)

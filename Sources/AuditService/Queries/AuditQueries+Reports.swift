@@ -1,33 +1,57 @@
+import AuditLog
+import Foundation
 import Projections
 
 extension AuditQueries {
-    /// Coverage per group over `[from, to)` (microseconds since the epoch; open when nil).
-    public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
-        try projections().coverage(from: from, to: to, by: grouping)
+    /// Coverage per group over `[from, to)` (microseconds since the epoch): from the start of the
+    /// log when `from` is nil, up to `now` when `to` is nil.
+    ///
+    /// Every caller that means "everything so far" passes no `to`, so the demo, the CLI and the
+    /// server count the same inspections and the same overdue products.
+    public func coverage(
+        from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping, now: Timestamp = Timestamp(Date())
+    ) throws -> [CoverageRow] {
+        let end = try to ?? reportTime(now).microsecondsSinceEpoch
+        return try withProjections { try $0.coverage(from: from, to: end, by: grouping) }
     }
 
-    /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when nil).
-    public func inspectors(from: Int64? = nil, to: Int64? = nil) throws -> [InspectorSummary] {
-        try projections().inspectorAnalytics(from: from, to: to)
+    /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when
+    /// nil), or per inspector and day, week or month with `per`.
+    public func inspectors(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
+        -> [InspectorSummary]
+    {
+        try withProjections { try $0.inspectorAnalytics(from: from, to: to, per: per) }
     }
 
     /// A batch and its tasks, or nil when the log has no such batch.
     public func batch(_ id: String) throws -> BatchReport? {
-        try projections().batch(id)
+        try withProjections { try $0.batch(id) }
+    }
+
+    /// The batches matching `filter`, in allocation order.
+    public func batches(_ filter: BatchFilter = BatchFilter()) throws -> [BatchSummary] {
+        try withProjections { try $0.batches(filter) }
+    }
+
+    /// Received samples past their inspect-before date at `now` and not inspected since they were
+    /// received: the products `coverage` counts as overdue, most overdue first.
+    public func overdueSamples(now: Timestamp = Timestamp(Date())) throws -> [OverdueSample] {
+        let end = try reportTime(now).microsecondsSinceEpoch
+        return try withProjections { try $0.overdueSamples(at: end) }
     }
 
     /// A product's quality history, or nil when the log never mentioned it.
     public func product(gtin: String) throws -> ProductQuality? {
-        try projections().productQuality(gtin: gtin)
+        try withProjections { try $0.productQuality(gtin: gtin) }
     }
 
     /// One page of the products matching `filter`.
     public func search(_ filter: ProductFilter, limit: Int = 20, offset: Int = 0) throws -> SearchPage {
-        try projections().search(filter, limit: limit, offset: offset)
+        try withProjections { try $0.search(filter, limit: limit, offset: offset) }
     }
 
     /// The category tree of the products matching `filter`, with counts.
     public func categories(_ filter: ProductFilter = ProductFilter()) throws -> [CategoryNode] {
-        try projections().categoryTree(filter)
+        try withProjections { try $0.categoryTree(filter) }
     }
 }

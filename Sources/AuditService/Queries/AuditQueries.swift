@@ -17,6 +17,8 @@ public struct AuditQueries: Sendable {
     /// Told, in one line, what was done to answer despite the state of the directory (a damaged
     /// projection database set aside and rebuilt).
     let note: @Sendable (String) -> Void
+    /// Where the reports read their projections (``reading(_:)``).
+    public internal(set) var source: ProjectionSource = .live
 
     /// Opens the log of `directory` read-only; `note` hears (one line each) about a damaged
     /// projection database set aside and rebuilt.

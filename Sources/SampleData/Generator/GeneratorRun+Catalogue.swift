@@ -30,6 +30,12 @@ extension GeneratorRun {
         "ruisleipä", "kaurajuoma", "jogurtti", "juusto", "mehu", "keksi", "suklaa", "makkara", "lohi", "puuro",
         "sipsit", "saippua",
     ]
+    /// The category each product word belongs in (yoghurt is dairy, not a meat product).
+    static let categoryOfWord = [
+        "ruisleipä": "Bakery", "kaurajuoma": "Beverages", "jogurtti": "Dairy", "juusto": "Dairy", "mehu": "Beverages",
+        "keksi": "Bakery", "suklaa": "Confectionery", "makkara": "Meat products", "lohi": "Fish", "puuro": "Cereals",
+        "sipsit": "Snacks", "saippua": "Personal care",
+    ]
 
     /// Locations, people, products with datasheets, and rule checks for some of them.
     mutating func setUp() async throws {
@@ -98,7 +104,8 @@ extension GeneratorRun {
         _ gtin: String, type: ProductType, child: String?, into commands: inout [CommandEnvelope]
     ) {
         let brand = random.pick(Self.brands)
-        let name = "\(brand) \(random.pick(Self.productWords)) \(random.int(1...9) * 100) g"
+        let word = random.pick(Self.productWords)
+        let name = "\(brand) \(word) \(random.int(1...9) * 100) g"
         var listings: [ProductListing] = []
         switch type {
         case .base:
@@ -126,7 +133,8 @@ extension GeneratorRun {
                     RegisterProduct(
                         gtin: gtin, name: type == .base ? name : "\(name) \(type == .case ? "case" : "pallet")",
                         brand: brand,
-                        manufacturer: "\(brand) Oy", productType: type, category: random.pick(Self.categories),
+                        manufacturer: "\(brand) Oy", productType: type,
+                        category: Self.category(of: word, drawn: random.pick(Self.categories)),
                         childGTIN: child,
                         childQuantity: child == nil ? nil : random.pick([6, 8, 10, 12, 24]), listings: listings))))
         let datasheet = generatedDatasheet(gtin: gtin, type: type, child: child, name: name)
@@ -204,6 +212,9 @@ extension GeneratorRun {
         }
         return uniqueBaseGTIN(&used).replacingFirst(with: String(random.int(1...8)), used: &used)
     }
+    /// The product word's category. The random category once used is still drawn (and dropped),
+    /// so every other value a seed generates stays what it was.
+    static func category(of word: String, drawn: String) -> String { categoryOfWord[word] ?? drawn }
 }
 
 extension String {
@@ -213,4 +224,5 @@ extension String {
         let gtin = body + String(GTIN.checkDigit(for: body) ?? 0)
         return used.insert(gtin).inserted ? gtin : self
     }
+
 }

@@ -24,7 +24,12 @@ extension GeneratorRun {
         for assignment in assignments {
             work += workCommands(for: assignment, state: allocated, dayStart: midnight.adding(minutes: 8 * 60))
         }
-        setClock(midnight.adding(minutes: 18 * 60))
+        // Devices upload after the day's work: never before the last thing they did, or the log
+        // would record work "occurring" after it was recorded (and a report bounded by the
+        // recorded time would miss it).
+        let lastWork = work.compactMap(\.occurredAt?.microseconds).max() ?? 0
+        let sync = midnight.adding(minutes: 18 * 60)
+        setClock(lastWork < sync.microseconds ? sync : EventTime(microseconds: lastWork).adding(minutes: 10))
         try await send(work)
     }
 
