@@ -13,6 +13,9 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     public var bytes: UInt64
     /// The first bad frame, or nil when the log is intact.
     public var problem: VerificationProblem?
+    /// A torn frame at the end of the log that the writer never acknowledged (a crash during a
+    /// write): not damage, since no one was told it was stored; the next writer moves it aside.
+    public var unfinishedWrite: VerificationProblem?
     /// Bytes cut off the log and kept beside the segments (see ``QuarantinedFile``).
     public var quarantined: [QuarantinedFile] = []
     /// The last position the writer acknowledged, as its mark and checkpoint say (nil when unknown).
@@ -51,10 +54,9 @@ extension EventLog {
         directory: URL, progress: ((VerificationProgress) -> Void)? = nil
     ) throws -> VerificationReport {
         // Read before the segments: a writer running meanwhile only adds to what they hold.
-        let acknowledged = [
-            AcknowledgedMark.load(from: directory)?.lastPosition,
-            Checkpoint.claim(in: directory)?.lastPosition,
-        ].compactMap { $0 }.max()
+        let acknowledgedMark = [AcknowledgedMark.load(from: directory), Checkpoint.claim(in: directory)]
+            .compactMap { $0 }.max()
+        let acknowledged = acknowledgedMark?.lastPosition
         let numbers = try Segment.list(in: directory)
         var total: UInt64 = 0
         for number in numbers {
@@ -88,8 +90,16 @@ extension EventLog {
                 let step = try scanner.next()
                 guard case .frame(let frame) = step else {
                     if case .damaged(let offset, let reason) = step {
-                        report.problem = VerificationProblem(
+                        let found = VerificationProblem(
                             segment: name, offset: offset, firstPosition: nil, lastPosition: nil, reason: reason)
+                        // The same test as the writer's open (Recovery): past the acknowledged end of
+                        // the last segment, a torn frame is a write a crash interrupted.
+                        let wasAcknowledged = acknowledgedMark?.covers(segment: number, offset: offset) ?? false
+                        if number == numbers.last, !wasAcknowledged {
+                            report.unfinishedWrite = found
+                        } else {
+                            report.problem = found
+                        }
                         break segments
                     }
                     if case .end(let offset) = step { endOffset = offset }

@@ -24,6 +24,12 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let report = try AuditQueries.verify(DataDirectory(data.url))
         print(render(report), terminator: "")
+        if let torn = report.unfinishedWrite {
+            FileHandle.standardError.write(
+                Data(
+                    "note: \(torn.segment) ends in a write a crash interrupted at offset \(torn.offset), never acknowledged (\(torn.reason)); the next writer moves it aside, nothing acknowledged is affected\n"
+                        .utf8))
+        }
         if let problem = report.problem {
             throw CLIFailure.problemsFound(
                 "frame at \(problem.segment) offset \(problem.offset) is bad: \(problem.reason) (restore the log from a copy, or run `itemaudit recover` to see what cutting it would remove)"
@@ -64,6 +70,9 @@ struct VerifyCommand: ParsableCommand {
                 table.append(["bad positions", "\(first)-\(last)"])
             }
             table.append(["problem", problem.reason])
+        }
+        if let torn = report.unfinishedWrite {
+            table.append(["unfinished write", "\(torn.segment) offset \(torn.offset) (never acknowledged)"])
         }
         for file in report.quarantined {
             table.append([

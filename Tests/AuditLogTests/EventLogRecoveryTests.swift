@@ -67,6 +67,29 @@ struct EventLogRecoveryTests {
         }
     }
 
+    @Test("verify right after a crash: a torn write never acknowledged is named as unfinished, not as damage")
+    func verifyBeforeReopenAfterTornWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let ((segment, frames), markBefore) = try await fillKeepingMark(directory.url, frames: 4)
+        let markFile = directory.url.appendingPathComponent(AcknowledgedMark.fileName)
+        let markAfter = try Data(contentsOf: markFile)
+        let last = try #require(frames.last)
+        try Data(contentsOf: segment).prefix(Int(last.offset) + Int(last.length) / 2).write(to: segment)
+
+        try markBefore.write(to: markFile)
+        let torn = try EventLog.verify(directory: directory.url)
+        #expect(torn.isIntact, "\(String(describing: torn.problem))")
+        #expect(torn.lastPosition == 3)
+        let unfinished = try #require(torn.unfinishedWrite)
+        #expect(unfinished.segment == "segment-00000001.log" && unfinished.offset == last.offset)
+
+        // The same bytes, when the mark says the frame was acknowledged, are damage.
+        try markAfter.write(to: markFile)
+        let damaged = try EventLog.verify(directory: directory.url)
+        #expect(!damaged.isIntact && damaged.unfinishedWrite == nil)
+        #expect(damaged.problem?.offset == last.offset)
+    }
+
     @Test("a flipped bit: verify names the segment, offset and positions of the frame; the writer stops")
     func bitFlip() async throws {
         let directory = try TemporaryDirectory()
