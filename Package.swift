@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Inspection", targets: ["Inspection"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "AuditService", targets: ["AuditService"]),
+        .library(name: "SampleData", targets: ["SampleData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -101,11 +102,21 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ]
+        ),
+        // The seeded generator and the demo scenario, written through AuditService's command path.
+        .target(
+            name: "SampleData",
+            dependencies: [
+                "AuditService", "AuditLog", "GS1", "Datasheets", "Rules", "Inspection",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "Benchmarks",
             dependencies: [
+                "AuditService",
+                "AuditServer",
                 "AuditLog",
                 "GS1",
                 "Datasheets",
@@ -115,26 +126,23 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        .executableTarget(
-            name: "itemaudit",
-            dependencies: [
-                "AuditLog",
-                "AuditService",
-                "AuditServer",
-                "Benchmarks",
-                "GS1",
-                "Datasheets",
-                "Rules",
-                "Inspection",
-                "Projections",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                // bench serve: the HTTP client and the latency histogram.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "itemaudit",
+            // Only the application and the edges: tools/check-imports fails on anything else.
+            dependencies: [
+                "AuditService",
+                "AuditServer",
+                "SampleData",
+                "Benchmarks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -148,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "Benchmarks", "AuditLog", "Inspection",
+                "Projections", "Benchmarks", "AuditLog", "Inspection", "AuditService", "SampleData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -156,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "AuditServiceTests",
             dependencies: [
-                "AuditService", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
+                "AuditService", "SampleData", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,18 +2,14 @@ import CSQLiteTuning
 import Foundation
 import GRDB
 
-/// The projection database: `<data>/projections.sqlite`, or any file for a point-in-time replay.
+/// The projection database: the data directory's (AuditService's `DataDirectory` says where), or any
+/// file for a point-in-time replay.
 ///
 /// Open it, catch it up with ``ProjectionRunner``, then ask it questions (the query functions
 /// in its extensions return plain `Sendable` values).
 public struct ProjectionStore: Sendable {
     /// The connection (GRDB serializes access).
     public let database: DatabaseQueue
-
-    /// The usual place of the projection database inside a data directory.
-    public static func defaultURL(dataDirectory: URL) -> URL {
-        dataDirectory.appendingPathComponent("projections.sqlite")
-    }
 
     /// Opens (creating when missing) the database at `url` in WAL mode with `synchronous=NORMAL`.
     /// - Throws: ``ProjectionError`` `.database` when the file cannot be opened.

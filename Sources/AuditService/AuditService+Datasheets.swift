@@ -125,7 +125,7 @@ extension AuditService {
     }
 
     /// The log's form of a rule check: every finding with its rule, attribute and verdict, and the counts.
-    static func ruleCheck(_ report: DatasheetReport, gtin: String, datasheetID: String, ruleSets: [String])
+    package static func ruleCheck(_ report: DatasheetReport, gtin: String, datasheetID: String, ruleSets: [String])
         -> RuleCheckRecorded
     {
         let findings = report.findings.map { finding in

@@ -43,7 +43,7 @@ extension AuditService {
     /// version changed) and keeps it caught up after every append.
     /// - Throws: ``ProjectionError`` when the database cannot be opened or folded.
     public func followProjections() async throws -> ProjectionFollower {
-        let store = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: dataDirectory))
+        let store = try ProjectionStore.open(at: DataDirectory(dataDirectory).projections)
         let runner = ProjectionRunner(logger: logger)
         try runner.catchUp(store, log: log)
         let follower = ProjectionFollower(store: store, log: log, runner: runner, logger: logger)

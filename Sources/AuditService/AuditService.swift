@@ -35,8 +35,8 @@ public actor AuditService {
 
     /// The data directory.
     public nonisolated let dataDirectory: URL
-    /// The event log (read it for projections, history and verification; append only through the service).
-    public nonisolated let log: EventLog
+    /// The event log (modules of this package read it; everyone appends only through the service).
+    package nonisolated let log: EventLog
     /// The photo store.
     public nonisolated let photos: PhotoStore
     /// The configuration in use.
@@ -80,7 +80,7 @@ public actor AuditService {
         let log: EventLog
         do {
             log = try EventLog.open(
-                directory: dataDirectory.appendingPathComponent("log", isDirectory: true),
+                directory: DataDirectory(dataDirectory).log,
                 configuration: configuration.log, clock: clock, logger: logger)
         } catch let error as EventLogError where error.code == .lockHeld {
             throw AuditServiceError(
@@ -92,7 +92,7 @@ public actor AuditService {
                 .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])
         }
         let photos = try PhotoStore(
-            directory: dataDirectory.appendingPathComponent("blobs", isDirectory: true), policy: configuration.photos)
+            directory: DataDirectory(dataDirectory).blobs, policy: configuration.photos)
         let service = AuditService(
             dataDirectory: dataDirectory, log: log, photos: photos, configuration: configuration, clock: clock,
             logger: logger)
@@ -135,6 +135,9 @@ public actor AuditService {
     var context: DecisionContext {
         DecisionContext(now: now, allocation: configuration.allocation, photos: configuration.photos)
     }
+
+    /// The last position in the log.
+    public nonisolated var lastPosition: UInt64 { log.lastPosition }
 
     /// The stream version the service knows for `stream` (0 when it has no events).
     public func version(of stream: String) -> UInt64 { streamVersions[stream] ?? 0 }

@@ -14,6 +14,10 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case photoRejected
         /// Conflicting appends kept winning; the command was not applied.
         case tooManyConflicts
+        /// A request names something the data cannot answer (a point past the end of the log, say).
+        case invalidRequest
+        /// The projection database cannot be opened, brought up to date or written.
+        case projections
     }
 
     /// The kind of failure.

@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit batch ID`: a batch's state and its tasks.
 struct BatchCommand: ParsableCommand {
@@ -23,8 +23,7 @@ struct BatchCommand: ParsableCommand {
     var id: String
 
     func run() throws {
-        let (_, store) = try ProjectionAccess.caughtUp(data.url)
-        guard let batch = try store.batch(id) else {
+        guard let batch = try ProjectionAccess.queries(data.url).batch(id) else {
             throw CLIFailure.badInput(
                 "no batch \(id) in the log (check the id, e.g. with itemaudit history --inspector)")
         }

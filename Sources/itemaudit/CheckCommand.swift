@@ -1,9 +1,7 @@
 import ArgumentParser
 import AuditService
-import Datasheets
 import Foundation
 import Logging
-import Rules
 
 /// `itemaudit check FILE…`: imports datasheets and checks them against the rule sets.
 struct CheckCommand: AsyncParsableCommand {
@@ -44,7 +42,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let engine: RuleEngine
         do {
-            engine = try BuiltInRuleSets.engine(
+            engine = try RuleBook.engine(
                 selection: rules.map { $0.split(separator: ",").map(String.init) } ?? [])
         } catch {
             throw CLIFailure.badInput("\(error) (fix the rule file or the --rules list)")
@@ -59,7 +57,7 @@ struct CheckCommand: AsyncParsableCommand {
         var malformed = 0
         var recorded: [DatasheetRecording.Status: Int] = [:]
         let ruleSets = engine.ruleSets.map(\.name)
-        let feed = CheckedDatasheetFeed(files: files, engine: engine)
+        let feed = DatasheetCheckFeed(files: files, engine: engine)
         do {
             for try await chunk in feed.chunks {
                 var checked: [(datasheet: Datasheet, report: DatasheetReport)] = []

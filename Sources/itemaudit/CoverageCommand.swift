@@ -1,7 +1,6 @@
 import ArgumentParser
-import AuditLog
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit coverage`: how much of the catalogue was inspected, per group and period.
 struct CoverageCommand: ParsableCommand {
@@ -27,9 +26,9 @@ struct CoverageCommand: ParsableCommand {
     var by: CoverageGrouping = .type
 
     func run() throws {
-        let (_, store) = try ProjectionAccess.caughtUp(data.url)
+        let queries = try ProjectionAccess.queries(data.url)
         let to = period.toMicros ?? Timestamp(Date()).microsecondsSinceEpoch
-        let rows = try store.coverage(from: period.fromMicros, to: to, by: by)
+        let rows = try queries.coverage(from: period.fromMicros, to: to, by: by)
         output.format.emit(rows) { Self.table(rows, by: by) }
     }
 

@@ -1,10 +1,8 @@
 import ArgumentParser
-import AuditLog
 import AuditService
 import Foundation
-import Inspection
 import Logging
-import Projections
+import SampleData
 
 /// `itemaudit demo`: the main job — a realistic history, checked datasheets, the reports and the proof.
 struct DemoCommand: AsyncParsableCommand {
@@ -69,22 +67,14 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// A later demo replaces an earlier one: never while another process is writing its log.
     static func refuseIfBeingWritten(_ directory: URL) throws {
-        let logDirectory = directory.appendingPathComponent("log", isDirectory: true)
         // Only a directory an earlier demo made is replaced (prepare refuses any other, untouched).
         let marker = directory.appendingPathComponent(DemoScenario.markerName)
-        guard FileManager.default.fileExists(atPath: marker.path),
-            FileManager.default.fileExists(atPath: logDirectory.path)
-        else { return }
-        do {
-            let log = try EventLog.open(
-                directory: logDirectory, logger: Logger(label: "itemaudit.demo") { _ in SwiftLogNoOpLogHandler() })
-            try log.close()
-        } catch let error as EventLogError where error.code == .lockHeld {
+        guard FileManager.default.fileExists(atPath: marker.path) else { return }
+        // An unreadable earlier demo is replaced like any other.
+        if DataDirectory(directory).isBeingWritten {
             throw CLIFailure.badInput(
                 "another process is writing the log in \(directory.path) (stop it before replacing the demo; nothing was changed)"
             )
-        } catch {
-            // An unreadable earlier demo is replaced like any other.
         }
     }
 
@@ -99,7 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     static func render(_ report: DemoScenario.Report, seconds: Double) throws -> String {
-        let store = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: report.dataDirectory))
+        let store = try AuditQueries.open(DataDirectory(report.dataDirectory))
         let history = report.history
         var out = "ItemAudit demo in \(report.dataDirectory.path) (\(Int(seconds.rounded())) s)\n"
         out +=
@@ -115,7 +105,7 @@ struct DemoCommand: AsyncParsableCommand {
         out += "\nby inspection mode:\n" + CoverageCommand.table(modes, by: .mode).renderText()
 
         out += section("Manager: inspector analytics (itemaudit inspectors)")
-        out += InspectorsCommand.table(try store.inspectorAnalytics()).renderText()
+        out += InspectorsCommand.table(try store.inspectors()).renderText()
 
         out += section("Data steward: rule checks of \(report.datasheetsFile.lastPathComponent) (itemaudit check)")
         let check = report.check
@@ -128,7 +118,7 @@ struct DemoCommand: AsyncParsableCommand {
             out += "most frequent failures:\n" + table.renderText()
         }
 
-        if let gtin = report.sampleGTIN, let quality = try store.productQuality(gtin: gtin) {
+        if let gtin = report.sampleGTIN, let quality = try store.product(gtin: gtin) {
             out += section("Auditor: quality history of one product (itemaudit product \(gtin))")
             out += ProductCommand.headline(quality) + "\n" + ProductCommand.table(quality).renderText()
         }
@@ -141,7 +131,7 @@ struct DemoCommand: AsyncParsableCommand {
         let dataOption = data == DataDirectoryOption.defaultPath ? "" : " --data \(data)"
         let sample = report.sampleGTIN ?? "GTIN"
         let word =
-            try report.sampleGTIN.flatMap { try store.productQuality(gtin: $0)?.product?.name }
+            try report.sampleGTIN.flatMap { try store.product(gtin: $0)?.product?.name }
             .map(Self.searchWord) ?? "jogurtti"
         out += section("Next commands to try")
         out += """

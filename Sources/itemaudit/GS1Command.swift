@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import GS1
 
 /// `itemaudit gs1 …`: GS1 identifiers, element strings and Digital Link URIs.
 struct GS1Command: ParsableCommand {

@@ -1,9 +1,8 @@
 import ArgumentParser
-import AuditLog
 import AuditService
 import Foundation
-import Inspection
 import Logging
+import SampleData
 
 /// `itemaudit generate`: a realistic, seeded inspection history through the real command path.
 struct GenerateCommand: AsyncParsableCommand {
@@ -37,23 +36,23 @@ struct GenerateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = size.configuration
-        let logDirectory = data.url.appendingPathComponent("log", isDirectory: true)
-        if let existing = try? FileManager.default.contentsOfDirectory(atPath: logDirectory.path),
-            existing.contains(where: { $0.hasSuffix(".log") || $0.hasPrefix("segment") })
-        {
+        if DataDirectory(data.url).holdsEvents {
             throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
         }
-        let clock = ManualClock(Timestamp(microsecondsSinceEpoch: configuration.start.microseconds))
+        let generator = WorkloadGenerator(configuration: configuration)
+        let clock = generator.makeClock()
         let started = ContinuousClock.now
-        let service = try await ServiceAccess.open(data.url, clock: clock, logger: Self.logger)
+        let service = try await ServiceAccess.opening(data.url) {
+            try await AuditService.open(dataDirectory: data.url, clock: clock, logger: Self.logger)
+        }
         let report: WorkloadGenerator.Report
         do {
-            guard service.log.lastPosition == 0 else {
+            guard service.lastPosition == 0 else {
                 try? await service.close()
                 throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
             }
             let bar = ProgressBar.onTerminal(quiet: quiet)
-            report = try await WorkloadGenerator(configuration: configuration).run(service: service, clock: clock) {
+            report = try await generator.run(service: service, clock: clock) {
                 bar.update(UInt64($0), of: UInt64($1))
             }
             bar.finish()

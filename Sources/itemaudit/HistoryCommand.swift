@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit history`: the auditor's timeline of a product, batch, task or inspector.
 struct HistoryCommand: ParsableCommand {
@@ -73,18 +73,13 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let log = try ProjectionAccess.openLog(data.url)
-        let end = try asOf?.position(in: log, option: "--as-of")
-        let entries: [TimelineEntry]
-        do {
-            entries = try AuditTrail.timeline(subject, in: log, upTo: end)
-            // Nothing at all about the subject is a mistyped id, not an empty history; nothing
-            // as of an early point, when there is something later, is an honest empty answer.
-            if entries.isEmpty, try end == nil || AuditTrail.timeline(subject, in: log, upTo: nil).isEmpty {
-                throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
-            }
-        } catch let error as ProjectionError {
-            throw CLIFailure.badInput(error.message)
+        let queries = try ProjectionAccess.queries(data.url)
+        let end = try asOf.map { try queries.position(of: $0, option: "--as-of") }
+        let entries = try queries.history(subject, upTo: end)
+        // Nothing at all about the subject is a mistyped id, not an empty history; nothing
+        // as of an early point, when there is something later, is an honest empty answer.
+        if entries.isEmpty, try end == nil || queries.history(subject, upTo: nil).isEmpty {
+            throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
         }
         output.format.emit(entries) {
             var table = TextTable(

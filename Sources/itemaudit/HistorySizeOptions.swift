@@ -1,5 +1,5 @@
 import ArgumentParser
-import AuditService
+import SampleData
 
 /// The size and seed of a generated history, shared by `generate` and `demo`.
 struct HistorySizeOptions: ParsableArguments {

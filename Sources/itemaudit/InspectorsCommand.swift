@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit inspectors`: per-inspector analytics over a period.
 struct InspectorsCommand: ParsableCommand {
@@ -22,8 +22,7 @@ struct InspectorsCommand: ParsableCommand {
     @OptionGroup var period: PeriodOptions
 
     func run() throws {
-        let (_, store) = try ProjectionAccess.caughtUp(data.url)
-        let rows = try store.inspectorAnalytics(from: period.fromMicros, to: period.toMicros)
+        let rows = try ProjectionAccess.queries(data.url).inspectors(from: period.fromMicros, to: period.toMicros)
         output.format.emit(rows) { Self.table(rows) }
     }
 

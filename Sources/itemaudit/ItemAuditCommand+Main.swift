@@ -1,8 +1,6 @@
 import ArgumentParser
-import AuditLog
 import AuditService
 import Foundation
-import Projections
 
 extension ItemAuditCommand {
     /// Runs the command line with the exit codes every subcommand shares:
@@ -17,13 +15,10 @@ extension ItemAuditCommand {
             }
         } catch let failure as CLIFailure {
             fail(failure.message, exitCode: failure.exitCode)
-        } catch let error as EventLogError {
-            // A damaged or unreadable log is unreadable input; the message names the file and offset.
-            fail(error.message, exitCode: 2)
-        } catch let error as AuditServiceError {
-            fail(error.message, exitCode: 2)
-        } catch let error as ProjectionError {
-            fail(error.message, exitCode: 2)
+        } catch let error where AuditServiceError.describing(error) != nil {
+            // A damaged or unreadable log or projection database is unreadable input; the
+            // message names the file and offset.
+            fail(AuditServiceError.describing(error)?.message ?? "\(error)", exitCode: 2)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is ExitCode {

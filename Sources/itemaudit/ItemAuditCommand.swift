@@ -1,5 +1,5 @@
 import ArgumentParser
-import AuditLog
+import AuditService
 
 /// The `itemaudit` command line: a thin edge over the library modules.
 @main
@@ -16,7 +16,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             Example:
               itemaudit --version
             """,
-        version: "\(version) (liblz4 \(LZ4.libraryVersion))",
+        version: "\(version) (liblz4 \(AuditService.lz4Version))",
         subcommands: [
             DemoCommand.self,
             GenerateCommand.self,

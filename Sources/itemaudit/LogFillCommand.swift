@@ -1,7 +1,7 @@
 import ArgumentParser
-import AuditLog
+import AuditService
+import Benchmarks
 import Foundation
-import Logging
 
 /// Hidden: fills a log with generated events and prints each acknowledged position; used by the
 /// crash test (killed with SIGKILL mid-way) and to build large logs for the reopen measurement.
@@ -37,48 +37,19 @@ struct LogFillCommand: AsyncParsableCommand {
     var checkpointInterval: Int = 64 << 20
 
     func run() async throws {
-        let logger = Logger(label: "itemaudit.log-fill") { _ in SwiftLogNoOpLogHandler() }
-        let configuration = EventLog.Configuration(segmentSize: segmentSize, checkpointInterval: checkpointInterval)
-        let log: EventLog
         do {
-            log = try EventLog.open(
-                directory: data.url.appendingPathComponent("log"), configuration: configuration, logger: logger)
-        } catch {
-            throw CLIFailure.badInput("cannot open the log: \(error)")
-        }
-        let start = log.lastPosition
-        var written = 0
-        var counter = start
-        while written < events {
-            let size = min(batch, events - written)
-            let appends = (0..<size).map { offset -> StreamAppend in
-                counter += 1
-                let payload = Array("{\"n\":\(counter),\"pad\":\"\(String(repeating: "x", count: 120))\"}".utf8)
-                return StreamAppend(
-                    streamID: "fill-\(counter % 1_000)", expected: .any,
-                    commandID: "fill-\(ProcessInfo.processInfo.processIdentifier)-\(counter)",
-                    actor: "log-fill",
-                    events: [
-                        ProposedEvent(
-                            eventType: "Filled", occurredAt: Timestamp(microsecondsSinceEpoch: 1_714_550_400_000_000),
-                            payload: payload)
-                    ])
+            try await LogTools.fill(
+                directory: DataDirectory(data.url).log, events: events, batch: batch, hold: hold,
+                segmentSize: segmentSize, checkpointInterval: checkpointInterval
+            ) { position in
+                FileHandle.standardOutput.write(Data("\(position)\n".utf8))
             }
-            let results = try await log.append(batch: appends)
-            if let last = results.last {
-                // One unbuffered write per acknowledgement, so a kill cannot lose a printed line.
-                FileHandle.standardOutput.write(Data("\(last.positions.upperBound)\n".utf8))
-            }
-            written += size
+        } catch let error as LogToolError {
+            throw CLIFailure.badInput(error.message)
         }
-        if hold {
-            while true { try await Task.sleep(for: .seconds(60)) }
-        }
-        try log.close()
     }
 }
 
-/// Hidden: opens a log (repairing it), and prints how long that took and what recovery found.
 struct LogOpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log-open",
@@ -93,16 +64,8 @@ struct LogOpenCommand: ParsableCommand {
     @OptionGroup var data: DataDirectoryOption
 
     func run() throws {
-        let logger = Logger(label: "itemaudit.log-open") { _ in SwiftLogNoOpLogHandler() }
-        let start = ContinuousClock.now
-        let log = try EventLog.open(directory: data.url.appendingPathComponent("log"), logger: logger)
-        let elapsed = ContinuousClock.now - start
-        let recovery = log.recovery
-        let line =
-            "opened in \(elapsed): lastPosition=\(log.lastPosition) framesVerified=\(recovery.framesVerified) rebuiltIndex=\(recovery.rebuiltIndex) bytesCut=\(recovery.bytesCut) reason=\(recovery.reason ?? "-")\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
-        let closing = ContinuousClock.now
-        try log.close()
-        FileHandle.standardOutput.write(Data("closed (checkpoint written) in \(ContinuousClock.now - closing)\n".utf8))
+        try LogTools.openAndClose(directory: DataDirectory(data.url).log) { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit product GTIN`: the product's quality history.
 struct ProductCommand: ParsableCommand {
@@ -23,8 +23,7 @@ struct ProductCommand: ParsableCommand {
     var gtin: String
 
     func run() throws {
-        let (_, store) = try ProjectionAccess.caughtUp(data.url)
-        guard let quality = try store.productQuality(gtin: gtin) else {
+        guard let quality = try ProjectionAccess.queries(data.url).product(gtin: gtin) else {
             throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
         }
         if output.format == .table { print(Self.headline(quality)) }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import AuditService
 import Foundation
-import Inspection
 import Logging
 
 /// `itemaudit record FILE.jsonl|-`: applies command lines through the service's command path.

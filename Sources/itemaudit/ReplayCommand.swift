@@ -1,7 +1,6 @@
 import ArgumentParser
-import AuditLog
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit replay`: rebuild projections from the log, or build them as of a point into a file.
 struct ReplayCommand: ParsableCommand {
@@ -53,31 +52,22 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let log = try ProjectionAccess.openLog(data.url)
+        let queries = try ProjectionAccess.queries(data.url)
         // Checked before anything is replaced: a point past the end is refused with the file untouched.
-        let end = try until?.position(in: log, option: "--until") ?? log.lastPosition
-        let storeURL: URL
-        if let out {
-            storeURL = URL(fileURLWithPath: out)
-            ProjectionStore.remove(at: storeURL)
-        } else {
-            storeURL = ProjectionStore.defaultURL(dataDirectory: data.url)
-        }
-        let runner = ProjectionRunner(logger: ProjectionAccess.logger)
+        let end = try until.map { try queries.position(of: $0, option: "--until") } ?? queries.lastPosition
         let bar = ProgressBar.onTerminal(quiet: quiet)
         do {
-            let store = try ProjectionStore.open(at: storeURL)
-            let only = projection.map { Set([$0]) }
-            try runner.reset(store, only: only)
-            let report = try runner.catchUp(store, log: log, upTo: end, only: only) { position, end in
+            let report = try queries.replay(
+                only: projection.map { Set([$0]) }, upTo: end, into: out.map { URL(fileURLWithPath: $0) }
+            ) { position, end in
                 bar.update(position, of: end)
             }
             bar.finish()
             let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
             let summary = Summary(
-                events: report.events, toPosition: report.positions?.upperBound ?? end,
+                events: report.events, toPosition: report.toPosition,
                 seconds: (report.seconds * 100).rounded() / 100, eventsPerSecond: Int(rate.rounded()),
-                database: out ?? storeURL.path)
+                database: out ?? report.database.path)
             output.format.emit(summary) {
                 var table = TextTable(
                     columns: ["events", "to_position", "seconds", "events_per_s", "database"],
@@ -88,9 +78,9 @@ struct ReplayCommand: ParsableCommand {
                 ])
                 return table
             }
-        } catch let error as ProjectionError {
+        } catch {
             bar.finish()
-            throw CLIFailure.badInput(error.message)
+            throw error
         }
     }
 }

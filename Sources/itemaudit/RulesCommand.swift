@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Rules
 
 /// `itemaudit rules list|show ID|lint FILE`: the rule sets as data.
 struct RulesCommand: ParsableCommand {
@@ -27,7 +27,7 @@ struct RulesCommand: ParsableCommand {
     }
 
     static func engine() throws -> RuleEngine {
-        do { return try BuiltInRuleSets.engine() } catch {
+        do { return try RuleBook.engine() } catch {
             throw CLIFailure.badInput("the built-in rules do not compile: \(error) (rebuild with tools/generate-rules)")
         }
     }
@@ -48,9 +48,9 @@ struct RulesCommand: ParsableCommand {
 
         func run() throws {
             let engine = try RulesCommand.engine()
-            if let set, !BuiltInRuleSets.names.contains(set) {
+            if let set, !RuleBook.setNames.contains(set) {
                 throw CLIFailure.badInput(
-                    "no rule set '\(set)' (choose one of \(BuiltInRuleSets.names.joined(separator: ", ")))")
+                    "no rule set '\(set)' (choose one of \(RuleBook.setNames.joined(separator: ", ")))")
             }
             let rules = engine.rules.filter { set == nil || $0.ruleSet == set }
             let columns = ["id", "set", "severity", "title", "reference"]
@@ -122,7 +122,7 @@ struct RulesCommand: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw CLIFailure.badInput("cannot read '\(file)' (check the path and its permissions)")
                 }
-                problems += RuleLinter.lint(String(decoding: data, as: UTF8.self), file: file)
+                problems += RuleBook.lint(String(decoding: data, as: UTF8.self), file: file)
             }
             switch output.format {
             case .table:

@@ -1,8 +1,7 @@
 import ArgumentParser
-import AuditLog
+import AuditService
 import Benchmarks
 import Foundation
-import Logging
 
 /// Hidden: writes a seeded sample inspection history to `<data>/log` (for tests and benchmarks).
 struct SampleHistoryCommand: AsyncParsableCommand {
@@ -31,17 +30,12 @@ struct SampleHistoryCommand: AsyncParsableCommand {
     var products: Int = 2_000
 
     func run() async throws {
-        let logger = Logger(label: "itemaudit.sample") { _ in SwiftLogNoOpLogHandler() }
-        let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_767_225_600_000_000))
-        let log: EventLog
         do {
-            log = try EventLog.open(directory: data.url.appendingPathComponent("log"), clock: clock, logger: logger)
-        } catch {
-            throw CLIFailure.badInput("cannot open the log: \(error)")
+            let last = try await LogTools.writeSampleHistory(
+                directory: DataDirectory(data.url).log, events: events, seed: seed, products: products)
+            print(last)
+        } catch let error as LogToolError {
+            throw CLIFailure.badInput(error.message)
         }
-        var history = SampleHistory(seed: seed, products: products)
-        try await history.write(events: events, to: log, clock: clock)
-        try log.close()
-        print(log.lastPosition)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import AuditService
 import Foundation
-import Projections
 
 /// `itemaudit search TEXT`: product discovery.
 struct SearchCommand: ParsableCommand {
@@ -44,10 +44,10 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (_, store) = try ProjectionAccess.caughtUp(data.url)
+        let queries = try ProjectionAccess.queries(data.url)
         let filter = ProductFilter(text: text, productType: type, manufacturer: manufacturer)
         if categories {
-            let nodes = try store.categoryTree(filter)
+            let nodes = try queries.categories(filter)
             output.format.emit(nodes) {
                 var table = TextTable(columns: ["category", "products"], rightAligned: [1])
                 for node in nodes {
@@ -59,7 +59,7 @@ struct SearchCommand: ParsableCommand {
             }
             return
         }
-        let result = try store.search(filter, limit: limit, offset: (page - 1) * limit)
+        let result = try queries.search(filter, limit: limit, offset: (page - 1) * limit)
         output.format.emit(result) {
             var table = TextTable(
                 columns: ["gtin", "name", "brand", "manufacturer", "type", "category"], rightAligned: [4])

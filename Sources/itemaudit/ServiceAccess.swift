@@ -1,4 +1,3 @@
-import AuditLog
 import AuditService
 import Foundation
 import Logging
@@ -6,12 +5,15 @@ import Logging
 /// Opening a data directory for writing, and checking input files, with the CLI's one-line errors.
 enum ServiceAccess {
     /// The audit service on `data`, or a `CLIFailure` (exit 2) saying why not; nothing is written on failure.
-    static func open(_ data: URL, clock: (any LogClock)? = nil, logger: Logger) async throws -> AuditService {
+    static func open(_ data: URL, logger: Logger) async throws -> AuditService {
+        try await opening(data) { try await AuditService.open(dataDirectory: data, logger: logger) }
+    }
+
+    /// The audit service `open` opens on `data` (with a clock of its own, say), or a `CLIFailure`
+    /// (exit 2) saying why not; nothing is written on failure.
+    static func opening(_ data: URL, _ open: () async throws -> AuditService) async throws -> AuditService {
         do {
-            if let clock {
-                return try await AuditService.open(dataDirectory: data, clock: clock, logger: logger)
-            }
-            return try await AuditService.open(dataDirectory: data, logger: logger)
+            return try await open()
         } catch let error as AuditServiceError where error.code == .logBusy {
             throw CLIFailure.badInput(
                 "another process is writing the log in \(data.path) (wait for it to finish or stop it; nothing was written)"

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AuditLog
+import AuditService
 import Foundation
 
 /// `itemaudit verify`: checks every CRC and the whole hash chain of the log.
@@ -22,16 +22,7 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var output: FormatOption
 
     func run() throws {
-        let directory = data.url.appendingPathComponent("log", isDirectory: true)
-        guard FileManager.default.fileExists(atPath: directory.path) else {
-            throw CLIFailure.badInput("no event log at \(directory.path) (pass --data with the data directory)")
-        }
-        let report: VerificationReport
-        do {
-            report = try EventLog.verify(directory: directory)
-        } catch {
-            throw CLIFailure.badInput("cannot read the event log: \(error) (check the data directory)")
-        }
+        let report = try AuditQueries.verify(DataDirectory(data.url))
         print(render(report), terminator: "")
         if let problem = report.problem {
             throw CLIFailure.problemsFound(

@@ -3,6 +3,7 @@ import AuditService
 import Foundation
 import Inspection
 import Logging
+import SampleData
 import Testing
 
 @Suite("Workload generator")

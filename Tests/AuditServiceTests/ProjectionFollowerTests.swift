@@ -26,7 +26,7 @@ struct ProjectionFollowerTests {
         #expect(await follower.lastError == nil)
         try await service.close()
         // The file is in the data directory: a later open finds everything folded.
-        let reopened = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: fixture.directory))
+        let reopened = try ProjectionStore.open(at: DataDirectory(fixture.directory).projections)
         #expect(try reopened.batch(batchID)?.taskCount == 2)
     }
 }

@@ -1,10 +1,10 @@
 import AuditLog
+import AuditService
 import Datasheets
 import Foundation
 import GS1
 import Inspection
 import Logging
-import Projections
 import Rules
 
 /// The `demo` job: a realistic history through the real command path, a supplier's datasheets
@@ -34,7 +34,7 @@ public struct DemoScenario: Sendable {
         /// Failing findings per rule id, most frequent first.
         public var failingRules: [(rule: String, count: Int)]
         public var recorded: Int
-        public var projections: ProjectionRunner.Report
+        public var projections: ReplayReport
         public var verification: VerificationReport
         /// A product with inspections and a failed rule check: the one whose history the demo shows.
         public var sampleGTIN: String?
@@ -118,13 +118,10 @@ public struct DemoScenario: Sendable {
         try await service.close()
 
         step("rebuilding the projections from the log")
-        let log = try EventLog.open(
-            directory: directory.appendingPathComponent("log"), configuration: .init(readOnly: true), logger: logger)
-        let store = try ProjectionStore.open(at: ProjectionStore.defaultURL(dataDirectory: directory))
-        let projections = try ProjectionRunner(logger: logger).catchUp(store, log: log)
+        let projections = try AuditQueries.open(DataDirectory(directory), logger: logger).refresh()
 
         step("verifying every frame and the hash chain")
-        let verification = try EventLog.verify(directory: directory.appendingPathComponent("log"))
+        let verification = try AuditQueries.verify(DataDirectory(directory))
         return Report(
             dataDirectory: directory, history: history, datasheetsFile: datasheetsFile, check: check,
             failingRules: failing.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },

@@ -1,3 +1,4 @@
+import AuditService
 import Datasheets
 
 // The generator draws from the shared seeded generator (SplitMix64) of the Datasheets module, so

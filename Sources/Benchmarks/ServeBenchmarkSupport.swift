@@ -135,8 +135,8 @@ final class BenchServeChild {
     let process = Process()
     let port: Int
 
-    init(data: URL) throws {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    init(executable: URL, data: URL) throws {
+        process.executableURL = executable
         process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "error"]
         let out = Pipe()
         process.standardOutput = out
@@ -151,7 +151,7 @@ final class BenchServeChild {
             let port = Int(text[range].split(separator: ":").last ?? "")
         else {
             process.terminate()
-            throw CLIFailure.badInput("the server did not start: \(text)")
+            throw ServeBenchmark.Failure(description: "the server did not start: \(text)")
         }
         self.port = port
     }

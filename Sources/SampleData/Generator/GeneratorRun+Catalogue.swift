@@ -1,3 +1,4 @@
+import AuditService
 import Datasheets
 import GS1
 import Inspection

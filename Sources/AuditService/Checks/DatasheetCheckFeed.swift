@@ -9,34 +9,36 @@ import Rules
 ///
 /// `@unchecked Sendable`: its mutable state is the cancellation flag, guarded by `lock`; the
 /// semaphore and the stream's continuation are thread-safe.
-final class CheckedDatasheetFeed: @unchecked Sendable {
+public final class DatasheetCheckFeed: @unchecked Sendable {
     /// One result of the import: a checked datasheet, or a record that could not be read.
-    enum Item: Sendable {
+    public enum Item: Sendable {
         case checked(Datasheet, DatasheetReport, issues: [ImportIssue])
         case failed(ImportIssue)
     }
 
-    static let chunkSize = 1000
+    /// Datasheets per chunk.
+    public static let chunkSize = 1000
 
     /// The chunks, in file order; the stream throws the first file-level error (an unreadable file).
-    let chunks: AsyncThrowingStream<[Item], any Error>
+    public let chunks: AsyncThrowingStream<[Item], any Error>
 
     private let room = DispatchSemaphore(value: 2)
     private let lock = NSLock()
     private var cancelled = false
     private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
 
-    init(files: [String], engine: RuleEngine) {
+    /// Starts reading and checking `files` with `engine` on a thread of its own.
+    public init(files: [String], engine: RuleEngine) {
         (chunks, continuation) = AsyncThrowingStream.makeStream(of: [Item].self)
         let thread = Thread { [self] in produce(files: files, engine: engine) }
         thread.start()
     }
 
     /// Call after handling each chunk: lets the producer read one more.
-    func consumed() { room.signal() }
+    public func consumed() { room.signal() }
 
     /// Stops the producer at its next chunk.
-    func cancel() {
+    public func cancel() {
         lock.withLock { cancelled = true }
         room.signal()
     }

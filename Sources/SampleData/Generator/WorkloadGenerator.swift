@@ -1,4 +1,5 @@
 import AuditLog
+import AuditService
 import Datasheets
 import Inspection
 import Rules
@@ -36,6 +37,11 @@ public struct WorkloadGenerator: Sendable {
             self.days = days
             self.start = start
         }
+    }
+
+    /// A clock standing at the first simulated day: the service the generator drives must run on it.
+    public func makeClock() -> ManualClock {
+        ManualClock(Timestamp(microsecondsSinceEpoch: configuration.start.microseconds))
     }
 
     /// What was generated.
@@ -140,7 +146,7 @@ struct GeneratorRun {
 
     mutating func finish() async -> WorkloadGenerator.Report {
         let state = await service.state
-        report.events = service.log.lastPosition
+        report.events = service.lastPosition
         report.batches = state.batches.count
         for batch in state.batches.values {
             if batch.status == .submitted { report.submitted += 1 }

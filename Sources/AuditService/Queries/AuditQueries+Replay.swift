@@ -1,0 +1,64 @@
+import AuditLog
+import Foundation
+import Projections
+
+/// What a replay did.
+public struct ReplayReport: Sendable, Hashable {
+    /// Events folded.
+    public var events: Int
+    /// The last position folded (the end asked for when nothing was behind).
+    public var toPosition: UInt64
+    /// Wall-clock seconds.
+    public var seconds: Double
+    /// The database written.
+    public var database: URL
+}
+
+extension AuditQueries {
+    /// The projection names a replay accepts (each rebuilds what it depends on too).
+    public static var projectionNames: [String] { ProjectionCatalog.all.map(\.name) }
+
+    /// Drops and refolds the projections named in `only` (all when nil) up to `end` (the last
+    /// position when nil), into `database` (replaced first) or the data directory's own
+    /// projection database when nil.
+    ///
+    /// `progress` is told (position, end) after each committed chunk.
+    /// - Throws: ``AuditServiceError`` `.projections` when the database cannot be written.
+    public func replay(
+        only: Set<String>? = nil, upTo end: UInt64? = nil, into database: URL? = nil,
+        progress: (UInt64, UInt64) throws -> Void = { _, _ in }
+    ) throws -> ReplayReport {
+        let end = end ?? log.lastPosition
+        let storeURL = database ?? directory.projections
+        if database != nil { ProjectionStore.remove(at: storeURL) }
+        let runner = ProjectionRunner(logger: logger)
+        do {
+            let store = try ProjectionStore.open(at: storeURL)
+            try runner.reset(store, only: only)
+            let report = try runner.catchUp(store, log: log, upTo: end, only: only, progress: progress)
+            return ReplayReport(
+                events: report.events, toPosition: report.positions?.upperBound ?? end, seconds: report.seconds,
+                database: storeURL)
+        } catch let error as ProjectionError {
+            throw AuditServiceError(.projections, error.message)
+        }
+    }
+}
+
+extension AuditQueries {
+    /// Brings the data directory's projection database up to date with the log (rebuilding the
+    /// projections whose version changed) and says what it folded.
+    /// - Throws: ``AuditServiceError`` `.projections` when the database cannot be opened or written.
+    @discardableResult
+    public func refresh() throws -> ReplayReport {
+        do {
+            let store = try ProjectionStore.open(at: directory.projections)
+            let report = try ProjectionRunner(logger: logger).catchUp(store, log: log)
+            return ReplayReport(
+                events: report.events, toPosition: report.positions?.upperBound ?? log.lastPosition,
+                seconds: report.seconds, database: directory.projections)
+        } catch let error as ProjectionError {
+            throw AuditServiceError(.projections, error.message)
+        }
+    }
+}

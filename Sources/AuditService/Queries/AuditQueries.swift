@@ -1,0 +1,54 @@
+import AuditLog
+import Foundation
+import Logging
+import Projections
+
+/// Read-only answers about a data directory: the reports, the timeline, verification and
+/// replay, as typed values.
+///
+/// It opens the log read-only (a running writer may hold it) and brings the projection database
+/// up to date before each report, rebuilding what changed version. The CLI, the server and the
+/// web pages read through this type; they never open the log or the projections themselves.
+public struct AuditQueries: Sendable {
+    /// The data directory read.
+    public let directory: DataDirectory
+    let log: EventLog
+    let logger: Logger
+
+    /// Opens the log of `directory` read-only.
+    /// - Throws: ``AuditServiceError`` `.dataDirectory` when there is no log, `.log` when it cannot be opened.
+    public static func open(_ directory: DataDirectory, logger: Logger = quietLogger) throws -> AuditQueries {
+        guard directory.hasLog else {
+            throw AuditServiceError(
+                .dataDirectory, "no event log in \(directory.path) (check --data or $ITEMAUDIT_DATA)",
+                context: ["directory": directory.path])
+        }
+        do {
+            let log = try EventLog.open(directory: directory.log, configuration: .init(readOnly: true), logger: logger)
+            return AuditQueries(directory: directory, log: log, logger: logger)
+        } catch {
+            throw AuditServiceError(
+                .log, "cannot open the event log in \(directory.path): \(error)", context: ["directory": directory.path]
+            )
+        }
+    }
+
+    /// A logger that drops everything (the default: reports print their own errors).
+    public static let quietLogger = Logger(label: "itemaudit.queries") { _ in SwiftLogNoOpLogHandler() }
+
+    /// The last position in the log.
+    public var lastPosition: UInt64 { log.lastPosition }
+
+    /// The projection database of the data directory, caught up with the log.
+    func projections() throws -> ProjectionStore {
+        do {
+            let store = try ProjectionStore.open(at: directory.projections)
+            try ProjectionRunner(logger: logger).catchUp(store, log: log)
+            return store
+        } catch let error as ProjectionError {
+            throw AuditServiceError(.projections, error.message)
+        } catch {
+            throw AuditServiceError(.projections, "cannot bring the projections up to date: \(error)")
+        }
+    }
+}
