@@ -53,7 +53,7 @@ paths:
           description: The OpenAPI document.
           content:
             application/yaml:
-              schema: { type: string }
+              schema: { type: object }
   /metrics:
     get:
       operationId: metrics
