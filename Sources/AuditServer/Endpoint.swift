@@ -17,6 +17,13 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case getTaskDatasheet
     case listLocations
     case getCodeLists
+    case coverage
+    case inspectorAnalytics
+    case searchProducts
+    case categories
+    case getProduct
+    case history
+    case verify
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -54,6 +61,13 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .getTaskDatasheet: "/v1/tasks/{taskID}/datasheet"
         case .listLocations: "/v1/locations"
         case .getCodeLists: "/v1/codelists"
+        case .coverage: "/v1/coverage"
+        case .inspectorAnalytics: "/v1/inspectors"
+        case .searchProducts: "/v1/products"
+        case .categories: "/v1/categories"
+        case .getProduct: "/v1/products/{gtin}"
+        case .history: "/v1/history"
+        case .verify: "/v1/verify"
         }
     }
 

@@ -320,7 +320,165 @@ paths:
                     items: { $ref: "#/components/schemas/Role" }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
+  /v1/coverage:
+    get:
+      operationId: coverage
+      summary: Coverage per product type, mode, inspector or location over a period (projections caught up first).
+      parameters:
+        - { name: by, in: query, schema: { type: string, enum: [type, mode, inspector, location] } }
+        - { name: from, in: query, schema: { type: string, format: date-time } }
+        - { name: to, in: query, schema: { type: string, format: date-time } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: The answer.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [rows]
+                properties:
+                  rows:
+                    type: array
+                    items: { type: object }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+  /v1/inspectors:
+    get:
+      operationId: inspectorAnalytics
+      summary: Inspector analytics per inspector over a period.
+      parameters:
+        - { name: from, in: query, schema: { type: string, format: date-time } }
+        - { name: to, in: query, schema: { type: string, format: date-time } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: The answer.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [inspectors]
+                properties:
+                  inspectors:
+                    type: array
+                    items: { type: object }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+  /v1/products:
+    get:
+      operationId: searchProducts
+      summary: Search products by name, brand, manufacturer or GTIN; one page.
+      parameters:
+        - { name: q, in: query, schema: { type: string } }
+        - { name: type, in: query, schema: { type: integer, minimum: 0, maximum: 2 } }
+        - { name: manufacturer, in: query, schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 200 } }
+        - { name: offset, in: query, schema: { type: integer, minimum: 0, maximum: 1000000 } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: One page of results.
+          content:
+            application/json:
+              schema: { type: object }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+  /v1/categories:
+    get:
+      operationId: categories
+      summary: The category tree of the matching products, with counts.
+      parameters:
+        - { name: q, in: query, schema: { type: string } }
+        - { name: type, in: query, schema: { type: integer, minimum: 0, maximum: 2 } }
+        - { name: manufacturer, in: query, schema: { type: string } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: The answer.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [categories]
+                properties:
+                  categories:
+                    type: array
+                    items: { type: object }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+  /v1/products/{gtin}:
+    get:
+      operationId: getProduct
+      summary: A product's quality history, packaging hierarchy and last inspection.
+      parameters:
+        - { name: gtin, in: path, required: true, schema: { type: string } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: The product.
+          content:
+            application/json:
+              schema: { type: object }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "404": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+  /v1/history:
+    get:
+      operationId: history
+      summary: Every event about one product, batch, task or inspector, as of a position or time.
+      parameters:
+        - { name: gtin, in: query, schema: { type: string } }
+        - { name: batch, in: query, schema: { type: string } }
+        - { name: task, in: query, schema: { type: string } }
+        - { name: inspector, in: query, schema: { type: string } }
+        - { name: asOf, in: query, description: "A log position or an ISO 8601 time.", schema: { type: string } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: The answer.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [entries]
+                properties:
+                  entries:
+                    type: array
+                    items: { type: object }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+  /v1/verify:
+    get:
+      operationId: verify
+      summary: Every frame's CRC32C and the hash chain; the head hash an auditor writes down.
+      responses:
+        "200":
+          description: The verification report (a damaged log is a report with a problem, not an error).
+          content:
+            application/json:
+              schema: { type: object }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
 components:
+  parameters:
+    waitFor:
+      name: waitFor
+      in: query
+      description: Wait (up to 10 s) until the log has reached this position before answering (read your writes).
+      schema: { type: integer, minimum: 0 }
   securitySchemes:
     appID: { type: apiKey, in: header, name: X-ItemAudit-App }
     transaction: { type: apiKey, in: header, name: X-ItemAudit-Transaction }

@@ -17,6 +17,9 @@ public enum PermissionTable {
         case .submitCommands: [.inspector, .receiver, .manager, .steward, .admin]
         case .uploadPhoto: [.inspector, .admin]
         case .listBatches, .getBatch, .getTaskDatasheet: [.inspector, .manager, .auditor, .admin]
+        case .searchProducts, .categories, .getProduct: everyone
+        case .coverage, .inspectorAnalytics, .history: [.manager, .auditor, .admin]
+        case .verify: [.auditor, .admin]
         }
     }
 

@@ -24,6 +24,13 @@ struct Routes: Sendable {
         case .getTaskDatasheet: try await taskDatasheet(context)
         case .listLocations: try await locations()
         case .getCodeLists: try json(CodeLists.all)
+        case .coverage: try await coverage(request)
+        case .inspectorAnalytics: try await inspectorAnalytics(request)
+        case .searchProducts: try await searchProducts(request)
+        case .categories: try await categories(request)
+        case .getProduct: try await product(request, context)
+        case .history: try await history(request)
+        case .verify: try await verify()
         }
     }
 

@@ -85,7 +85,6 @@ public struct ServeBenchmark: Sendable {
         ])
     }
 
-
     /// The command phase, then the read phase, against the child server.
     static func drive(
         client: HTTPClient, port: Int, devices: Int, seconds: Int, secret: [UInt8], note: (String) -> Void

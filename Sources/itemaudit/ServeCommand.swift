@@ -52,7 +52,6 @@ struct ServeCommand: AsyncParsableCommand {
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")
         }
         let service = try await ServiceAccess.open(data.url, logger: logger)
-        _ = try await service.followProjections()
         let scheme = configuration.tls == nil ? "http" : "https"
         let dataPath = data.url.path
         do {

@@ -15,6 +15,7 @@ struct PermissionMatrixTests {
         case .uploadPhoto: ("/v1/photos/" + String(repeating: "a", count: 64), "")
         case .getBatch: ("/v1/batches/B404", "")
         case .getTaskDatasheet: ("/v1/tasks/T404/datasheet", "")
+        case .getProduct: ("/v1/products/\(ServerFixture.gtin(0))", "")
         case .submitCommands: ("/v1/commands", #"{"commands":[]}"#)
         case .createSession: ("/v1/sessions", "{}")
         default: (endpoint.path, "")
