@@ -38,24 +38,30 @@ extension Routes {
         }
     }
 
-    /// Waits until the service has applied `?waitFor=POSITION` (read your writes across requests),
-    /// at most ``ServerConfiguration/maxWait``; a position not reached by then is a 409.
+    /// Read your writes across requests: `?waitFor=POSITION` (from a write's answer) waits until the
+    /// service has applied that position, at most ``ServerConfiguration/maxWait``. A position past
+    /// the log's durable end was never acknowledged by this server: 409 at once.
     func waitIfAsked(_ query: Query) async throws {
         guard let text = query["waitFor"] else { return }
         guard let target = UInt64(text) else {
             throw Problem.badRequest(
-                "invalid-query", "waitFor '\(text)' is not a log position", remedy: "pass the position a write returned"
-            )
+                "invalid-query", "waitFor '\(text)' is not a log position", remedy: "pass the position a write returned")
+        }
+        let end = service.log.lastPosition
+        guard target <= end else {
+            throw Problem(
+                .conflict, "position-not-reached", "the log ends at position \(end), before \(target)",
+                remedy: "pass a position this server returned")
         }
         let deadline = ContinuousClock.now + server.configuration.maxWait
         while await service.appliedPosition < target {
             guard ContinuousClock.now < deadline else {
                 throw Problem(
                     .conflict, "position-not-reached",
-                    "the log has not reached position \(target) within \(server.configuration.maxWait)",
-                    remedy: "check the position, or ask again later")
+                    "the service has not applied position \(target) within \(server.configuration.maxWait)",
+                    remedy: "ask again later")
             }
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(for: .milliseconds(2))
         }
     }
 
