@@ -145,6 +145,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Fuzz targets and a seeded mutation harness (tools/fuzz); libFuzzer when built with -sanitize=fuzzer.
+        .executableTarget(
+            name: "itemaudit-fuzz",
+            dependencies: [
+                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/ItemAuditFuzz"
+        ),
         .testTarget(
             name: "AuditLogTests",
             dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]

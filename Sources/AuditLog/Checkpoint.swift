@@ -110,6 +110,25 @@ struct Checkpoint {
         }
     }
 
+    /// How far the checkpoint of `directory` says the log reached (segment, end offset, last
+    /// position), without opening its runs; nil when there is none or it is damaged.
+    static func claim(in directory: URL) -> AcknowledgedMark? {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path),
+            data.count > 40, Array(data.prefix(8)) == magic
+        else { return nil }
+        let bytes = [UInt8](data)
+        return bytes.withUnsafeBytes { raw -> AcknowledgedMark? in
+            let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
+            guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 4)])) == stored else {
+                return nil
+            }
+            return AcknowledgedMark(
+                segment: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+                endOffset: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt64.self)),
+                lastPosition: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 20, as: UInt64.self)))
+        }
+    }
+
     /// Reads the checkpoint of `directory`, or nil when there is none or it (or a run) is damaged.
     static func load(from directory: URL, keyHash: KeyHash) throws -> Checkpoint? {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path) else {

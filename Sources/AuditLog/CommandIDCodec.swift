@@ -8,11 +8,32 @@
 /// h & 3 == 1  prefix + lowercase hex: h >> 2 prefix bytes, varint n, n bytes (2n hex digits)
 /// h & 3 == 2  prefix + uppercase hex: as above, letters A–F
 /// h & 3 == 3  canonical UUID (8-4-4-4-12 hex digits): h >> 2 is 0 lowercase, 1 uppercase; 16 bytes
+/// h == 11     fingerprinted: the command's 16-byte ``CommandFingerprint``, then one of the above
 /// ```
+/// The fingerprint is stored in the first record of each append only (the others repeat the id).
 /// Only a form that turns back into exactly the same text is chosen: a hex tail has an even
 /// number of digits, all its letters in one case, and at least ``minimumHexDigits``.
 enum CommandIDCodec {
     static let minimumHexDigits = 8
+    /// The header that puts a fingerprint in front of an encoded id.
+    static let fingerprintHeader: UInt64 = 11
+
+    /// Appends `fingerprint` (when given) and the encoded form of `text` to `writer`.
+    static func encode(
+        _ text: UnsafeRawBufferPointer, fingerprint: CommandFingerprint?, into writer: inout ByteWriter
+    ) {
+        if let fingerprint {
+            writer.varint(fingerprintHeader)
+            fingerprint.withBytes { writer.bytes.append(contentsOf: $0) }
+        }
+        encode(text, into: &writer)
+    }
+
+    /// The fingerprint in front of an encoded id checked by ``slice(_:)``, or nil when it has none.
+    static func fingerprint(_ encoded: UnsafeRawBufferPointer) -> CommandFingerprint? {
+        guard encoded.count > CommandFingerprint.byteCount, encoded[0] == UInt8(fingerprintHeader) else { return nil }
+        return CommandFingerprint(stored: UnsafeRawBufferPointer(rebasing: encoded[1...]))
+    }
 
     /// Appends the encoded form of `commandID` to `writer`.
     static func encode(_ commandID: String, into writer: inout ByteWriter) {
@@ -78,7 +99,12 @@ enum CommandIDCodec {
     @inline(__always)
     static func slice(_ reader: inout ByteReader) throws(ByteReaderError) -> UnsafeRawBufferPointer {
         let start = reader.offset
-        let header = try reader.varint()
+        var header = try reader.varint()
+        if header == fingerprintHeader {
+            try reader.skip(UInt64(CommandFingerprint.byteCount))
+            header = try reader.varint()
+            guard header != fingerprintHeader else { throw ByteReaderError() }
+        }
         switch header & 3 {
         case 0:
             try reader.skip(header >> 2)
@@ -95,7 +121,12 @@ enum CommandIDCodec {
     /// The text of a command id encoded by ``encode(_:into:)`` and checked by ``slice(_:)``.
     static func decode(_ encoded: UnsafeRawBufferPointer) -> String {
         var reader = ByteReader(encoded)
-        guard let header = try? reader.varint() else { return "" }
+        guard var header = try? reader.varint() else { return "" }
+        if header == fingerprintHeader {
+            guard (try? reader.skip(UInt64(CommandFingerprint.byteCount))) != nil, let inner = try? reader.varint()
+            else { return "" }
+            header = inner
+        }
         let rest = UnsafeRawBufferPointer(rebasing: encoded[reader.offset...])
         switch header & 3 {
         case 0:

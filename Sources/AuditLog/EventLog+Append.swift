@@ -172,6 +172,7 @@ extension EventLog {
                     ))
             }
             stateLock.withLock { Self.index(plan.writes, of: batches, in: locations, into: &index) }
+            noteAcknowledged(lastPosition: index.lastPosition)
         } catch {
             for (request, _) in plan.accepted { request.continuation.resume(throwing: error) }
             return
@@ -204,8 +205,20 @@ extension EventLog {
                     recentStream: write.recentStream >= 0 ? Int(write.recentStream) : nil,
                     firstVersion: write.firstVersion, count: UInt32(append.eventCount),
                     commandID: batch.commandID(write.item), commandKey: append.commandKey,
-                    firstPosition: write.firstPosition, frame: ordinals[write.frame])
+                    fingerprint: append.fingerprint, firstPosition: write.firstPosition, frame: ordinals[write.frame])
             }
+        }
+    }
+
+    /// Records, before the appends are answered, that the log is acknowledged up to its current end
+    /// (not synced: it survives a crashed process; see ``AcknowledgedMark``).
+    private func noteAcknowledged(lastPosition: UInt64) {
+        guard let acknowledgedFile else { return }
+        do {
+            try AcknowledgedMark(segment: writer.segment, endOffset: writer.segmentEnd, lastPosition: lastPosition)
+                .write(to: acknowledgedFile, durable: false)
+        } catch {
+            logger.warning("could not update the acknowledged mark; recovery after a crash will be more cautious")
         }
     }
 
@@ -308,6 +321,11 @@ struct CommitPlan {
                     break
                 }
                 if let known {
+                    if let stored = known.fingerprint, let sent = append.fingerprint, stored != sent {
+                        failure = .commandIDReused(
+                            String(decoding: commandID, as: UTF8.self), positions: known.result.positions)
+                        break
+                    }
                     results.append(known.result)
                     continue
                 }
@@ -327,7 +345,7 @@ struct CommitPlan {
                     frame: nil)
                 local.noteCommand(
                     key: append.commandKey, id: commandID, position: localNext, count: UInt32(count),
-                    lastVersion: version + count)
+                    lastVersion: version + count, fingerprint: append.fingerprint)
                 results.append(
                     AppendResult(
                         positions: localNext...(localNext + count - 1), streamVersion: version + count,
@@ -347,7 +365,7 @@ struct CommitPlan {
                         lastVersion: last, frame: nil)
                     local.noteCommand(
                         key: append.commandKey, id: kept.commandID(write.item), position: write.firstPosition,
-                        count: UInt32(append.eventCount), lastVersion: last)
+                        count: UInt32(append.eventCount), lastVersion: last, fingerprint: append.fingerprint)
                 }
                 rejected.append((request, failure))
                 continue

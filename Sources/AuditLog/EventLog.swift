@@ -27,6 +27,10 @@ public final class EventLog: @unchecked Sendable {
         public var checkpointEvents: Int
         /// The hash the stream and command-id index is keyed by; tests narrow it to force collisions.
         var keyHash = KeyHash.full
+        /// Cut the log at the first damage even when it holds acknowledged events (moving the
+        /// rest to quarantine files): what `itemaudit recover --cut-tail` asks for. Without it, an
+        /// open for writing refuses such damage with `.damagedLog`.
+        public var cutDamagedTail = false
 
         public init(
             segmentSize: Int = 256 << 20, frameSize: Int = 256 << 10, checkpointInterval: Int = 64 << 20,
@@ -61,6 +65,8 @@ public final class EventLog: @unchecked Sendable {
     /// Merges index runs off the writer thread.
     let merger: IndexMerger
     let lockFile: LogFile?
+    /// The ``AcknowledgedMark`` file, rewritten by the writer thread after each durable commit.
+    let acknowledgedFile: LogFile?
 
     /// What opening found and repaired.
     public let recovery: RecoveryReport
@@ -80,6 +86,7 @@ public final class EventLog: @unchecked Sendable {
         self.merger = IndexMerger(
             directory: directory, mask: opened.index.keyHash.mask, sequence: opened.writer.runSequence, logger: logger)
         self.recovery = opened.recovery
+        self.acknowledgedFile = opened.acknowledgedFile
     }
 
     deinit {
@@ -93,8 +100,11 @@ public final class EventLog: @unchecked Sendable {
 
     /// Opens (creating when needed) the log in `directory`, repairing a torn tail.
     ///
+    /// A damaged tail that was never acknowledged (a write torn by a crash) is moved to a
+    /// quarantine file beside its segment and reported in ``recovery``; damage to acknowledged
+    /// events is refused unless ``Configuration/cutDamagedTail`` is set.
     /// - Throws: ``EventLogError`` `.lockHeld` when another writer has the directory open,
-    ///   `.io` when files cannot be read, `.corruptFrame` when damage precedes the last checkpoint.
+    ///   `.io` when files cannot be read, `.damagedLog` when acknowledged events are damaged or missing.
     public static func open(
         directory: URL, configuration: Configuration = .init(), clock: any LogClock = SystemClock(),
         logger: Logger
@@ -160,8 +170,12 @@ public final class EventLog: @unchecked Sendable {
         }
         guard !alreadyClosed, !configuration.readOnly else { return }
         defer { lockFile?.unlock() }
-        guard writer.failure == nil else { return }
+        guard writer.failure == nil else {
+            try? acknowledgedFile?.sync()
+            return
+        }
         try writeCheckpoint()
+        try acknowledgedFile?.sync()
     }
 
     /// The position of the last durable event (0 when the log is empty).
@@ -207,7 +221,32 @@ public struct RecoveryReport: Sendable, Hashable {
     public var reason: String?
     /// True when the index was rebuilt from the log instead of loaded.
     public var rebuiltIndex: Bool
+    /// The quarantine files the cut bytes were moved to (nothing cut is deleted).
+    public var quarantineFiles: [String] = []
+    /// The segment and offset of the first damage found, when there was some.
+    public var damagedSegment: String?
+    public var damagedOffset: UInt64?
+    /// True when the damage lay inside events already acknowledged (cut only on request).
+    public var damageAcknowledged = false
+    /// The last position acknowledged before this open, as the log's mark and checkpoint say.
+    public var acknowledgedLastPosition: UInt64?
+    /// The last position of the log after opening.
+    public var lastPosition: UInt64 = 0
 
     /// True when nothing had to be cut.
     public var isClean: Bool { truncatedSegment == nil && removedSegments.isEmpty }
+
+    /// One line for people about what was cut, or nil when nothing was: for a `note:` on stderr.
+    public var summary: String? {
+        guard let damagedSegment, let damagedOffset, !(isClean && quarantineFiles.isEmpty && !damageAcknowledged)
+        else { return nil }
+        let kept = quarantineFiles.isEmpty ? "" : "; the bytes are kept in \(quarantineFiles.joined(separator: ", "))"
+        if damageAcknowledged {
+            let lost = acknowledgedLastPosition.map { $0 > lastPosition ? "positions \(lastPosition + 1)-\($0)" : "" }
+            return
+                "cut the event log at \(damagedSegment) offset \(damagedOffset) (\(reason ?? "damaged")): acknowledged events \(lost ?? "") were removed from the log and it now ends at position \(lastPosition)\(kept)"
+        }
+        return
+            "cut an unfinished write off the event log at \(damagedSegment) offset \(damagedOffset) (\(reason ?? "torn")); it was never acknowledged and the log ends at position \(lastPosition)\(kept)"
+    }
 }

@@ -12,6 +12,12 @@ public struct EventLogError: Error, Sendable, Hashable, CustomStringConvertible 
         case diskFull
         /// A frame failed its checksum, its hash chain or its structure.
         case corruptFrame
+        /// Acknowledged events are damaged or missing: the writer stops instead of cutting them
+        /// (the message says how to recover).
+        case damagedLog
+        /// The command id was appended before with a different command (another fingerprint);
+        /// nothing was written.
+        case commandIDReused
         /// The arguments cannot be appended (no events, an empty stream id, too large).
         case invalidArgument
         /// The log was opened read-only or was closed.
@@ -34,6 +40,13 @@ public struct EventLogError: Error, Sendable, Hashable, CustomStringConvertible 
         guard !context.isEmpty else { return message }
         let details = context.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         return "\(message) [\(details)]"
+    }
+
+    static func commandIDReused(_ commandID: String, positions: ClosedRange<UInt64>) -> EventLogError {
+        EventLogError(
+            .commandIDReused,
+            "command id '\(commandID)' was already used for a different command (appended at positions \(positions.lowerBound)-\(positions.upperBound)); nothing was written (give this command a new id)",
+            context: ["commandID": commandID, "positions": "\(positions.lowerBound)-\(positions.upperBound)"])
     }
 
     static func versionConflict(stream: String, expected: ExpectedVersion, actual: UInt64) -> EventLogError {

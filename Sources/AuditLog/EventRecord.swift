@@ -23,19 +23,23 @@ public struct EventRecord: Sendable, Hashable {
     /// The command that produced it; appending a command id again appends nothing.
     public var commandID: String {
         get { tail.commandID }
-        set { tail = .owned(commandID: newValue, payload: payload) }
+        set { tail = .owned(commandID: newValue, payload: payload, fingerprint: commandFingerprint) }
     }
+    /// The fingerprint of the command's content, kept in the first record of each append (nil in
+    /// the others): what tells a resent command from another command under the same id.
+    public var commandFingerprint: CommandFingerprint? { tail.commandFingerprint }
     /// The event's data; the domain owns its encoding. A copy when the record was read from the
     /// log: use ``withPayload(_:)`` or ``payloadCount`` to read it in place.
     public var payload: [UInt8] {
         get { tail.payload }
-        set { tail = .owned(commandID: commandID, payload: newValue) }
+        set { tail = .owned(commandID: commandID, payload: newValue, fingerprint: commandFingerprint) }
     }
 
     /// A record with every field given.
     public init(
         position: UInt64, streamID: String, streamVersion: UInt64, eventType: String, schemaVersion: UInt16,
-        recordedAt: Timestamp, occurredAt: Timestamp, actor: String, commandID: String, payload: [UInt8]
+        recordedAt: Timestamp, occurredAt: Timestamp, actor: String, commandID: String, payload: [UInt8],
+        commandFingerprint: CommandFingerprint? = nil
     ) {
         self.position = position
         self.streamID = streamID
@@ -45,7 +49,7 @@ public struct EventRecord: Sendable, Hashable {
         self.recordedAt = recordedAt
         self.occurredAt = occurredAt
         self.actor = actor
-        self.tail = .owned(commandID: commandID, payload: payload)
+        self.tail = .owned(commandID: commandID, payload: payload, fingerprint: commandFingerprint)
     }
 
     init(
@@ -135,15 +139,21 @@ public struct StreamAppend: Sendable, Hashable {
     public var commandID: String
     public var actor: String
     public var events: [ProposedEvent]
+    /// The fingerprint of the command's content: stored with the id, so that the same id sent
+    /// again with another fingerprint is refused (`.commandIDReused`) instead of answered as a
+    /// duplicate. Nil when the caller cannot tell (then any resend counts as a duplicate).
+    public var commandFingerprint: CommandFingerprint?
 
     public init(
-        streamID: String, expected: ExpectedVersion, commandID: String, actor: String, events: [ProposedEvent]
+        streamID: String, expected: ExpectedVersion, commandID: String, actor: String, events: [ProposedEvent],
+        commandFingerprint: CommandFingerprint? = nil
     ) {
         self.streamID = streamID
         self.expected = expected
         self.commandID = commandID
         self.actor = actor
         self.events = events
+        self.commandFingerprint = commandFingerprint
     }
 }
 

@@ -48,8 +48,14 @@ final class LogFile: @unchecked Sendable {
     /// Writes all of `bytes` at `offset`.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         var done = 0
+        var limit = bytes.count
+        if let allowed = FileFaults.allowance(for: url, count: bytes.count) { limit = allowed }
         while done < bytes.count {
-            let result = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if done == limit {
+                errno = ENOSPC
+                throw Self.ioError("cannot write", url: url, offset: offset + UInt64(done))
+            }
+            let result = pwrite(descriptor, bytes.baseAddress! + done, limit - done, off_t(offset) + off_t(done))
             if result < 0 {
                 if errno == EINTR { continue }
                 throw Self.ioError("cannot write", url: url, offset: offset + UInt64(done))

@@ -35,7 +35,7 @@ extension LogIndex {
                 }
                 return CommandEntry(
                     firstPosition: position, count: UInt32(last - first + 1),
-                    streamVersion: records[last].streamVersion)
+                    streamVersion: records[last].streamVersion, fingerprint: records[first].commandFingerprint)
             }
         }
         return nil

@@ -21,6 +21,8 @@ struct CommandEntry: Hashable, Sendable {
     var firstPosition: UInt64
     var count: UInt32
     var streamVersion: UInt64
+    /// The fingerprint stored with the command (nil for commands appended without one).
+    var fingerprint: CommandFingerprint? = nil
 
     var result: AppendResult {
         AppendResult(
@@ -59,7 +61,8 @@ struct LogIndex: Sendable {
 
     /// Indexes one record of frame `ordinal` (records must come in position order).
     mutating func add(
-        stream: String, version: UInt64, commandID: String, position: UInt64, frame ordinal: UInt32
+        stream: String, version: UInt64, commandID: String, fingerprint: CommandFingerprint? = nil, position: UInt64,
+        frame ordinal: UInt32
     ) {
         var stream = stream
         var commandID = commandID
@@ -69,8 +72,8 @@ struct LogIndex: Sendable {
             commandID.withUTF8 { command in
                 add(
                     stream: UnsafeRawBufferPointer(streamID), streamKey: streamKey, firstVersion: version, count: 1,
-                    commandID: UnsafeRawBufferPointer(command), commandKey: commandKey, firstPosition: position,
-                    frame: ordinal)
+                    commandID: UnsafeRawBufferPointer(command), commandKey: commandKey, fingerprint: fingerprint,
+                    firstPosition: position, frame: ordinal)
             }
         }
     }
@@ -79,19 +82,23 @@ struct LogIndex: Sendable {
     /// their ids' UTF-8 bytes and hashes (records must come in position order).
     mutating func add(
         stream: UnsafeRawBufferPointer, streamKey: UInt64, firstVersion: UInt64, count: UInt32,
-        commandID: UnsafeRawBufferPointer, commandKey: UInt64, firstPosition position: UInt64, frame ordinal: UInt32
+        commandID: UnsafeRawBufferPointer, commandKey: UInt64, fingerprint: CommandFingerprint? = nil,
+        firstPosition position: UInt64, frame ordinal: UInt32
     ) {
         let lastVersion = firstVersion + UInt64(count) - 1
         recent.noteStream(
             key: streamKey, id: stream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
-        recent.noteCommand(key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion)
+        recent.noteCommand(
+            key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion,
+            fingerprint: fingerprint)
     }
 
     /// Indexes a durable append the writer planned: its command id was not in the index, and
     /// `recentStream` is where its stream was among the recent ones when planned (nil: look it up).
     mutating func addPlanned(
         stream: UnsafeRawBufferPointer, streamKey: UInt64, recentStream: Int?, firstVersion: UInt64, count: UInt32,
-        commandID: UnsafeRawBufferPointer, commandKey: UInt64, firstPosition position: UInt64, frame ordinal: UInt32
+        commandID: UnsafeRawBufferPointer, commandKey: UInt64, fingerprint: CommandFingerprint?,
+        firstPosition position: UInt64, frame ordinal: UInt32
     ) {
         let lastVersion = firstVersion + UInt64(count) - 1
         if let recentStream {
@@ -100,7 +107,9 @@ struct LogIndex: Sendable {
             recent.noteStream(
                 key: streamKey, id: stream, firstVersion: firstVersion, lastVersion: lastVersion, frame: ordinal)
         }
-        recent.insertCommand(key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion)
+        recent.insertCommand(
+            key: commandKey, id: commandID, position: position, count: count, lastVersion: lastVersion,
+            fingerprint: fingerprint)
     }
 
     /// The ordinal of the frame holding `position`, or nil when no frame does.

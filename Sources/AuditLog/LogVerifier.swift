@@ -13,9 +13,15 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     public var bytes: UInt64
     /// The first bad frame, or nil when the log is intact.
     public var problem: VerificationProblem?
+    /// Bytes cut off the log and kept beside the segments (see ``QuarantinedFile``).
+    public var quarantined: [QuarantinedFile] = []
+    /// The last position the writer acknowledged, as its mark and checkpoint say (nil when unknown).
+    public var acknowledgedLastPosition: UInt64?
 
     /// True when every frame passed.
     public var isIntact: Bool { problem == nil }
+    /// True when acknowledged events were cut off into quarantine (by `recover --cut-tail`).
+    public var hasAcknowledgedQuarantine: Bool { quarantined.contains { $0.acknowledged } }
 }
 
 /// The first frame that failed verification.
@@ -44,6 +50,11 @@ extension EventLog {
     public static func verify(
         directory: URL, progress: ((VerificationProgress) -> Void)? = nil
     ) throws -> VerificationReport {
+        // Read before the segments: a writer running meanwhile only adds to what they hold.
+        let acknowledged = [
+            AcknowledgedMark.load(from: directory)?.lastPosition,
+            Checkpoint.claim(in: directory)?.lastPosition,
+        ].compactMap { $0 }.max()
         let numbers = try Segment.list(in: directory)
         var total: UInt64 = 0
         for number in numbers {
@@ -59,6 +70,7 @@ extension EventLog {
         var decoder = FrameDecoder()
         var checked: UInt64 = 0
         var lastReported: UInt64 = 0
+        var endOffset: UInt64 = 0
         segments: for number in numbers {
             let name = Segment.fileName(number)
             let file = try LogFile.open(directory.appendingPathComponent(name), writable: false)
@@ -80,6 +92,7 @@ extension EventLog {
                             segment: name, offset: offset, firstPosition: nil, lastPosition: nil, reason: reason)
                         break segments
                     }
+                    if case .end(let offset) = step { endOffset = offset }
                     continue segments
                 }
                 let problem = scanner.withBytes(of: frame) { bytes -> String? in
@@ -126,6 +139,16 @@ extension EventLog {
             }
         }
         report.headHash = SHA256Digest.hex(hash)
+        report.acknowledgedLastPosition = acknowledged
+        report.quarantined = Quarantine.list(in: directory)
+        if report.problem == nil, let acknowledged, acknowledged > report.lastPosition {
+            report.problem = VerificationProblem(
+                segment: Segment.fileName(numbers.last ?? 1), offset: endOffset, firstPosition: report.lastPosition + 1,
+                lastPosition: acknowledged,
+                reason:
+                    "the log ends at position \(report.lastPosition) but events up to position \(acknowledged) were acknowledged (a segment was truncated or removed)"
+            )
+        }
         progress?(VerificationProgress(bytesChecked: total, totalBytes: total))
         return report
     }

@@ -22,6 +22,8 @@ final class PreparedBatch: @unchecked Sendable {
         /// Its events in ``PreparedBatch/events``.
         var firstEvent: Int
         var eventCount: Int
+        /// The command's fingerprint, stored in its first record.
+        var fingerprint: CommandFingerprint?
     }
 
     /// One event: `start..<middle` is the event type and schema version, `middle..<end` the
@@ -77,7 +79,9 @@ final class PreparedBatch: @unchecked Sendable {
                 let firstEvent = events.count
                 if invalid == nil {
                     batch[index].events.withUnsafeBufferPointer { proposed in
-                        // The actor and the encoded command id are the same for every event of the append.
+                        // The actor and the encoded command id are the same for every event of the append
+                        // (the first also carries the command's fingerprint).
+                        let fingerprint = batch[index].commandFingerprint
                         var shared = 0..<0
                         for event in proposed.indices {
                             let start = writer.bytes.count
@@ -92,8 +96,11 @@ final class PreparedBatch: @unchecked Sendable {
                                     writer.varint(UInt64(actor.count))
                                     writer.bytes.append(contentsOf: actor)
                                 }
-                                Self.withUTF8(batch[index].commandID) { CommandIDCodec.encode($0, into: &writer) }
-                                shared = middle..<writer.bytes.count
+                                let stamped = event == 0 ? fingerprint : nil
+                                Self.withUTF8(batch[index].commandID) {
+                                    CommandIDCodec.encode($0, fingerprint: stamped, into: &writer)
+                                }
+                                if stamped == nil { shared = middle..<writer.bytes.count }
                             } else {
                                 writer.repeatBytes(shared)
                             }
@@ -113,7 +120,8 @@ final class PreparedBatch: @unchecked Sendable {
                         expected: batch[index].expected, streamKey: streamKey, commandKey: commandKey,
                         streamStart: streamStart, streamIDStart: streamEnd - batch[index].streamID.utf8.count,
                         streamEnd: streamEnd, commandStart: commandStart, commandEnd: commandEnd,
-                        firstEvent: firstEvent, eventCount: events.count - firstEvent))
+                        firstEvent: firstEvent, eventCount: events.count - firstEvent,
+                        fingerprint: batch[index].commandFingerprint))
             }
         }
         self.appends = .allocate(capacity: max(appends.count, 1))

@@ -170,7 +170,8 @@ struct RecentIndex: Sendable {
     /// Records what a command appended: `count` events from `position`, the stream then at
     /// `lastVersion`. A command seen before is extended only when the events follow on.
     mutating func noteCommand(
-        key: UInt64, id: UnsafeRawBufferPointer, position: UInt64, count: UInt32, lastVersion: UInt64
+        key: UInt64, id: UnsafeRawBufferPointer, position: UInt64, count: UInt32, lastVersion: UInt64,
+        fingerprint: CommandFingerprint? = nil
     ) {
         if let index = commandSlot(key: key, id: id) {
             let entry = commands[index].entry
@@ -180,17 +181,20 @@ struct RecentIndex: Sendable {
             }
             return
         }
-        insertCommand(key: key, id: id, position: position, count: count, lastVersion: lastVersion)
+        insertCommand(
+            key: key, id: id, position: position, count: count, lastVersion: lastVersion, fingerprint: fingerprint)
     }
 
     /// Adds a command known not to be here (the writer checked before writing it).
     mutating func insertCommand(
-        key: UInt64, id: UnsafeRawBufferPointer, position: UInt64, count: UInt32, lastVersion: UInt64
+        key: UInt64, id: UnsafeRawBufferPointer, position: UInt64, count: UInt32, lastVersion: UInt64,
+        fingerprint: CommandFingerprint? = nil
     ) {
         commands.append(
             CommandSlot(
                 key: key, id: store(id), idCount: Int32(id.count),
-                entry: CommandEntry(firstPosition: position, count: count, streamVersion: lastVersion)))
+                entry: CommandEntry(
+                    firstPosition: position, count: count, streamVersion: lastVersion, fingerprint: fingerprint)))
         if commands.count * 2 > commandTags.count {
             Self.rebuild(&commandTags, &commandCells, keys: commands.lazy.map(\.key), count: commands.count)
         } else {

@@ -17,10 +17,12 @@ final class FrameBuffer: @unchecked Sendable {
 final class OwnedTail: Sendable {
     let commandID: String
     let payload: [UInt8]
+    let fingerprint: CommandFingerprint?
 
-    init(commandID: String, payload: [UInt8]) {
+    init(commandID: String, payload: [UInt8], fingerprint: CommandFingerprint? = nil) {
         self.commandID = commandID
         self.payload = payload
+        self.fingerprint = fingerprint
     }
 }
 
@@ -43,8 +45,21 @@ struct RecordTail: Sendable {
     var payloadStart: UInt32 = 0
     var payloadLength: UInt32 = 0
 
-    static func owned(commandID: String, payload: [UInt8]) -> RecordTail {
-        RecordTail(owner: .owned(OwnedTail(commandID: commandID, payload: payload)))
+    static func owned(commandID: String, payload: [UInt8], fingerprint: CommandFingerprint? = nil) -> RecordTail {
+        RecordTail(owner: .owned(OwnedTail(commandID: commandID, payload: payload, fingerprint: fingerprint)))
+    }
+
+    /// The command's fingerprint, stored in the first record of each append (nil in the others,
+    /// and in records written before fingerprints were kept).
+    var commandFingerprint: CommandFingerprint? {
+        switch owner {
+        case .owned(let tail): return tail.fingerprint
+        case .frame(let buffer):
+            return withExtendedLifetime(buffer) {
+                CommandIDCodec.fingerprint(
+                    UnsafeRawBufferPointer(rebasing: buffer.bytes[Int(command)..<Int(command + commandCount)]))
+            }
+        }
     }
 
     static func frame(
@@ -93,6 +108,6 @@ struct RecordTail: Sendable {
     }
 
     func commandIDEqual(_ other: RecordTail) -> Bool {
-        commandID == other.commandID
+        commandID == other.commandID && commandFingerprint == other.commandFingerprint
     }
 }

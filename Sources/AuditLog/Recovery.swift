@@ -7,10 +7,14 @@ struct OpenedLog {
     var files: [UInt32: LogFile]
     var writer: WriterState
     var recovery: RecoveryReport
+    /// The `acknowledged` file, open for the writer (nil when read-only).
+    var acknowledgedFile: LogFile? = nil
 }
 
 /// Opens the segments, checks every frame after the last checkpoint (CRC, chain, positions),
-/// cuts a torn or corrupt tail (when writable) and builds the index.
+/// and builds the index. When writable, a damaged tail past everything ever acknowledged (a
+/// torn write) is moved to a quarantine file; damage to acknowledged events stops the open with
+/// `.damagedLog` unless the configuration asks to cut it (`recover --cut-tail`).
 struct Recovery {
     let directory: URL
     let configuration: EventLog.Configuration
@@ -37,9 +41,16 @@ struct Recovery {
             numbers = [1]
         }
 
+        // What was acknowledged: the writer's mark, or the checkpoint's end when it says more.
+        let stored = try Checkpoint.load(from: directory, keyHash: configuration.keyHash)
+        // The checkpoint's claim is read on its own: it stands even when a run it names is gone.
+        let claim = Checkpoint.claim(in: directory)
+        let acknowledged = [AcknowledgedMark.load(from: directory), claim].compactMap { $0 }.max()
+        report.acknowledgedLastPosition = acknowledged?.lastPosition
         // Start after the checkpoint when it matches the segments; else verify and index everything.
+        // Recovering a damaged log checks everything: the damage may precede the checkpoint.
         var resume: (segment: UInt32, offset: UInt64)?
-        if let checkpoint = try usableCheckpoint(numbers: numbers) {
+        if !configuration.cutDamagedTail, let checkpoint = try usableCheckpoint(stored, numbers: numbers) {
             index = checkpoint.index
             resume = (checkpoint.segment, checkpoint.endOffset)
             writer.runSequence = checkpoint.runSequence
@@ -95,13 +106,20 @@ struct Recovery {
                         firstPosition: frame.header.firstPosition, count: frame.header.recordCount,
                         recordedAt: frame.header.recordedAt)
                     // Decode first, then index: a frame whose records do not decode adds nothing.
-                    var decoded: [(stream: String, version: UInt64, command: String, position: UInt64)] = []
+                    var decoded:
+                        [(
+                            stream: String, version: UInt64, command: String, fingerprint: CommandFingerprint?,
+                            position: UInt64
+                        )] = []
                     decoded.reserveCapacity(Int(frame.header.recordCount))
                     do {
                         try scanner.withBytes(of: frame) { bytes in
                             try decoder.decode(frame: bytes, header: frame.header) { record in
                                 decoded.append(
-                                    (record.streamID, record.streamVersion, record.commandID, record.position))
+                                    (
+                                        record.streamID, record.streamVersion, record.commandID,
+                                        record.commandFingerprint, record.position
+                                    ))
                             }
                         }
                     } catch {
@@ -113,24 +131,77 @@ struct Recovery {
                     for record in decoded {
                         index.add(
                             stream: record.stream, version: record.version, commandID: record.command,
-                            position: record.position, frame: ordinal)
+                            fingerprint: record.fingerprint, position: record.position, frame: ordinal)
                     }
                     report.framesVerified += 1
                 }
             }
         }
 
-        if let damage {
-            try cut(at: damage, numbers: numbers, files: &files, writer: &writer, index: index, report: &report)
+        // Frames cut off cleanly at a frame boundary, or a whole last segment gone, leave no
+        // damage to see: only the acknowledged mark tells that events are missing.
+        if damage == nil, let acknowledged, acknowledged.covers(segment: writer.segment, offset: writer.segmentEnd) {
+            damage = (
+                writer.segment, writer.segmentEnd,
+                "the log ends at position \(index.lastPosition) but events up to position \(acknowledged.lastPosition) were acknowledged (a segment was truncated or removed)"
+            )
         }
-        return OpenedLog(index: index, files: files, writer: writer, recovery: report)
+        if let damage {
+            let wasAcknowledged =
+                acknowledged.map { $0.covers(segment: damage.number, offset: damage.offset) } ?? false
+                || acknowledged.map { $0.lastPosition > index.lastPosition } ?? false
+            report.reason = damage.reason
+            report.damagedSegment = Segment.fileName(damage.number)
+            report.damagedOffset = damage.offset
+            report.damageAcknowledged = wasAcknowledged
+            if wasAcknowledged && writable && !configuration.cutDamagedTail {
+                throw Self.acknowledgedDamage(damage, index: index, acknowledged: acknowledged, directory: directory)
+            }
+            try cut(
+                at: damage, acknowledged: wasAcknowledged, numbers: numbers, files: &files, writer: &writer,
+                index: index, report: &report)
+            if writable, let claim, (claim.segment, claim.endOffset) > (damage.number, damage.offset) {
+                // The checkpoint describes events that are cut now: rebuilt at the next checkpoint.
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(Checkpoint.fileName))
+            }
+        }
+        report.lastPosition = index.lastPosition
+        var acknowledgedFile: LogFile?
+        if writable {
+            // Whatever the log holds now is what readers see: it counts as acknowledged from here.
+            let file = try LogFile.open(
+                directory.appendingPathComponent(AcknowledgedMark.fileName), writable: true, create: true)
+            try AcknowledgedMark(
+                segment: writer.segment, endOffset: writer.segmentEnd, lastPosition: index.lastPosition
+            )
+            .write(to: file, durable: true)
+            acknowledgedFile = file
+        }
+        return OpenedLog(
+            index: index, files: files, writer: writer, recovery: report, acknowledgedFile: acknowledgedFile)
+    }
+
+    /// The error that stops a writer at damage to acknowledged events: it names the file and offset,
+    /// what was found, and the two ways on.
+    static func acknowledgedDamage(
+        _ damage: (number: UInt32, offset: UInt64, reason: String), index: LogIndex, acknowledged: AcknowledgedMark?,
+        directory: URL
+    ) -> EventLogError {
+        let name = Segment.fileName(damage.number)
+        let lost = acknowledged.map { "positions \(index.lastPosition + 1)-\($0.lastPosition)" } ?? "its tail"
+        return EventLogError(
+            .damagedLog,
+            "the event log is damaged at \(name) offset \(damage.offset) (\(damage.reason)), in events already acknowledged; nothing was written or cut (run `itemaudit verify` to see the damage, restore \(directory.path) from a copy, or run `itemaudit recover --cut-tail` to move \(lost) to a quarantine file and write again)",
+            context: [
+                "file": directory.appendingPathComponent(name).path, "offset": String(damage.offset),
+                "lastIntactPosition": String(index.lastPosition),
+            ])
     }
 
     /// The checkpoint, when its segment is present, long enough, and its last frame is the one
     /// it names (same position and hash): otherwise the index is rebuilt.
-    private func usableCheckpoint(numbers: [UInt32]) throws -> Checkpoint? {
-        guard let checkpoint = try Checkpoint.load(from: directory, keyHash: configuration.keyHash),
-            numbers.contains(checkpoint.segment),
+    private func usableCheckpoint(_ checkpoint: Checkpoint?, numbers: [UInt32]) throws -> Checkpoint? {
+        guard let checkpoint, numbers.contains(checkpoint.segment),
             let last = checkpoint.index.frames.last, last.segment == checkpoint.segment,
             last.offset + UInt64(last.length) == checkpoint.endOffset
         else { return nil }
@@ -143,18 +214,18 @@ struct Recovery {
                 && header.firstPosition == last.firstPosition
         }
         if !matches {
-            logger.warning("the checkpoint does not match the segments; rebuilding the index from the log")
+            logger.info("the checkpoint does not match the segments; rebuilding the index from the log")
         }
         return matches ? checkpoint : nil
     }
 
-    /// Cuts the log at the first damage: truncates that segment and removes the later ones.
+    /// Cuts the log at the first damage: moves the rest of that segment and the later segments
+    /// to quarantine files (nothing is deleted), so the writer continues from the intact end.
     private func cut(
-        at damage: (number: UInt32, offset: UInt64, reason: String), numbers: [UInt32],
+        at damage: (number: UInt32, offset: UInt64, reason: String), acknowledged: Bool, numbers: [UInt32],
         files: inout [UInt32: LogFile], writer: inout WriterState, index: LogIndex, report: inout RecoveryReport
     ) throws {
         let name = Segment.fileName(damage.number)
-        report.reason = damage.reason
         guard writable else {
             logger.info(
                 "read-only open stops at a damaged or unfinished tail",
@@ -163,23 +234,20 @@ struct Recovery {
         }
         for number in numbers where number >= damage.number {
             let url = directory.appendingPathComponent(Segment.fileName(number))
-            let size =
-                (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value ?? 0
-            if number == damage.number && damage.offset >= UInt64(Segment.headerSize) {
-                report.bytesCut += size - min(size, damage.offset)
-                try files[number]?.truncate(to: damage.offset)
-                try files[number]?.sync()
+            let file = try files[number] ?? LogFile.open(url, writable: false)
+            let size = try file.size()
+            let whole = number != damage.number || damage.offset < UInt64(Segment.headerSize)
+            let from = whole ? 0 : damage.offset
+            if let quarantined = try Quarantine.cut(file, from: from, in: directory, acknowledged: acknowledged) {
+                report.quarantineFiles.append(quarantined)
+                report.bytesCut += size - from
+            }
+            if whole {
+                files[number] = nil
+                report.removedSegments.append(Segment.fileName(number))
+            } else {
                 report.truncatedSegment = name
                 report.truncatedAtOffset = damage.offset
-            } else {
-                report.bytesCut += size
-                files[number] = nil
-                do { try FileManager.default.removeItem(at: url) } catch {
-                    throw EventLogError(
-                        .io, "cannot remove the damaged segment \(url.lastPathComponent) (check permissions)",
-                        context: ["file": url.path])
-                }
-                report.removedSegments.append(Segment.fileName(number))
             }
         }
         if files.isEmpty || damage.offset < UInt64(Segment.headerSize) && damage.number == 1 {
@@ -192,11 +260,12 @@ struct Recovery {
             writer.segmentEnd = try file?.size() ?? UInt64(Segment.headerSize)
         }
         try LogFile.syncDirectory(directory)
-        logger.warning(
-            "cut a damaged or torn tail off the event log",
+        logger.info(
+            "moved a damaged or torn tail of the event log to quarantine",
             metadata: [
                 "segment": "\(name)", "offset": "\(damage.offset)", "bytesCut": "\(report.bytesCut)",
                 "reason": "\(damage.reason)", "lastPosition": "\(index.lastPosition)",
+                "quarantine": "\(report.quarantineFiles.joined(separator: ","))",
             ])
     }
 

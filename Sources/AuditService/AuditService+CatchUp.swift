@@ -18,6 +18,7 @@ extension AuditService {
         var runCommand = ""
         var runStream = ""
         var runFirst: UInt64 = 0
+        var runFingerprint: CommandFingerprint?
         func closeRun(_ record: CommandRecord?) {
             if let record { commands[runCommand] = record }
         }
@@ -29,10 +30,11 @@ extension AuditService {
                     runCommand = record.commandID
                     runStream = record.streamID
                     runFirst = record.position
+                    runFingerprint = record.commandFingerprint
                 }
                 current = CommandRecord(
                     stream: record.streamID, firstPosition: runFirst, lastPosition: record.position,
-                    streamVersion: record.streamVersion)
+                    streamVersion: record.streamVersion, fingerprint: runFingerprint)
                 versions[record.streamID] = record.streamVersion
                 position = record.position
                 let event: InspectionEvent

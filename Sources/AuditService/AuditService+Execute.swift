@@ -23,6 +23,8 @@ extension AuditService {
             let result: AppendResult
             do {
                 result = try await log.append(batch: [append])[0]
+            } catch let error as EventLogError where error.code == .commandIDReused {
+                return reused(envelope, error.context["positions"] ?? "?")
             } catch let error as EventLogError where error.code == .versionConflict {
                 logger.debug("append conflict; deciding again", metadata: ["stream": "\(decision.stream)"])
                 conflictRetries += 1
@@ -40,7 +42,7 @@ extension AuditService {
                 throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": envelope.commandID])
             }
             if !result.wasDuplicate, appliedPosition == basis, result.positions.lowerBound == basis + 1 {
-                fold(envelope, decision, result)
+                fold(envelope, decision, result, fingerprint: append.commandFingerprint)
             } else {
                 try catchUp()
             }
@@ -88,7 +90,7 @@ extension AuditService {
         var results: [AppendResult] = []
         do {
             results = try await log.append(batch: appends)
-        } catch let error as EventLogError where error.code == .versionConflict {
+        } catch let error as EventLogError where error.code == .versionConflict || error.code == .commandIDReused {
             logger.debug("batch append conflict; running the commands one by one")
             try catchUp()
             for (index, envelope) in envelopes.enumerated() where outcomes[index] == nil {
@@ -110,7 +112,8 @@ extension AuditService {
             for (append, result) in zip(appends, results) {
                 commands[append.commandID] = CommandRecord(
                     stream: append.streamID, firstPosition: result.positions.lowerBound,
-                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion)
+                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion,
+                    fingerprint: append.commandFingerprint)
             }
             appliedPosition = last.positions.upperBound
         } else {
@@ -140,10 +143,25 @@ extension AuditService {
     /// The original outcome when the command id is already in the log.
     func repeatOutcome(_ envelope: CommandEnvelope) -> CommandOutcome? {
         guard let record = commands[envelope.commandID] else { return nil }
+        if let stored = record.fingerprint, stored != envelope.fingerprint {
+            return reused(envelope, "\(record.firstPosition)-\(record.lastPosition) on \(record.stream)")
+        }
         return CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName, status: .duplicate,
             stream: record.stream, positions: record.firstPosition...record.lastPosition,
             streamVersion: record.streamVersion)
+    }
+
+    /// The refusal of a command sent under an id already used for a different command.
+    func reused(_ envelope: CommandEnvelope, _ positions: String) -> CommandOutcome {
+        refused(
+            envelope,
+            CommandRefusal(
+                .commandIDReused, command: envelope.command.typeName,
+                state: "command id '\(envelope.commandID)' is taken (positions \(positions))",
+                reason:
+                    "the id was already used for a different command; nothing was appended (send this command with a new id)"
+            ))
     }
 
     func refused(_ envelope: CommandEnvelope, _ refusal: CommandRefusal) -> CommandOutcome {
@@ -160,18 +178,20 @@ extension AuditService {
                 ProposedEvent(
                     eventType: $0.eventType, schemaVersion: UInt16($0.schemaVersion), occurredAt: occurredAt,
                     payload: $0.encoded())
-            })
+            }, commandFingerprint: envelope.fingerprint)
     }
 
     /// Folds a decision appended right after ``appliedPosition`` without reading it back.
-    private func fold(_ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult) {
+    private func fold(
+        _ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult, fingerprint: CommandFingerprint?
+    ) {
         let time = envelope.occurredAt ?? now
         for event in decision.events { state.apply(event, at: time) }
         streamVersions[decision.stream] = result.streamVersion
         commands[envelope.commandID] = CommandRecord(
             stream: decision.stream, firstPosition: result.positions.lowerBound,
             lastPosition: result.positions.upperBound,
-            streamVersion: result.streamVersion)
+            streamVersion: result.streamVersion, fingerprint: fingerprint)
         appliedPosition = result.positions.upperBound
     }
 

@@ -87,6 +87,8 @@ public actor AuditService {
                 .logBusy,
                 "another process is writing the log in \(dataDirectory.path) (wait for it to finish, or stop it)",
                 context: ["directory": dataDirectory.path])
+        } catch let error as EventLogError where error.code == .damagedLog {
+            throw AuditServiceError(.logDamaged, error.message, context: error.context)
         } catch {
             throw AuditServiceError(
                 .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])

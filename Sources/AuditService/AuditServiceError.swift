@@ -8,6 +8,9 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case log
         /// Another process holds the log's writer lock; nothing was written.
         case logBusy
+        /// Acknowledged events in the log are damaged or missing: nothing is written until the
+        /// log is restored or cut with `recover --cut-tail` (the message says which file).
+        case logDamaged
         /// A log record could not be decoded.
         case corruptEvent
         /// A photo is too large, of an unaccepted type, or does not match its hash.

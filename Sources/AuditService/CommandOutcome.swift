@@ -1,3 +1,4 @@
+import AuditLog
 import Inspection
 
 /// What happened to one command: appended, answered as a repeat, or refused.
@@ -63,4 +64,6 @@ struct CommandRecord: Sendable, Hashable {
     var firstPosition: UInt64
     var lastPosition: UInt64
     var streamVersion: UInt64
+    /// The fingerprint of the command's content (nil for commands logged without one).
+    var fingerprint: CommandFingerprint?
 }

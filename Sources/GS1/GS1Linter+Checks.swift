@@ -84,7 +84,11 @@ enum Lint {
         for index in start..<(start + count) {
             let digit = data[index] &- 0x30
             guard digit < 10 else { return nil }
-            value = value * 10 + Int(digit)
+            // More digits than an Int holds is out of range, not a crash (found by tools/fuzz).
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int(digit))
+            guard !overflow, !carry else { return nil }
+            value = sum
         }
         return value
     }

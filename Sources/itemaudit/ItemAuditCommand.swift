@@ -22,6 +22,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             GenerateCommand.self,
             RecordCommand.self,
             VerifyCommand.self,
+            RecoverCommand.self,
             CheckCommand.self,
             RulesCommand.self,
             GS1Command.self,

@@ -81,6 +81,8 @@ struct RecordCommand: AsyncParsableCommand {
                 if result.isFailure { failures += 1 }
                 if !quiet || result.isFailure { print(Self.render(result, output.format)) }
             }
+            // An outcome line on stdout is an acknowledgement: out as soon as the append is durable.
+            fflush(nil)
         }
         do {
             while let line = try reader.next() {

@@ -13,7 +13,11 @@ enum ServiceAccess {
     /// (exit 2) saying why not; nothing is written on failure.
     static func opening(_ data: URL, _ open: () async throws -> AuditService) async throws -> AuditService {
         do {
-            return try await open()
+            let service = try await open()
+            if let note = service.recoveryNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+            return service
+        } catch let error as AuditServiceError where error.code == .logDamaged {
+            throw CLIFailure.badInput(error.message)
         } catch let error as AuditServiceError where error.code == .logBusy {
             throw CLIFailure.badInput(
                 "another process is writing the log in \(data.path) (wait for it to finish or stop it; nothing was written)"

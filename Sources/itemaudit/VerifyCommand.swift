@@ -26,7 +26,12 @@ struct VerifyCommand: ParsableCommand {
         print(render(report), terminator: "")
         if let problem = report.problem {
             throw CLIFailure.problemsFound(
-                "frame at \(problem.segment) offset \(problem.offset) is bad: \(problem.reason) (restore the log from a copy, or reopen it to cut a torn tail)"
+                "frame at \(problem.segment) offset \(problem.offset) is bad: \(problem.reason) (restore the log from a copy, or run `itemaudit recover` to see what cutting it would remove)"
+            )
+        }
+        if let file = report.quarantined.first(where: \.acknowledged) {
+            throw CLIFailure.problemsFound(
+                "acknowledged events were cut off the log and are kept in \(file.name) (keep it as evidence; the log itself is intact up to position \(report.lastPosition))"
             )
         }
     }
@@ -43,7 +48,9 @@ struct VerifyCommand: ParsableCommand {
     /// The report as a field/value table (also printed by `demo`).
     static func table(_ report: VerificationReport) -> TextTable {
         var table = TextTable(columns: ["field", "value"])
-        table.append(["status", report.isIntact ? "intact" : "damaged"])
+        table.append([
+            "status", report.isIntact ? (report.hasAcknowledgedQuarantine ? "quarantined" : "intact") : "damaged",
+        ])
         table.append(["events", String(report.eventCount)])
         table.append(["last position", String(report.lastPosition)])
         table.append(["head hash", report.headHash])
@@ -58,6 +65,11 @@ struct VerifyCommand: ParsableCommand {
             }
             table.append(["problem", problem.reason])
         }
+        for file in report.quarantined {
+            table.append([
+                file.acknowledged ? "quarantined" : "torn tail kept", "\(file.name) (\(file.bytes) bytes)",
+            ])
+        }
         return table
     }
 
@@ -71,9 +83,10 @@ struct VerifyCommand: ParsableCommand {
         var segmentCount: Int
         var bytes: UInt64
         var problem: VerificationProblem?
+        var quarantined: [QuarantinedFile]
 
         init(_ report: VerificationReport) {
-            status = report.isIntact ? "intact" : "damaged"
+            status = report.isIntact ? (report.hasAcknowledgedQuarantine ? "quarantined" : "intact") : "damaged"
             eventCount = report.eventCount
             lastPosition = report.lastPosition
             headHash = report.headHash
@@ -81,6 +94,7 @@ struct VerifyCommand: ParsableCommand {
             segmentCount = report.segmentCount
             bytes = report.bytes
             problem = report.problem
+            quarantined = report.quarantined
         }
     }
 }

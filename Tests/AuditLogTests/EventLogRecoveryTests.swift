@@ -7,8 +7,21 @@ import Testing
 struct EventLogRecoveryTests {
     /// Writes `frames` single-event appends (one frame each) and returns the segment file and its frames.
     private func fill(_ directory: URL, frames: Int) async throws -> (URL, [FrameLocation]) {
+        try await fillKeepingMark(directory, frames: frames).segment
+    }
+
+    /// ``fill(_:frames:)``, also returning the acknowledged mark as it was before the last append:
+    /// putting it back makes the last frame one the writer never acknowledged (a crash before the
+    /// answer), which is what a torn write looks like.
+    func fillKeepingMark(_ directory: URL, frames: Int) async throws -> (
+        segment: (URL, [FrameLocation]), markBefore: Data
+    ) {
         let log = try openLog(directory, EventLog.Configuration(segmentSize: 1 << 20, checkpointInterval: 1 << 30))
+        var mark = Data()
         for step in 0..<frames {
+            if step == frames - 1 {
+                mark = try Data(contentsOf: directory.appendingPathComponent(AcknowledgedMark.fileName))
+            }
             _ = try await log.append(
                 to: "s\(step % 3)", expected: .any, commandID: "c\(step)", actor: "a",
                 events: [event("E", "payload number \(step) with some text")])
@@ -16,23 +29,31 @@ struct EventLogRecoveryTests {
         let locations = log.stateLock.withLock { log.index.frames }
         // No close: a crash leaves no checkpoint, so the open must scan the tail.
         log.lockFile?.unlock()
-        return (directory.appendingPathComponent(Segment.fileName(1)), locations)
+        return ((directory.appendingPathComponent(Segment.fileName(1)), locations), mark)
     }
 
-    @Test("truncating the last segment at every byte offset of its final frame: opens, reports, earlier events intact")
+    @Test("a torn last frame the writer never acknowledged, cut at every byte: opens, moves it to quarantine")
     func truncationAtEveryOffset() async throws {
         let directory = try TemporaryDirectory()
-        let (segment, frames) = try await fill(directory.url, frames: 4)
+        let ((segment, frames), markBefore) = try await fillKeepingMark(directory.url, frames: 4)
         let original = try Data(contentsOf: segment)
         let last = try #require(frames.last)
         for cut in Int(last.offset)..<(Int(last.offset) + Int(last.length)) {
             let copy = try TemporaryDirectory()
             try original.prefix(cut).write(to: copy.url.appendingPathComponent(Segment.fileName(1)))
+            try markBefore.write(to: copy.url.appendingPathComponent(AcknowledgedMark.fileName))
             let log = try openLog(copy.url)
             #expect(log.lastPosition == 3, "cut at \(cut)")
             if cut > Int(last.offset) {
                 #expect(log.recovery.truncatedAtOffset == last.offset, "cut at \(cut)")
                 #expect(log.recovery.bytesCut == UInt64(cut) - last.offset)
+                #expect(!log.recovery.damageAcknowledged)
+                // Nothing is destroyed: the cut bytes are in a quarantine file beside the segment.
+                let name = try #require(log.recovery.quarantineFiles.first, "cut at \(cut)")
+                #expect(name == "segment-00000001.log.unacknowledged-\(last.offset)")
+                let kept = try Data(contentsOf: copy.url.appendingPathComponent(name))
+                #expect(kept == original[Int(last.offset)..<cut])
+                #expect(log.recovery.summary?.contains("never acknowledged") == true)
             }
             #expect(try log.allRecords().map(\.commandID) == ["c0", "c1", "c2"])
             // The log accepts appends again right after the cut.
@@ -40,11 +61,13 @@ struct EventLogRecoveryTests {
                 to: "s9", expected: .any, commandID: "new", actor: "a", events: [event("E", "x")])
             #expect(next.positions == 4...4)
             try log.close()
-            #expect(try EventLog.verify(directory: copy.url).isIntact)
+            let report = try EventLog.verify(directory: copy.url)
+            #expect(report.isIntact && !report.hasAcknowledgedQuarantine)
+            #expect(report.quarantined.count == (cut > Int(last.offset) ? 1 : 0))
         }
     }
 
-    @Test("a flipped bit: verify names the segment, offset and positions of the frame; open cuts from there")
+    @Test("a flipped bit: verify names the segment, offset and positions of the frame; the writer stops")
     func bitFlip() async throws {
         let directory = try TemporaryDirectory()
         let (segment, frames) = try await fill(directory.url, frames: 5)
@@ -58,10 +81,11 @@ struct EventLogRecoveryTests {
         #expect(problem.firstPosition == 3 && problem.lastPosition == 3)
         #expect(problem.reason.contains("CRC32C"))
         #expect(report.eventCount == 2 && report.lastPosition == 2)
-        let log = try openLog(directory.url)
-        #expect(log.lastPosition == 2)
-        #expect(log.recovery.truncatedAtOffset == frames[2].offset)
-        try log.close()
+        let error = #expect(throws: EventLogError.self) { try openLog(directory.url) }
+        #expect(error?.code == .damagedLog)
+        #expect(error?.message.contains("segment-00000001.log offset \(frames[2].offset)") == true)
+        #expect(error?.message.contains("recover --cut-tail") == true)
+        #expect(try [UInt8](Data(contentsOf: segment)) == bytes, "nothing is cut")
     }
 
     @Test("a record rewritten with a recomputed CRC: the hash chain catches it")

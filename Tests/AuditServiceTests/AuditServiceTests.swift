@@ -36,6 +36,41 @@ struct AuditServiceTests {
         try await reopened.close()
     }
 
+    @Test("a command id reused for a different command is refused with commandIDReused, also after a restart")
+    func reusedCommandID() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(batch: catalogueCommands())
+        let allocate = CommandEnvelope(
+            commandID: "x-1", actor: "i1",
+            command: .allocateBatch(
+                AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 2)))
+        let first = try await service.execute(allocate)
+        #expect(first.status == .accepted)
+        let before = service.log.lastPosition
+        // The same id, another command: refused, not answered as a duplicate.
+        let other = CommandEnvelope(
+            commandID: "x-1", actor: "i1",
+            command: .registerLocation(RegisterLocation(locationID: "S2", name: "Other", kind: .store)))
+        let refused = try await service.execute(other)
+        #expect(refused.status == .refused)
+        #expect(refused.refusal?.code == .commandIDReused)
+        #expect(refused.refusal?.description.contains("new id") == true)
+        #expect(service.log.lastPosition == before)
+        // The same command resent, even from another device's clock, is still a duplicate.
+        var resent = allocate
+        resent.occurredAt = EventTime(microseconds: 1_772_438_400_000_000)
+        #expect(try await service.execute(resent).status == .duplicate)
+        let inBatch = try await service.execute(batch: [other, allocate])
+        #expect(inBatch.map(\.status) == [.refused, .duplicate])
+        try await service.close()
+        let reopened = try await fixture.open()
+        #expect(try await reopened.execute(other).refusal?.code == .commandIDReused)
+        #expect(try await reopened.execute(allocate).status == .duplicate)
+        #expect(reopened.log.lastPosition == before)
+        try await reopened.close()
+    }
+
     @Test("concurrent commands on one stream: conflicts are decided again, each applied once")
     func concurrentConflicts() async throws {
         let fixture = try ServiceFixture()

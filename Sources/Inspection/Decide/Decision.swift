@@ -23,6 +23,8 @@ public struct CommandRefusal: Error, Sendable, Hashable, CustomStringConvertible
         case invalidInput
         /// The actor may not do this.
         case notPermitted
+        /// The command id was used before for a different command (HTTP 409); send it with a new id.
+        case commandIDReused
     }
 
     /// The kind of refusal.
