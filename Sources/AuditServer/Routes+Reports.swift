@@ -45,7 +45,8 @@ extension Routes {
         guard let text = query["waitFor"] else { return }
         guard let target = UInt64(text) else {
             throw Problem.badRequest(
-                "invalid-query", "waitFor '\(text)' is not a log position", remedy: "pass the position a write returned")
+                "invalid-query", "waitFor '\(text)' is not a log position", remedy: "pass the position a write returned"
+            )
         }
         let end = service.log.lastPosition
         guard target <= end else {

@@ -194,3 +194,35 @@ struct CommandsTests {
         }
     }
 }
+
+/// A command id reused for another command is a conflict, never a duplicate.
+@Suite("Command id reuse")
+struct CommandIDReuseTests {
+    @Test("a reused command id with a different command is a 409 with the outcomes; nothing is appended for it")
+    func reusedID() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            let token = try await fixture.login(client, "inspector")
+            let first = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([CommandsTests.allocate("same-id", quantity: 1)]), token: token)
+            #expect(first.status == .ok)
+            let end = fixture.service.log.lastPosition
+            let other = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([#"{"commandID":"same-id","type":"StartCollection","batchID":"B1"}"#]),
+                token: token)
+            #expect(other.status == .conflict)
+            let problem = try ServerFixture.object(other)
+            #expect(problem["code"] as? String == "command-id-reused")
+            let outcomes = problem["outcomes"] as? [[String: Any]] ?? []
+            #expect(outcomes.first?["status"] as? String == "refused")
+            #expect(fixture.service.log.lastPosition == end)
+            // The same command under the same id is still a plain duplicate.
+            let again = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([CommandsTests.allocate("same-id", quantity: 1)]), token: token)
+            #expect(again.status == .ok)
+        }
+    }
+}
