@@ -1,3 +1,4 @@
+import AuditService
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -49,6 +50,11 @@ struct ProblemMiddleware: RouterMiddleware {
     /// The problem for any error a handler or the router threw.
     static func problem(for error: any Error, request: Request) -> Problem {
         if let problem = error as? Problem { return problem }
+        if let error = error as? AuditServiceError, error.code == .tooManyConflicts {
+            return Problem(
+                .serviceUnavailable, "busy", "other appends to the same stream kept winning; nothing was applied",
+                remedy: "send the same request again (command ids make that safe)")
+        }
         if let http = error as? HTTPError {
             switch http.status {
             case .notFound:

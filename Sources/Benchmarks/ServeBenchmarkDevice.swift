@@ -99,7 +99,10 @@ struct BenchServeDevice: Sendable {
     private func bundle(_ commands: [String], token: String, tally: inout Tally) async throws {
         let body = Array(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
         let start = ContinuousClock.now
-        let response = try await send(.POST, "/v1/commands", body: body, token: token)
+        var response = try await send(.POST, "/v1/commands", body: body, token: token)
+        while response.status == 503 {  // busy: send again (command ids make it safe)
+            response = try await send(.POST, "/v1/commands", body: body, token: token)
+        }
         let elapsed = ContinuousClock.now - start
         _ = tally.bundleMicros.record(
             UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
