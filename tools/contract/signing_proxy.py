@@ -55,7 +55,11 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         passed = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "accept")}
-        status, headers, payload = forward(self.command, self.path, body, passed)
+        try:
+            status, headers, payload = forward(self.command, self.path, body, passed)
+        except (http.client.RemoteDisconnected, ConnectionError) as error:
+            sys.stderr.write(f"signing_proxy: the server closed the connection on {self.command} {self.path!r}: {error}\n")
+            raise
         if status == 401 and b"session-unknown" in payload:
             login()  # the tester logged out (DELETE /v1/sessions/current): log in again and retry
             status, headers, payload = forward(self.command, self.path, body, passed)
@@ -64,6 +68,9 @@ class Handler(BaseHTTPRequestHandler):
             if name.lower() not in ("content-length", "connection", "transfer-encoding", "date", "server"):
                 self.send_header(name, value)
         self.send_header("Content-Length", str(len(payload)))
+        # One request per connection: a client never reuses a socket this proxy is closing.
+        self.send_header("Connection", "close")
+        self.close_connection = True
         self.end_headers()
         self.wfile.write(payload)
 
