@@ -20,6 +20,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The HTTP server (AuditServer) and its bench client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // liblz4 from the system, wrapped the way GRDB wraps SQLite.
@@ -72,6 +81,26 @@ let package = Package(
                 "Inspection",
                 "Projections",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The HTTP API (Hummingbird 2): auth, signatures, routing over AuditService only.
+        .target(
+            name: "AuditServer",
+            dependencies: [
+                "AuditService",
+                "AuditLog",
+                "Inspection",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -86,6 +115,8 @@ let package = Package(
         .target(
             name: "Benchmarks",
             dependencies: [
+                "AuditService",
+                "AuditServer",
                 "AuditLog",
                 "GS1",
                 "Datasheets",
@@ -95,6 +126,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // bench serve: the HTTP client and the latency histogram.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -102,6 +138,7 @@ let package = Package(
             // Only the application and the edges: tools/check-imports fails on anything else.
             dependencies: [
                 "AuditService",
+                "AuditServer",
                 "SampleData",
                 "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -146,6 +183,15 @@ let package = Package(
             name: "SampleDataTests",
             dependencies: [
                 "SampleData", "AuditService", "AuditLog", "Inspection", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "AuditServerTests",
+            dependencies: [
+                "AuditServer", "AuditService", "Inspection",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -12,6 +12,8 @@ extension AuditService {
         var commands = commands
         var unknown = unknownRecords
         var position = appliedPosition
+        var identityFolded: IdentityState?
+        let identityDirectory = identity
         // Consecutive records usually share a command and a stream: index each run once.
         var runCommand = ""
         var runStream = ""
@@ -43,6 +45,14 @@ extension AuditService {
                         eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
                 } catch {
                     guard error.isUnknownType else { throw error }
+                    if let event = try IdentityEvent.decode(
+                        eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
+                    {
+                        if identityFolded == nil { identityFolded = identityDirectory.snapshot() }
+                        identityFolded?.apply(
+                            event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
+                        return
+                    }
                     unknown += 1
                     return
                 }
@@ -62,5 +72,6 @@ extension AuditService {
         self.commands = commands
         unknownRecords = unknown
         appliedPosition = position
+        if let identityFolded { identity.replace(identityFolded) }
     }
 }

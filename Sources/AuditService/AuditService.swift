@@ -41,6 +41,8 @@ public actor AuditService {
     public nonisolated let photos: PhotoStore
     /// The configuration in use.
     public nonisolated let configuration: Configuration
+    /// Users and device apps, readable without waiting for the actor (folded from identity events).
+    public nonisolated let identity = IdentityDirectory()
     let clock: any LogClock
     let logger: Logger
 

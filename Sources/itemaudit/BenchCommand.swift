@@ -19,6 +19,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchGS1Command.self,
             BenchRulesCommand.self,
             BenchReplayCommand.self,
+            BenchServeCommand.self,
         ]
     )
 }

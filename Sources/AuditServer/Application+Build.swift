@@ -1,0 +1,79 @@
+import AuditService
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+
+/// Builds the router: the middleware chain, then one route per ``Endpoint``.
+public func buildRouter(_ server: ServerState) -> Router<ServerRequestContext> {
+    let router = Router(context: ServerRequestContext.self)
+    router.addMiddleware {
+        ProblemMiddleware(server: server)
+        AuthMiddleware(server: server)
+    }
+    let routes = Routes(server: server)
+    for endpoint in Endpoint.allCases {
+        let path = RouterPath(endpoint.path)
+        router.on(path, method: endpoint.method) { request, context in
+            try await routes.handle(endpoint, request, context)
+        }
+    }
+    return router
+}
+
+/// Builds the HTTP application over an open ``AuditService``: plain HTTP (loopback only) or
+/// HTTPS with the configured certificate, plus the background expiry service.
+/// - Throws: ``Problem``-free configuration errors as `ServerSetupError`.
+public func buildApplication(
+    service: AuditService, configuration: ServerConfiguration, logger: Logger,
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let server = ServerState(service: service, configuration: configuration, logger: logger)
+    return try buildApplication(server, onServerRunning: onServerRunning)
+}
+
+/// ``buildApplication(service:configuration:logger:)`` with the shared state made by the caller.
+public func buildApplication(
+    _ server: ServerState, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let configuration = server.configuration
+    let serverBuilder: HTTPServerBuilder
+    if let tls = configuration.tls {
+        do {
+            let certificates = try NIOSSLCertificate.fromPEMFile(tls.certificate).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
+            let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+            let tlsConfiguration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: certificates, privateKey: .privateKey(key))
+            serverBuilder = try .tls(.http1(), tlsConfiguration: tlsConfiguration)
+        } catch {
+            throw ServerSetupError(
+                "cannot load the TLS certificate or key: \(error) (give PEM files with --tls-cert and --tls-key)")
+        }
+    } else {
+        guard configuration.isLoopback else {
+            throw ServerSetupError(
+                "plain HTTP is only served on loopback; \(configuration.host) needs --tls-cert and --tls-key")
+        }
+        serverBuilder = .http1()
+    }
+    return Application(
+        router: buildRouter(server),
+        server: serverBuilder,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "itemaudit"),
+        services: [ExpiryService(server: server)],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: server.logger)
+}
+
+/// The server cannot start as configured.
+public struct ServerSetupError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong and what to do.
+    public var message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,144 @@
+import AuditService
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Checks, before any work: the signature (app, timestamp window, HMAC over the request, unused
+/// transaction id), then the session, then the permission table. Reads the body (with the
+/// route's size limit) because the signature covers it.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let server: ServerState
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let endpoint = Endpoint.match(method: request.method, path: request.uri.path) else {
+            return try await next(request, context)
+        }
+        var context = context
+        context.endpoint = endpoint
+        guard endpoint.authentication != .none else { return try await next(request, context) }
+        var request = request
+        let limit =
+            endpoint == .uploadPhoto ? server.service.configuration.photos.maxBytes : server.configuration.maxBodyBytes
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw Problem(
+                .contentTooLarge, "body-too-large", "the body is larger than \(limit) bytes",
+                remedy: "send smaller bundles or photos")
+        }
+        context.appID = try verifySignature(request, body: body)
+        if endpoint.authentication == .session {
+            let (token, user) = try verifySession(request, appID: context.appID ?? "")
+            guard PermissionTable.allows(user.role, endpoint) else {
+                throw Problem.forbidden("role \(user.role.name) may not call \(request.method) \(endpoint.path)")
+            }
+            context.user = user
+            context.sessionToken = token
+        }
+        return try await next(request, context)
+    }
+
+    /// The app id of a correctly signed, fresh, first-time request; a 401 problem otherwise.
+    func verifySignature(_ request: Request, body: ByteBuffer) throws -> String {
+        let headers = request.headers
+        func header(_ name: String) throws -> String {
+            guard let field = HTTPField.Name(name), let value = headers[field], !value.isEmpty else {
+                throw Problem.unauthorized(
+                    "signature-missing", "the request has no \(name) header",
+                    remedy: "sign every request: see `itemaudit sign --help`")
+            }
+            return value
+        }
+        let appID = try header(RequestSigning.appHeader)
+        let transactionID = try header(RequestSigning.transactionHeader)
+        let timestampText = try header(RequestSigning.timestampHeader)
+        let signature = try header(RequestSigning.signatureHeader)
+        guard transactionID.utf8.count <= 128 else {
+            throw Problem.unauthorized(
+                "transaction-invalid", "the transaction id is longer than 128 characters", remedy: "send a UUID")
+        }
+        let nowSeconds = server.now / 1_000_000
+        let window = server.configuration.signatureWindow.components.seconds
+        guard let timestamp = Int64(timestampText) else {
+            throw Problem.unauthorized(
+                "signature-stale", "the timestamp '\(timestampText)' is not Unix seconds",
+                remedy: "send the device clock as whole seconds since 1970")
+        }
+        guard abs(nowSeconds - timestamp) <= window else {
+            throw Problem.unauthorized(
+                "signature-stale",
+                "the request was signed at \(timestamp), \(nowSeconds - timestamp) s from the server clock (window \(window) s)",
+                remedy: "set the device clock, sign again and resend")
+        }
+        guard let app = server.service.identity.app(appID) else {
+            throw Problem.unauthorized(
+                "app-unknown", "no app '\(appID)' is registered", remedy: "register it: itemaudit apps add")
+        }
+        guard !app.revoked else {
+            throw Problem.unauthorized(
+                "app-revoked", "app '\(appID)' was revoked", remedy: "register the device again: itemaudit apps add")
+        }
+        let secret: [UInt8]
+        do {
+            guard let opened = try server.service.secret(ofApp: appID) else {
+                throw Problem.unauthorized("app-revoked", "app '\(appID)' was revoked", remedy: "register it again")
+            }
+            secret = opened
+        } catch let error as AuditServiceError {
+            server.logger.error("cannot open an app secret", metadata: ["app": "\(appID)", "error": "\(error.code)"])
+            throw Problem(
+                .internalServerError, "app-secret-unreadable", "the server cannot read this app's secret",
+                remedy: "ask the operator to check the data directory's key file")
+        }
+        let bodyHash = body.withUnsafeReadableBytes { RequestSigning.bodyHash($0) }
+        let expected = RequestSigning.signature(
+            secret: secret, method: request.method.rawValue, pathAndQuery: request.uri.description,
+            timestamp: timestampText, transactionID: transactionID, bodySHA256: bodyHash)
+        guard RequestSigning.constantTimeEqual(expected, signature.lowercased()) else {
+            throw Problem.unauthorized(
+                "signature-invalid",
+                "the signature does not match the method, path, query, timestamp, transaction id and body",
+                remedy: "sign exactly the bytes sent, with this app's secret")
+        }
+        guard server.replays.firstUse(appID: appID, transactionID: transactionID, now: nowSeconds) else {
+            throw Problem.unauthorized(
+                "transaction-replayed", "transaction id '\(transactionID)' was already used",
+                remedy:
+                    "use a new transaction id for every request (resending commands is safe: their command ids stay)")
+        }
+        return appID
+    }
+
+    /// The session token and its enabled user; a 401 problem otherwise.
+    func verifySession(_ request: Request, appID: String) throws -> (String, IdentityState.User) {
+        guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") else {
+            throw Problem.unauthorized(
+                "session-missing", "no session token (Authorization: Bearer …)", remedy: "log in: POST /v1/sessions")
+        }
+        let token = String(authorization.dropFirst("Bearer ".count))
+        switch server.sessions.resolve(token, now: server.now) {
+        case .unknown:
+            throw Problem.unauthorized(
+                "session-unknown", "the session token is not known (the server restarted, or you logged out)",
+                remedy: "log in again")
+        case .expired:
+            throw Problem.unauthorized("session-expired", "the session expired", remedy: "log in again")
+        case .live(let session):
+            guard session.appID == appID else {
+                throw Problem.unauthorized(
+                    "session-app-mismatch", "the session belongs to another app", remedy: "log in from this app")
+            }
+            guard let user = server.service.identity.user(session.username), !user.disabled else {
+                server.sessions.remove(token)
+                throw Problem.unauthorized(
+                    "user-disabled", "user '\(session.username)' is disabled", remedy: "ask an admin")
+            }
+            return (token, user)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import AuditService
+import HTTPTypes
+
+/// Every route the server answers, with how it is authenticated. The router is built from this
+/// list, the permission table is keyed by it, and a test checks it against `Schemas/openapi.yaml`.
+public enum Endpoint: String, CaseIterable, Sendable {
+    case health
+    case openAPI
+    case metrics
+    case createSession
+    case deleteSession
+    case me
+    case submitCommands
+    case uploadPhoto
+    case listBatches
+    case getBatch
+    case getTaskDatasheet
+    case listLocations
+    case getCodeLists
+    case coverage
+    case inspectorAnalytics
+    case searchProducts
+    case categories
+    case getProduct
+    case history
+    case verify
+
+    /// How a request to an endpoint proves who sent it.
+    public enum Authentication: Sendable {
+        /// Nothing: liveness, the contract and metrics carry no data.
+        case none
+        /// A signed request from a registered app (logging in).
+        case signature
+        /// A signed request and a live session.
+        case session
+    }
+
+    /// The HTTP method.
+    public var method: HTTPRequest.Method {
+        switch self {
+        case .createSession, .submitCommands: .post
+        case .deleteSession: .delete
+        case .uploadPhoto: .put
+        default: .get
+        }
+    }
+
+    /// The path as the OpenAPI document writes it (`{name}` for a parameter).
+    public var path: String {
+        switch self {
+        case .health: "/health"
+        case .openAPI: "/openapi.yaml"
+        case .metrics: "/metrics"
+        case .createSession: "/v1/sessions"
+        case .deleteSession: "/v1/sessions/current"
+        case .me: "/v1/me"
+        case .submitCommands: "/v1/commands"
+        case .uploadPhoto: "/v1/photos/{sha256}"
+        case .listBatches: "/v1/batches"
+        case .getBatch: "/v1/batches/{batchID}"
+        case .getTaskDatasheet: "/v1/tasks/{taskID}/datasheet"
+        case .listLocations: "/v1/locations"
+        case .getCodeLists: "/v1/codelists"
+        case .coverage: "/v1/coverage"
+        case .inspectorAnalytics: "/v1/inspectors"
+        case .searchProducts: "/v1/products"
+        case .categories: "/v1/categories"
+        case .getProduct: "/v1/products/{gtin}"
+        case .history: "/v1/history"
+        case .verify: "/v1/verify"
+        }
+    }
+
+    /// How requests prove who sent them.
+    public var authentication: Authentication {
+        switch self {
+        case .health, .openAPI, .metrics: .none
+        case .createSession: .signature
+        default: .session
+        }
+    }
+
+    /// The endpoint answering `method` on a concrete path, if any (for the middleware, before routing).
+    static func match(method: HTTPRequest.Method, path: String) -> Endpoint? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return allCases.first { endpoint in
+            guard endpoint.method == method else { return false }
+            let pattern = endpoint.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard pattern.count == parts.count else { return false }
+            return zip(pattern, parts).allSatisfy { $0.hasPrefix("{") ? !$1.isEmpty : $0 == $1 }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import AuditService
+import Inspection
+
+/// The one table deciding who may call what: every endpoint and every command type, by role.
+///
+/// An inspector's reach is further limited to their own batches and tasks (checked against the
+/// domain state when the request is handled); an auditor only reads.
+public enum PermissionTable {
+    /// Every role.
+    static let everyone = Set(UserRole.allCases)
+
+    /// The roles allowed on each endpoint that needs a session.
+    public static func roles(for endpoint: Endpoint) -> Set<UserRole> {
+        switch endpoint {
+        case .health, .openAPI, .metrics, .createSession: everyone
+        case .deleteSession, .me, .listLocations, .getCodeLists: everyone
+        case .submitCommands: [.inspector, .receiver, .manager, .steward, .admin]
+        case .uploadPhoto: [.inspector, .admin]
+        case .listBatches, .getBatch, .getTaskDatasheet: [.inspector, .manager, .auditor, .admin]
+        case .searchProducts, .categories, .getProduct: everyone
+        case .coverage, .inspectorAnalytics, .history: [.manager, .auditor, .admin]
+        case .verify: [.auditor, .admin]
+        }
+    }
+
+    /// The roles allowed to send each command type (by its `type` name).
+    public static func roles(forCommand typeName: String) -> Set<UserRole> {
+        switch typeName {
+        case "RegisterLocation", "RegisterInspector": [.admin]
+        case "RegisterProduct", "ImportDatasheet", "RecordRuleCheck": [.steward, .admin]
+        case "ReceiveProduct": [.receiver, .admin]
+        case "AllocateBatch", "AllocateAdHocTask": [.inspector, .manager, .admin]
+        case "CancelBatch": [.inspector, .manager, .admin]
+        case "ExpireBatch": []  // the server's own expiry only
+        default: [.inspector, .admin]  // collection and inspection work
+        }
+    }
+
+    /// Whether `role` may call `endpoint`.
+    public static func allows(_ role: UserRole, _ endpoint: Endpoint) -> Bool { roles(for: endpoint).contains(role) }
+
+    /// Whether the role sees only its own batches and tasks.
+    public static func isLimitedToOwnWork(_ role: UserRole) -> Bool { role == .inspector }
+}

@@ -1,0 +1,79 @@
+import AuditService
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The outermost middleware: answers every failure as problem+json, logs one line per request
+/// (request id, route, status, time; never a body or a secret) and counts requests and latency
+/// by route for `/metrics`.
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let server: ServerState
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        let route = Endpoint.match(method: request.method, path: request.uri.path)?.rawValue ?? "unmatched"
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let problem = Self.problem(for: error, request: request)
+            if problem.status.code >= 500 {
+                context.logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
+            }
+            response = try problem.response(from: request, context: context)
+        }
+        let elapsed = ContinuousClock.now - start
+        server.metrics.makeCounter(
+            name: "itemaudit_http_requests_total", labels: [("route", route), ("status", "\(response.status.code)")]
+        ).increment()
+        server.metrics.makeDurationHistogram(
+            name: "itemaudit_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets
+        ).record(elapsed)
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method)", "route": "\(route)", "status": "\(response.status.code)",
+                "ms": "\(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000)",
+            ])
+        return response
+    }
+
+    static let buckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+    ]
+
+    /// The problem for any error a handler or the router threw.
+    static func problem(for error: any Error, request: Request) -> Problem {
+        if let problem = error as? Problem { return problem }
+        if let error = error as? AuditServiceError, error.code == .tooManyConflicts {
+            return Problem(
+                .serviceUnavailable, "busy", "other appends to the same stream kept winning; nothing was applied",
+                remedy: "send the same request again (command ids make that safe)")
+        }
+        if let http = error as? HTTPError {
+            switch http.status {
+            case .notFound:
+                return Problem.notFound(
+                    "no route \(request.method) \(request.uri.path)", remedy: "see /openapi.yaml for the routes")
+            case .contentTooLarge:
+                return Problem(.contentTooLarge, "body-too-large", "the body is too large", remedy: "send less")
+            case .methodNotAllowed:
+                return Problem(
+                    .methodNotAllowed, "method-not-allowed", "\(request.method) is not allowed on \(request.uri.path)",
+                    remedy: "see /openapi.yaml for the routes")
+            default:
+                return Problem(
+                    http.status, "http-\(http.status.code)", http.body ?? http.status.reasonPhrase,
+                    remedy: "check the request against /openapi.yaml")
+            }
+        }
+        return Problem(
+            .internalServerError, "internal", "the server failed to answer (the request id is in its log)",
+            remedy: "try again; report it if it persists")
+    }
+}

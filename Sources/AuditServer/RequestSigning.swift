@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+
+/// How a device signs a request, and how the server checks it.
+///
+/// The signed text is five lines: the method, the path with its query exactly as sent, the
+/// timestamp (Unix seconds), the transaction id, and the lower-case hex SHA-256 of the body:
+///
+///     POST
+///     /v1/commands?wait=1
+///     1767225600
+///     3f0c2a9e-…
+///     e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+///
+/// The signature is the lower-case hex HMAC-SHA256 of that text with the app's secret, sent with
+/// the app id, the timestamp and the transaction id in the four headers below.
+public enum RequestSigning {
+    /// The app id header.
+    public static let appHeader = "X-ItemAudit-App"
+    /// The transaction id header (unique per request and app).
+    public static let transactionHeader = "X-ItemAudit-Transaction"
+    /// The timestamp header (Unix seconds).
+    public static let timestampHeader = "X-ItemAudit-Timestamp"
+    /// The signature header (hex HMAC-SHA256).
+    public static let signatureHeader = "X-ItemAudit-Signature"
+
+    /// The text that is signed.
+    public static func canonical(
+        method: String, pathAndQuery: String, timestamp: String, transactionID: String, bodySHA256: String
+    ) -> String {
+        "\(method)\n\(pathAndQuery)\n\(timestamp)\n\(transactionID)\n\(bodySHA256)"
+    }
+
+    /// Lower-case hex SHA-256 of `body`.
+    public static func bodyHash(_ body: UnsafeRawBufferPointer) -> String { hex(SHA256.hash(data: body)) }
+
+    /// Lower-case hex SHA-256 of `body`.
+    public static func bodyHash(_ body: [UInt8]) -> String { body.withUnsafeBytes { bodyHash($0) } }
+
+    /// The hex signature of a request.
+    public static func signature(
+        secret: [UInt8], method: String, pathAndQuery: String, timestamp: String, transactionID: String,
+        bodySHA256: String
+    ) -> String {
+        let text = canonical(
+            method: method, pathAndQuery: pathAndQuery, timestamp: timestamp, transactionID: transactionID,
+            bodySHA256: bodySHA256)
+        return hex(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: secret)))
+    }
+
+    /// The four headers of a signed request, in order.
+    public static func headers(
+        appID: String, secret: [UInt8], method: String, pathAndQuery: String, body: [UInt8], timestamp: Int64,
+        transactionID: String
+    ) -> [(name: String, value: String)] {
+        let signature = signature(
+            secret: secret, method: method, pathAndQuery: pathAndQuery, timestamp: String(timestamp),
+            transactionID: transactionID, bodySHA256: bodyHash(body))
+        return [
+            (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, String(timestamp)),
+            (signatureHeader, signature),
+        ]
+    }
+
+    /// The secret bytes of a hex secret as `apps add` prints it, or nil.
+    public static func secret(hex text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 32, utf8.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        for index in stride(from: 0, to: utf8.count, by: 2) {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    /// Whether two hex strings are equal, in time independent of where they differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: c - 48
+        case 97...102: c - 87
+        case 65...70: c - 55
+        default: nil
+        }
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,231 @@
+import AuditService
+import Foundation
+import Hummingbird
+import Inspection
+
+extension Routes {
+    /// Most commands one bundle may hold.
+    static let maxBundle = 1000
+
+    struct Positions: Encodable {
+        var first: UInt64
+        var last: UInt64
+    }
+
+    struct Refusal: Encodable {
+        var code: String
+        var message: String
+        var missingPhotos: [String]?
+    }
+
+    struct Outcome: Encodable {
+        var commandID: String
+        var type: String
+        var status: String
+        var stream: String?
+        var positions: Positions?
+        var streamVersion: UInt64?
+        var eventTypes: [String]?
+        var refusal: Refusal?
+    }
+
+    struct BundleResult: Encodable {
+        var outcomes: [Outcome]
+        /// The log position after the bundle: pass it as `waitFor` to read your writes.
+        var position: UInt64
+    }
+
+    /// `POST /v1/commands`: a bundle saved offline, applied in order with one durable write.
+    ///
+    /// The whole bundle is refused (400, 403) before anything runs when a command does not parse
+    /// or is not the sender's to give; otherwise each command gets its outcome: accepted (with
+    /// positions), duplicate (its command id was seen: the original result) or refused (the
+    /// domain's reason, or photos not uploaded for a submission). Answered only once durable.
+    func submitCommands(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let envelopes = try await parseBundle(request, actor: user.username)
+        try await authorize(envelopes, user: user)
+        // A submission waits for every photo its batch names, including ones this bundle attaches.
+        var refusedSubmissions: [Int: [String]] = [:]
+        let submitted = Set(
+            envelopes.compactMap { if case .submitBatch(let c) = $0.command { c.batchID } else { nil } })
+        if !submitted.isEmpty {
+            let attachedHere = envelopes.compactMap { if case .attachPhoto(let c) = $0.command { c } else { nil } }
+            let ownership = await service.ownership(
+                batchIDs: submitted, taskIDs: Set(attachedHere.map(\.taskID)))
+            for (index, envelope) in envelopes.enumerated() {
+                guard case .submitBatch(let command) = envelope.command else { continue }
+                var missing = ownership.missingPhotos[command.batchID] ?? []
+                for (earlier, attach) in envelopes[..<index].enumerated() {
+                    guard case .attachPhoto(let photo) = attach.command, earlier < index,
+                        ownership.tasks[photo.taskID]?.batchID == command.batchID,
+                        !service.photos.contains(sha256: photo.sha256), !missing.contains(photo.sha256)
+                    else { continue }
+                    missing.append(photo.sha256)
+                }
+                if !missing.isEmpty { refusedSubmissions[index] = missing }
+            }
+        }
+        let runnable = envelopes.enumerated().filter { refusedSubmissions[$0.offset] == nil }.map(\.element)
+        let appendStart = ContinuousClock.now
+        let results = try await service.execute(batch: runnable)
+        server.metrics.makeDurationHistogram(
+            name: "itemaudit_append_duration_seconds", labels: [], buckets: ProblemMiddleware.buckets
+        ).record(ContinuousClock.now - appendStart)
+        for status in ["accepted", "duplicate", "refused"] {
+            let count = results.filter { $0.status.rawValue == status }.count
+            if count > 0 {
+                server.metrics.makeCounter(name: "itemaudit_commands_total", labels: [("status", status)])
+                    .increment(by: Int64(count))
+            }
+        }
+        var outcomes: [Outcome] = []
+        var next = results.makeIterator()
+        for (index, envelope) in envelopes.enumerated() {
+            if let missing = refusedSubmissions[index] {
+                outcomes.append(
+                    Outcome(
+                        commandID: envelope.commandID, type: envelope.command.typeName, status: "refused",
+                        refusal: Refusal(
+                            code: "photosMissing",
+                            message:
+                                "\(missing.count) photo(s) named by the batch are not uploaded (PUT /v1/photos/{sha256}, then submit again)",
+                            missingPhotos: missing)))
+            } else if let result = next.next() {
+                outcomes.append(Self.outcome(result))
+            }
+        }
+        let result = BundleResult(outcomes: outcomes, position: await service.appliedPosition)
+        let reused = outcomes.enumerated().filter { $0.element.refusal?.code == "commandIDReused" }.map(\.offset)
+        if !reused.isEmpty {
+            // Never a duplicate: the id names another command. The rest of the bundle ran; its
+            // outcomes ride along so the device knows what was applied.
+            var problem = Problem(
+                .conflict, "command-id-reused",
+                "commands\(reused) reuse command ids already taken by different commands; those were not applied",
+                remedy: "send those commands with new command ids (the other outcomes are in 'outcomes')")
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            problem.extra["outcomes"] = String(decoding: try encoder.encode(outcomes), as: UTF8.self)
+            problem.extra["position"] = "\(result.position)"
+            throw problem
+        }
+        return try json(result)
+    }
+
+    static func outcome(_ result: CommandOutcome) -> Outcome {
+        Outcome(
+            commandID: result.commandID, type: result.commandType, status: result.status.rawValue,
+            stream: result.stream,
+            positions: result.positions.map { Positions(first: $0.lowerBound, last: $0.upperBound) },
+            streamVersion: result.streamVersion, eventTypes: result.status == .accepted ? result.eventTypes : nil,
+            refusal: result.refusal.map { Refusal(code: $0.code.rawValue, message: $0.description) })
+    }
+
+    /// The bundle's commands with the authenticated user as actor (a client's `actor` is ignored).
+    func parseBundle(_ request: Request, actor: String) async throws -> [CommandEnvelope] {
+        let buffer = try await request.body.collect(upTo: .max)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any],
+            let commands = object["commands"] as? [Any]
+        else {
+            throw Problem.badRequest(
+                "invalid-body", "the body is not {\"commands\": [ … ]}",
+                remedy: "send a JSON object with a commands array")
+        }
+        guard !commands.isEmpty, commands.count <= Self.maxBundle else {
+            throw Problem.badRequest(
+                "invalid-bundle", "a bundle holds 1 to \(Self.maxBundle) commands, this one \(commands.count)",
+                remedy: "split it into smaller bundles")
+        }
+        var envelopes: [CommandEnvelope] = []
+        envelopes.reserveCapacity(commands.count)
+        for (index, item) in commands.enumerated() {
+            guard var fields = item as? [String: Any] else {
+                throw Problem.badRequest(
+                    "invalid-command", "commands[\(index)] is not an object", remedy: "see Schemas/commands/")
+            }
+            fields["actor"] = actor
+            do {
+                let data = try JSONSerialization.data(withJSONObject: fields)
+                envelopes.append(try CommandEnvelope(jsonLine: String(decoding: data, as: UTF8.self)))
+            } catch let error as CommandParseError {
+                throw Problem.badRequest(
+                    "invalid-command", "commands[\(index)]: \(error.message)",
+                    remedy: "fix that command (Schemas/commands/); nothing in the bundle was applied")
+            }
+        }
+        return envelopes
+    }
+
+    /// Refuses the bundle (403) when a command's type is not for the user's role, or an inspector
+    /// names a batch or task of someone else or allocates for someone else.
+    func authorize(_ envelopes: [CommandEnvelope], user: IdentityState.User) async throws {
+        for (index, envelope) in envelopes.enumerated()
+        where !PermissionTable.roles(forCommand: envelope.command.typeName).contains(user.role) {
+            throw Problem.forbidden(
+                "commands[\(index)]: role \(user.role.name) may not send \(envelope.command.typeName); nothing was applied"
+            )
+        }
+        guard PermissionTable.isLimitedToOwnWork(user.role) else { return }
+        var batchIDs = Set<String>()
+        var taskIDs = Set<String>()
+        for (index, envelope) in envelopes.enumerated() {
+            let allocatesFor: String? =
+                switch envelope.command {
+                case .allocateBatch(let c): c.inspectorID
+                case .allocateAdHocTask(let c): c.inspectorID
+                default: nil
+                }
+            if let allocatesFor, allocatesFor != user.username {
+                throw Problem.forbidden(
+                    "commands[\(index)]: an inspector allocates only for themselves (inspectorID \(user.username)); nothing was applied",
+                    remedy: "set inspectorID to your user name")
+            }
+            if let batch = envelope.command.batchID { batchIDs.insert(batch) }
+            if let task = envelope.command.taskID { taskIDs.insert(task) }
+        }
+        let ownership = await service.ownership(batchIDs: batchIDs, taskIDs: taskIDs)
+        for (index, envelope) in envelopes.enumerated() {
+            let owner =
+                envelope.command.batchID.flatMap { ownership.batchInspectors[$0] }
+                ?? envelope.command.taskID.flatMap { ownership.tasks[$0]?.inspectorID }
+            if let owner, owner != user.username {
+                throw Problem.forbidden(
+                    "commands[\(index)]: \(envelope.command.typeName) names work of another inspector; nothing was applied",
+                    remedy: "send only commands on your own batches and tasks")
+            }
+        }
+    }
+}
+
+extension InspectionCommand {
+    /// The batch a command addresses, if it names one.
+    var batchID: String? {
+        switch self {
+        case .startCollection(let c): c.batchID
+        case .pauseCollection(let c): c.batchID
+        case .finishCollection(let c): c.batchID
+        case .cancelCollection(let c): c.batchID
+        case .collectProduct(let c): c.batchID
+        case .submitBatch(let c): c.batchID
+        case .cancelBatch(let c): c.batchID
+        case .expireBatch(let c): c.batchID
+        default: nil
+        }
+    }
+
+    /// The task a command addresses, if it names one.
+    var taskID: String? {
+        switch self {
+        case .skipCollection(let c): c.taskID
+        case .startInspection(let c): c.taskID
+        case .pauseInspection(let c): c.taskID
+        case .recordVerdicts(let c): c.taskID
+        case .attachPhoto(let c): c.taskID
+        case .finishInspection(let c): c.taskID
+        case .skipInspection(let c): c.taskID
+        case .collectProduct(let c): c.taskID
+        default: nil
+        }
+    }
+}

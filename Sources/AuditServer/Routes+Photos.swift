@@ -1,0 +1,47 @@
+import AuditService
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension Routes {
+    struct PhotoStored: Encodable {
+        var sha256: String
+        var byteCount: Int
+        var contentType: String
+        /// False when the same image was already stored.
+        var isNew: Bool
+    }
+
+    /// `PUT /v1/photos/{sha256}`: the raw image, before or after the `AttachPhoto` that names it.
+    /// The bytes must hash to the path's SHA-256; stored content-addressed and synced before 201/200.
+    func uploadPhoto(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        guard let sha256 = context.parameters.get("sha256"),
+            sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else {
+            throw Problem.badRequest(
+                "invalid-hash", "the path must end in the photo's SHA-256 as 64 lower-case hex digits",
+                remedy: "PUT /v1/photos/<sha256 of the bytes>")
+        }
+        let contentType =
+            request.headers[.contentType]?.split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+        let buffer = try await request.body.collect(upTo: .max)
+        let bytes = [UInt8](buffer: buffer)
+        let store = service.photos
+        do {
+            let receipt = try store.store(bytes, contentType: contentType, sha256: sha256)
+            return try json(
+                PhotoStored(
+                    sha256: receipt.sha256, byteCount: receipt.byteCount, contentType: receipt.contentType,
+                    isNew: receipt.isNew),
+                status: receipt.isNew ? .created : .ok)
+        } catch let error as AuditServiceError where error.code == .photoRejected {
+            let mismatch = error.message.contains("hash to")
+            throw Problem(
+                mismatch ? .unprocessableContent : .badRequest, mismatch ? "photo-hash-mismatch" : "photo-rejected",
+                error.message,
+                remedy: mismatch ? "upload the bytes whose SHA-256 is in the path" : "send a JPEG, PNG or HEIC image")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AuditService
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The handlers, one per ``Endpoint``.
+struct Routes: Sendable {
+    let server: ServerState
+    var service: AuditService { server.service }
+
+    func handle(_ endpoint: Endpoint, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        switch endpoint {
+        case .health: try await health()
+        case .openAPI: openAPI()
+        case .metrics: metrics()
+        case .createSession: try await createSession(request, context)
+        case .deleteSession: try deleteSession(context)
+        case .me: try me(context)
+        case .submitCommands: try await submitCommands(request, context)
+        case .uploadPhoto: try await uploadPhoto(request, context)
+        case .listBatches: try await listBatches(request, context)
+        case .getBatch: try await getBatch(context)
+        case .getTaskDatasheet: try await taskDatasheet(context)
+        case .listLocations: try await locations()
+        case .getCodeLists: try json(CodeLists.all)
+        case .coverage: try await coverage(request)
+        case .inspectorAnalytics: try await inspectorAnalytics(request)
+        case .searchProducts: try await searchProducts(request)
+        case .categories: try await categories(request)
+        case .getProduct: try await product(request, context)
+        case .history: try await history(request)
+        case .verify: try await verify()
+        }
+    }
+
+    /// A JSON response with sorted keys.
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Decodes the (already collected) JSON body, or a 400 problem naming the field.
+    func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
+        let buffer = try await request.body.collect(upTo: .max)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw Problem.badRequest(
+                "invalid-body", "the body is not a valid \(T.self): \(Self.describe(error))",
+                remedy: "send JSON as /openapi.yaml describes")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "the body" : "'" + keys.joined(separator: ".") + "'"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing field '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(path(context))")
+        case .typeMismatch(let type, let context): return "\(path(context)) should be \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context)) should be \(type), found null"
+        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import AuditLog
+import Foundation
+
+/// How `itemaudit serve` listens, authenticates and limits.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind (plain HTTP is allowed only on loopback).
+    public var host: String
+    /// The port (0 picks a free one).
+    public var port: Int
+    /// A session lasts this long from login; it is not extended by use (fixed, like the seed's).
+    public var sessionLifetime: Duration
+    /// Failed logins in a row that lock an account.
+    public var maxFailedLogins: Int
+    /// How long a locked account stays locked.
+    public var lockoutDuration: Duration
+    /// Largest accepted difference between a request's timestamp and the server clock; also how
+    /// long transaction ids are remembered.
+    public var signatureWindow: Duration
+    /// Largest request body except photos (bytes).
+    public var maxBodyBytes: Int
+    /// How often batches past their validity are expired.
+    public var expiryInterval: Duration
+    /// Longest `waitFor` a read may ask for.
+    public var maxWait: Duration
+    /// PEM certificate and key for HTTPS; plain HTTP when nil.
+    public var tls: (certificate: String, key: String)?
+    /// The clock for sessions, lockouts and signature windows (inject a `ManualClock` in tests).
+    public var clock: any LogClock
+
+    /// The defaults: loopback:8080, 8-hour sessions, lock after 5 failures for 15 minutes,
+    /// 5-minute signature window, 1 MiB bodies, expiry every minute.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, sessionLifetime: Duration = .seconds(8 * 3600),
+        maxFailedLogins: Int = 5, lockoutDuration: Duration = .seconds(15 * 60),
+        signatureWindow: Duration = .seconds(300), maxBodyBytes: Int = 1 << 20, expiryInterval: Duration = .seconds(60),
+        maxWait: Duration = .seconds(10), tls: (certificate: String, key: String)? = nil,
+        clock: any LogClock = SystemClock()
+    ) {
+        self.host = host
+        self.port = port
+        self.sessionLifetime = sessionLifetime
+        self.maxFailedLogins = maxFailedLogins
+        self.lockoutDuration = lockoutDuration
+        self.signatureWindow = signatureWindow
+        self.maxBodyBytes = maxBodyBytes
+        self.expiryInterval = expiryInterval
+        self.maxWait = maxWait
+        self.tls = tls
+        self.clock = clock
+    }
+
+    /// Whether `host` is a loopback address.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+extension Duration {
+    /// Whole microseconds.
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}

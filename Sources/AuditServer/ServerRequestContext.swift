@@ -1,0 +1,27 @@
+import AuditService
+import Hummingbird
+
+/// The per-request context: who sent the request, once the middleware has checked it.
+public struct ServerRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The route the request matched (set before authentication).
+    public var endpoint: Endpoint?
+    /// The app whose signature was checked.
+    public var appID: String?
+    /// The logged-in user (endpoints that need a session).
+    public var user: IdentityState.User?
+    /// The session token (endpoints that need a session).
+    var sessionToken: String?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The authenticated user, or a 401 problem when the route was reached without one.
+    func requireUser() throws -> IdentityState.User {
+        guard let user else {
+            throw Problem.unauthorized("session-missing", "this request needs a session", remedy: "log in first")
+        }
+        return user
+    }
+}

@@ -1,0 +1,31 @@
+import AuditLog
+import AuditService
+import Logging
+import Prometheus
+
+/// What every handler and middleware shares: the service, the configuration and the in-memory
+/// security state (sessions, lockouts, transaction ids), plus the metrics registry.
+public final class ServerState: Sendable {
+    /// The application the server is an edge of.
+    public let service: AuditService
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    /// The metrics served at `/metrics`.
+    public let metrics: PrometheusCollectorRegistry
+    let sessions: SessionStore
+    let replays: ReplayGuard
+    let logger: Logger
+
+    /// State for a server over `service`.
+    public init(service: AuditService, configuration: ServerConfiguration, logger: Logger) {
+        self.service = service
+        self.configuration = configuration
+        self.metrics = PrometheusCollectorRegistry()
+        self.sessions = SessionStore(configuration: configuration)
+        self.replays = ReplayGuard(windowSeconds: configuration.signatureWindow.components.seconds)
+        self.logger = logger
+    }
+
+    /// The server clock in microseconds.
+    var now: Int64 { configuration.clock.now().microsecondsSinceEpoch }
+}

@@ -1,0 +1,9 @@
+import Foundation
+
+extension AuditService {
+    /// The read-only façade over this service's own log: reports catch the projections up to the
+    /// log's end before answering, so a reader sees every write acknowledged before it asked.
+    public nonisolated var queries: AuditQueries {
+        AuditQueries(directory: DataDirectory(dataDirectory), log: log, logger: logger)
+    }
+}

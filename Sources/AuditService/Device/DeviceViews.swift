@@ -1,0 +1,126 @@
+import Inspection
+
+/// What a device shows of a batch, from the service's current state (not the projections: a
+/// device must see its own writes at once).
+public struct DeviceBatch: Sendable, Hashable, Codable {
+    public var batchID: String
+    public var inspectorID: String
+    public var locationID: String
+    public var mode: Int
+    public var status: Int
+    public var collectionPaused: Bool
+    public var expired: Bool
+    public var allocatedAt: String
+    public var expiresAt: String
+    public var taskCount: Int
+    /// The tasks, in suggested order (only when one batch is asked for).
+    public var tasks: [DeviceTask]?
+    /// Photos its tasks name that are not uploaded yet: submission waits for them.
+    public var missingPhotos: [String]
+}
+
+/// One task of a batch as a device shows it.
+public struct DeviceTask: Sendable, Hashable, Codable {
+    public var taskID: String
+    public var gtin: String
+    public var name: String
+    public var brand: String
+    public var productType: Int
+    public var childGTIN: String?
+    public var childQuantity: Int?
+    /// Where to find it at the batch's location.
+    public var aisle: String?
+    public var collectionStatus: Int
+    public var skipReason: Int?
+    public var inspectionStatus: Int?
+    public var photos: [String]
+}
+
+/// A task's datasheet as the inspection view needs it: the attributes to verify, in order, with
+/// the verdicts recorded so far.
+public struct DeviceDatasheet: Sendable, Hashable, Codable {
+    public struct Attribute: Sendable, Hashable, Codable {
+        public var path: String
+        /// The attribute group (the path's first segment: `nutrition`, `name`, …).
+        public var group: String
+        /// 0–3 when recorded in the open inspection.
+        public var verdict: Int?
+    }
+
+    public var taskID: String
+    public var gtin: String
+    public var datasheetID: String?
+    public var inspectionStatus: Int?
+    public var attributes: [Attribute]
+}
+
+/// A location a batch can be allocated at.
+public struct DeviceLocation: Sendable, Hashable, Codable {
+    public var locationID: String
+    public var name: String
+    public var kind: Int
+}
+
+extension AuditService {
+    /// Batches, newest first; only `inspectorID`'s when given, filtered by status and mode.
+    public func deviceBatches(inspectorID: String?, status: Int?, mode: Int?) -> [DeviceBatch] {
+        state.batches.values
+            .filter { batch in
+                (inspectorID.map { $0 == batch.inspectorID } ?? true)
+                    && (status.map { $0 == batch.status.rawValue } ?? true)
+                    && (mode.map { $0 == batch.mode.rawValue } ?? true)
+            }
+            .sorted { ($0.allocatedAt, $0.id) > ($1.allocatedAt, $1.id) }
+            .map { deviceBatch($0, withTasks: false) }
+    }
+
+    /// One batch with its tasks, or nil.
+    public func deviceBatch(_ batchID: String) -> DeviceBatch? {
+        state.batches[batchID].map { deviceBatch($0, withTasks: true) }
+    }
+
+    private func deviceBatch(_ batch: InspectionState.Batch, withTasks: Bool) -> DeviceBatch {
+        let tasks = batch.taskIDs.compactMap { state.tasks[$0] }
+        let missing = tasks.flatMap(\.photos).filter { !photos.contains(sha256: $0) }
+        return DeviceBatch(
+            batchID: batch.id, inspectorID: batch.inspectorID, locationID: batch.locationID, mode: batch.mode.rawValue,
+            status: batch.status.rawValue, collectionPaused: batch.collectionPaused, expired: batch.expired,
+            allocatedAt: batch.allocatedAt.iso8601, expiresAt: batch.expiresAt.iso8601, taskCount: batch.taskIDs.count,
+            tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing)
+    }
+
+    private func deviceTask(_ task: InspectionState.Task) -> DeviceTask {
+        let product = state.products[task.gtin]?.registration
+        return DeviceTask(
+            taskID: task.id, gtin: task.gtin, name: product?.name ?? "", brand: product?.brand ?? "",
+            productType: product?.productType.rawValue ?? 0, childGTIN: product?.childGTIN,
+            childQuantity: product?.childGTIN == nil ? nil : product?.childQuantity,
+            aisle: product?.listings.first { $0.locationID == task.locationID }?.aisle,
+            collectionStatus: task.collectionStatus.rawValue, skipReason: task.skipReason?.rawValue,
+            inspectionStatus: task.inspectionStatus?.rawValue, photos: task.photos)
+    }
+
+    /// The inspector owning a task, and its datasheet view; nil when there is no such task.
+    public func deviceDatasheet(taskID: String) -> (inspectorID: String, datasheet: DeviceDatasheet)? {
+        guard let task = state.tasks[taskID] else { return nil }
+        let product = state.products[task.gtin]
+        let attributes = (product?.attributePaths ?? []).map { path in
+            DeviceDatasheet.Attribute(
+                path: path, group: String(path.split(separator: "/").first ?? Substring(path)),
+                verdict: task.verdicts[path]?.rawValue)
+        }
+        return (
+            task.inspectorID,
+            DeviceDatasheet(
+                taskID: task.id, gtin: task.gtin, datasheetID: product?.datasheetID,
+                inspectionStatus: task.inspectionStatus?.rawValue, attributes: attributes)
+        )
+    }
+
+    /// Every location, by id.
+    public func deviceLocations() -> [DeviceLocation] {
+        state.locations.values.sorted { $0.id < $1.id }.map {
+            DeviceLocation(locationID: $0.id, name: $0.name, kind: $0.kind.rawValue)
+        }
+    }
+}

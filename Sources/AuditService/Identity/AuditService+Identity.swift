@@ -1,0 +1,159 @@
+import AuditLog
+import Foundation
+import HummingbirdBcrypt
+import Inspection
+
+extension AuditService {
+    /// The shortest password accepted.
+    public static let minimumPasswordLength = 8
+
+    /// Seals and opens app secrets with the data directory's key file.
+    public nonisolated var vault: AppSecretVault { AppSecretVault(dataDirectory: dataDirectory) }
+
+    /// Decides an identity command against the current accounts and appends its event as `actor`.
+    ///
+    /// A command id seen before returns the original outcome (status `.duplicate`) and appends nothing.
+    /// - Throws: ``IdentityRefusal`` when the command does not fit (nothing appended);
+    ///   ``AuditServiceError`` when the log fails.
+    public func execute(identity command: IdentityCommand, commandID: String, actor: String) async throws
+        -> CommandOutcome
+    {
+        for _ in 0..<max(1, configuration.maxAttempts) {
+            if let record = commands[commandID] {
+                return CommandOutcome(
+                    commandID: commandID, commandType: command.typeName, status: .duplicate, stream: record.stream,
+                    positions: record.firstPosition...record.lastPosition, streamVersion: record.streamVersion)
+            }
+            let (stream, event) = try identity.snapshot().decide(command)
+            let expected = version(of: stream)
+            let append = StreamAppend(
+                streamID: stream, expected: expected == 0 ? .noStream : .exactly(expected), commandID: commandID,
+                actor: actor,
+                events: [
+                    ProposedEvent(
+                        eventType: event.eventType, schemaVersion: UInt16(event.schemaVersion),
+                        occurredAt: clock.now(), payload: event.encoded())
+                ])
+            let result: AppendResult
+            do {
+                result = try await log.append(batch: [append])[0]
+            } catch let error as EventLogError where error.code == .versionConflict {
+                try catchUp()
+                continue
+            } catch {
+                throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": commandID])
+            }
+            try catchUp()
+            await notifyObservers()
+            return CommandOutcome(
+                commandID: commandID, commandType: command.typeName,
+                status: result.wasDuplicate ? .duplicate : .accepted, stream: stream, positions: result.positions,
+                streamVersion: result.streamVersion, eventTypes: result.wasDuplicate ? [] : [event.eventType])
+        }
+        throw AuditServiceError(
+            .tooManyConflicts, "other appends to the same account kept winning (send it again)",
+            context: ["commandID": commandID])
+    }
+
+    /// Creates a user with a bcrypt-hashed password. An inspector, receiver or manager the
+    /// inspection domain does not know yet is also registered there under the same id.
+    /// - Parameter cost: bcrypt cost (12 by default; tests pass 4).
+    /// - Throws: ``IdentityRefusal`` for a taken or invalid name or a short password.
+    public nonisolated func addUser(
+        username: String, name: String, role: UserRole, password: String, actor: String, commandID: String,
+        cost: UInt8 = 12
+    ) async throws -> CommandOutcome {
+        try Self.checkPasswordPolicy(password)
+        let hash = Bcrypt.hash(password, cost: cost)
+        let outcome = try await execute(
+            identity: .addUser(UserAdded(username: username, name: name, role: role, passwordHash: hash)),
+            commandID: commandID, actor: actor)
+        try await registerInDomain(username: username, name: name, role: role, actor: actor, commandID: commandID)
+        return outcome
+    }
+
+    private func registerInDomain(username: String, name: String, role: UserRole, actor: String, commandID: String)
+        async throws
+    {
+        let domainRole: InspectorRole? =
+            switch role {
+            case .inspector: .inspector
+            case .receiver: .receiver
+            case .manager: .manager
+            default: nil
+            }
+        guard let domainRole, state.inspectors[username] == nil else { return }
+        _ = try await execute(
+            CommandEnvelope(
+                commandID: "\(commandID)-register", actor: actor,
+                command: .registerInspector(RegisterInspector(inspectorID: username, name: name, role: domainRole))))
+    }
+
+    /// Replaces a user's password.
+    public nonisolated func changePassword(
+        username: String, password: String, actor: String, commandID: String, cost: UInt8 = 12
+    ) async throws -> CommandOutcome {
+        try Self.checkPasswordPolicy(password)
+        let hash = Bcrypt.hash(password, cost: cost)
+        return try await execute(
+            identity: .changePassword(UserPasswordChanged(username: username, passwordHash: hash)),
+            commandID: commandID, actor: actor)
+    }
+
+    /// Registers a device app and returns its secret (hex, 64 characters): shown once, stored sealed.
+    /// - Parameter secret: 32 bytes to use (tests); random otherwise.
+    public nonisolated func registerApp(
+        appID: String, name: String, actor: String, commandID: String, secret: [UInt8]? = nil
+    ) async throws -> (outcome: CommandOutcome, secret: String) {
+        var bytes = secret ?? []
+        if secret == nil {
+            var generator = SystemRandomNumberGenerator()
+            bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }
+        let sealed = try vault.seal(bytes)
+        let outcome = try await execute(
+            identity: .registerApp(AppRegistered(appID: appID, name: name, sealedSecret: sealed)),
+            commandID: commandID, actor: actor)
+        return (outcome, bytes.map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// The user when the password matches an enabled account, else nil (bcrypt: slow by design,
+    /// call it off any event loop).
+    public nonisolated func authenticate(username: String, password: String) -> IdentityState.User? {
+        guard let user = identity.user(username), !user.disabled else { return nil }
+        return Bcrypt.verify(password, hash: user.passwordHash) ? user : nil
+    }
+
+    /// Whether `password` is the user's (bcrypt, slow by design), whether or not the account is disabled.
+    public nonisolated func checkPassword(_ password: String, of user: IdentityState.User) -> Bool {
+        Bcrypt.verify(password, hash: user.passwordHash)
+    }
+
+    /// The secret of an app that is registered and not revoked, else nil.
+    /// - Throws: ``AuditServiceError`` when the sealed secret does not open (key file replaced).
+    public nonisolated func secret(ofApp appID: String) throws -> [UInt8]? {
+        guard let app = identity.app(appID), !app.revoked else { return nil }
+        return try vault.open(app.sealedSecret)
+    }
+
+    static func checkPasswordPolicy(_ password: String) throws(IdentityRefusal) {
+        guard password.count >= minimumPasswordLength else {
+            throw IdentityRefusal(
+                .weakPassword, "the password is shorter than \(minimumPasswordLength) characters (choose a longer one)")
+        }
+    }
+}
+
+extension IdentityCommand {
+    /// The command's type name, e.g. `AddUser`.
+    public var typeName: String {
+        switch self {
+        case .addUser: "AddUser"
+        case .changePassword: "ChangePassword"
+        case .changeRole: "ChangeRole"
+        case .disableUser: "DisableUser"
+        case .registerApp: "RegisterApp"
+        case .revokeApp: "RevokeApp"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Inspection
+
+/// A user account was created: the login name is also the actor of every event the user causes.
+///
+/// The password is stored only as a bcrypt hash (never the password itself, never in a log line).
+public struct UserAdded: EventPayload {
+    public static let eventType = "UserAdded"
+    public static let schemaVersion = 1
+    /// Login name and actor id.
+    public var username: String
+    /// Display name.
+    public var name: String
+    /// What the user may do.
+    public var role: UserRole
+    /// The bcrypt hash of the password (`$2b$…`).
+    public var passwordHash: String
+
+    /// Creates the event.
+    public init(username: String, name: String, role: UserRole, passwordHash: String) {
+        self.username = username
+        self.name = name
+        self.role = role
+        self.passwordHash = passwordHash
+    }
+
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(username)
+        writer.string(name)
+        writer.code(role)
+        writer.string(passwordHash)
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(
+            username: try reader.string(), name: try reader.string(), role: try reader.code(UserRole.self),
+            passwordHash: try reader.string())
+    }
+}
+
+/// A user's password was replaced (the new bcrypt hash).
+public struct UserPasswordChanged: EventPayload {
+    public static let eventType = "UserPasswordChanged"
+    public static let schemaVersion = 1
+    /// The user.
+    public var username: String
+    /// The bcrypt hash of the new password.
+    public var passwordHash: String
+
+    /// Creates the event.
+    public init(username: String, passwordHash: String) {
+        self.username = username
+        self.passwordHash = passwordHash
+    }
+
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(username)
+        writer.string(passwordHash)
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(username: try reader.string(), passwordHash: try reader.string())
+    }
+}
+
+/// A user's role was changed.
+public struct UserRoleChanged: EventPayload {
+    public static let eventType = "UserRoleChanged"
+    public static let schemaVersion = 1
+    /// The user.
+    public var username: String
+    /// The new role.
+    public var role: UserRole
+
+    /// Creates the event.
+    public init(username: String, role: UserRole) {
+        self.username = username
+        self.role = role
+    }
+
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(username)
+        writer.code(role)
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(username: try reader.string(), role: try reader.code(UserRole.self))
+    }
+}
+
+/// A user can no longer log in; their open sessions end at their next request.
+public struct UserDisabled: EventPayload {
+    public static let eventType = "UserDisabled"
+    public static let schemaVersion = 1
+    /// The user.
+    public var username: String
+    /// Why (free text for the auditor).
+    public var reason: String
+
+    /// Creates the event.
+    public init(username: String, reason: String) {
+        self.username = username
+        self.reason = reason
+    }
+
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(username)
+        writer.string(reason)
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(username: try reader.string(), reason: try reader.string())
+    }
+}
+
+/// A device app was registered: requests signed with its secret are accepted.
+///
+/// The secret itself is needed to check HMACs, so it is stored sealed (AES-GCM) under the data
+/// directory's key file (see ``AppSecretVault``): a copy of the log alone cannot sign requests.
+public struct AppRegistered: EventPayload {
+    public static let eventType = "AppRegistered"
+    public static let schemaVersion = 1
+    /// The app id sent in every request.
+    public var appID: String
+    /// What the app is (device, owner).
+    public var name: String
+    /// The secret sealed with the vault key: base64 of AES-GCM nonce, ciphertext and tag.
+    public var sealedSecret: String
+
+    /// Creates the event.
+    public init(appID: String, name: String, sealedSecret: String) {
+        self.appID = appID
+        self.name = name
+        self.sealedSecret = sealedSecret
+    }
+
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(appID)
+        writer.string(name)
+        writer.string(sealedSecret)
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(appID: try reader.string(), name: try reader.string(), sealedSecret: try reader.string())
+    }
+}
+
+/// A device app was revoked: its requests are refused from now on.
+public struct AppRevoked: EventPayload {
+    public static let eventType = "AppRevoked"
+    public static let schemaVersion = 1
+    /// The app.
+    public var appID: String
+    /// Why (free text for the auditor).
+    public var reason: String
+
+    /// Creates the event.
+    public init(appID: String, reason: String) {
+        self.appID = appID
+        self.reason = reason
+    }
+
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(appID)
+        writer.string(reason)
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        self.init(appID: try reader.string(), reason: try reader.string())
+    }
+}

@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import AuditServer
+import AuditService
+import Foundation
+import Histogram
+import Logging
+import NIOCore
+
+/// `bench serve`: N devices over signed HTTP against a child `itemaudit serve`, and the same flow
+/// through AuditService directly as the baseline, in one run.
+public struct ServeBenchmark: Sendable {
+    /// Simulated devices.
+    public var devices: Int
+    /// Seconds each phase runs.
+    public var seconds: Int
+    /// The `itemaudit` executable to start as the server.
+    public var executable: URL
+    /// Where scratch data directories go (removed afterwards).
+    public var directory: URL
+
+    /// Creates the benchmark.
+    public init(devices: Int, seconds: Int, executable: URL, directory: URL) {
+        self.devices = devices
+        self.seconds = seconds
+        self.executable = executable
+        self.directory = directory
+    }
+
+    /// A refusal of the setup (the server did not start).
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs the baseline, the command phase and the read phase; `progress` hears each step.
+    public func run(progress: @Sendable (String) -> Void) async throws -> BenchmarkReport {
+        let note = progress
+        let devices = devices
+        let seconds = seconds
+        let scratch = directory
+        let logger = Logger(label: "itemaudit.bench") { _ in SwiftLogNoOpLogHandler() }
+        let products = max(2_000, devices * 400)
+        let secret = (0..<32).map { UInt8($0 * 7 % 256) }
+
+        note("direct baseline: \(devices) devices, \(seconds) s")
+        let directData = scratch.appendingPathComponent("direct")
+        let direct = try await AuditService.open(dataDirectory: directData, logger: logger)
+        try await BenchServeSetup.populate(direct, devices: devices, products: products, secret: secret)
+        let baseline = try await BenchServeBaseline.run(direct, devices: devices, seconds: seconds)
+        try await direct.close()
+
+        note("HTTP: setting up \(products) products, \(devices) inspectors")
+        let serverData = scratch.appendingPathComponent("server")
+        let setup = try await AuditService.open(dataDirectory: serverData, logger: logger)
+        try await BenchServeSetup.populate(setup, devices: devices, products: products, secret: secret)
+        try await setup.close()
+        let child = try BenchServeChild(executable: executable, data: serverData)
+        defer { child.stop() }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: devices)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let result: (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double)
+        do {
+            result = try await Self.drive(
+                client: client, port: child.port, devices: devices, seconds: seconds, secret: secret, note: note)
+            try await client.shutdown()
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        let memory = child.peakResidentMB()
+        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        for tally in result.tallies { histogram.add(tally.bundleMicros) }
+        let commands = Double(result.tallies.map(\.commands).reduce(0, +)) / result.elapsed
+        let failures = result.tallies.map(\.failures).reduce(0, +)
+        if failures > 0 { note("\(failures) refused commands or failed requests (see the server log)") }
+        return BenchmarkReport(results: [
+            BenchmarkResult(name: "commands", value: commands, unit: "commands/s", baseline: baseline),
+            BenchmarkResult(
+                name: "p50-ms", value: Double(histogram.valueAtPercentile(50)) / 1000, unit: "ms", baseline: nil),
+            BenchmarkResult(
+                name: "p99-ms", value: Double(histogram.valueAtPercentile(99)) / 1000, unit: "ms", baseline: nil),
+            BenchmarkResult(name: "reads", value: result.reads, unit: "requests/s", baseline: nil),
+            BenchmarkResult(name: "memory", value: memory, unit: "MB", baseline: nil),
+        ])
+    }
+
+    /// The command phase, then the read phase, against the child server.
+    static func drive(
+        client: HTTPClient, port: Int, devices: Int, seconds: Int, secret: [UInt8], note: (String) -> Void
+    ) async throws
+        -> (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double)
+    {
+        let base = "http://127.0.0.1:\(port)"
+        let clients = (0..<devices).map {
+            BenchServeDevice(
+                client: client, baseURL: base, appID: BenchServeSetup.appID, secret: secret,
+                inspector: BenchServeSetup.inspector($0), password: BenchServeSetup.password)
+        }
+        note("HTTP: \(devices) devices, \(seconds) s of commands")
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(seconds)
+        let tallies = try await withThrowingTaskGroup(of: BenchServeDevice.Tally.self) { group in
+            for device in clients { group.addTask { try await device.run(until: deadline) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = ContinuousClock.now - start
+        note("HTTP: \(seconds) s of reads")
+        let reads = try await BenchServeReads.run(clients, seconds: seconds)
+        return (tallies, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, reads)
+    }
+}

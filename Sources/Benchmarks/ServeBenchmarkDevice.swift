@@ -1,0 +1,158 @@
+import AsyncHTTPClient
+import AuditServer
+import Foundation
+import Histogram
+import NIOCore
+import NIOHTTP1
+
+/// One simulated inspector's device for `bench serve`: logs in, then repeats the real flow over
+/// signed HTTP until the deadline: allocate a batch of two, fetch it, upload two photos, collect,
+/// inspect and submit in bundles of at most 10 commands.
+struct BenchServeDevice: Sendable {
+    let client: HTTPClient
+    let baseURL: String
+    let appID: String
+    let secret: [UInt8]
+    let inspector: String
+    let password: String
+
+    /// What one device measured.
+    struct Tally: Sendable {
+        var commands = 0
+        var bundleMicros = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var failures = 0
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sends a signed request; returns the status and body.
+    func send(
+        _ method: HTTPMethod, _ path: String, body: [UInt8] = [], token: String?,
+        contentType: String = "application/json"
+    )
+        async throws -> (status: Int, body: ByteBuffer)
+    {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        for (name, value) in RequestSigning.headers(
+            appID: appID, secret: secret, method: method.rawValue, pathAndQuery: path, body: body,
+            timestamp: Int64(Date().timeIntervalSince1970), transactionID: UUID().uuidString)
+        {
+            request.headers.add(name: name, value: value)
+        }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if !body.isEmpty {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        return (Int(response.status.code), try await response.body.collect(upTo: 16 << 20))
+    }
+
+    static func object(_ buffer: ByteBuffer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any]) ?? [:]
+    }
+
+    /// Logs in and returns the session token.
+    func login() async throws -> String {
+        let login = try await send(
+            .POST, "/v1/sessions", body: Array(#"{"username":"\#(inspector)","password":"\#(password)"}"#.utf8),
+            token: nil)
+        guard login.status == 201, let token = Self.object(login.body)["token"] as? String else {
+            throw Failure(description: "login of \(inspector) answered \(login.status)")
+        }
+        return token
+    }
+
+    func run(until deadline: ContinuousClock.Instant) async throws -> Tally {
+        var tally = Tally()
+        let token = try await login()
+        var round = 0
+        while ContinuousClock.now < deadline {
+            round += 1
+            let plan = BenchServeFlow(inspector: inspector, round: round)
+            try await bundle([plan.allocate], token: token, tally: &tally)
+            let list = try await send(.GET, "/v1/batches?status=0", token: token)
+            guard let batchID = (Self.object(list.body)["batches"] as? [[String: Any]])?.first?["batchID"] as? String
+            else { break }  // nothing left to allocate
+            let detail = Self.object(try await send(.GET, "/v1/batches/\(batchID)", token: token).body)
+            let tasks = (detail["tasks"] as? [[String: Any]] ?? []).compactMap { task -> (String, String)? in
+                guard let id = task["taskID"] as? String, let gtin = task["gtin"] as? String else { return nil }
+                return (id, gtin)
+            }
+            let photos = tasks.map { plan.photo(for: $0.0) }
+            for photo in photos {
+                let put = try await send(
+                    .PUT, "/v1/photos/\(RequestSigning.bodyHash(photo))", body: photo, token: token,
+                    contentType: "image/jpeg")
+                if put.status >= 300 { tally.failures += 1 }
+            }
+            for chunk in plan.work(batchID: batchID, tasks: tasks, photos: photos) {
+                try await bundle(chunk, token: token, tally: &tally)
+            }
+        }
+        return tally
+    }
+
+    private func bundle(_ commands: [String], token: String, tally: inout Tally) async throws {
+        let body = Array(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
+        let start = ContinuousClock.now
+        var response = try await send(.POST, "/v1/commands", body: body, token: token)
+        while response.status == 503 {  // busy: send again (command ids make it safe)
+            response = try await send(.POST, "/v1/commands", body: body, token: token)
+        }
+        let elapsed = ContinuousClock.now - start
+        _ = tally.bundleMicros.record(
+            UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
+        guard response.status == 200 else {
+            tally.failures += 1
+            return
+        }
+        let outcomes = Self.object(response.body)["outcomes"] as? [[String: Any]] ?? []
+        tally.commands += outcomes.count
+        tally.failures += outcomes.filter { $0["status"] as? String == "refused" }.count
+    }
+}
+
+/// The commands of one round of the device flow, as JSON objects (shared by the HTTP devices and
+/// the direct baseline, so both do the same work).
+struct BenchServeFlow: Sendable {
+    let inspector: String
+    let round: Int
+    static let attributes = ["name/fi", "net/content", "allergens", "brand", "gtin"]
+
+    var prefix: String { "\(inspector)-r\(round)" }
+
+    var allocate: String {
+        #"{"commandID":"\#(prefix)-a","type":"AllocateBatch","inspectorID":"\#(inspector)","locationID":"S1","mode":2,"quantity":2}"#
+    }
+
+    /// A small JPEG-signed image unique to the task.
+    func photo(for taskID: String) -> [UInt8] {
+        [0xFF, 0xD8, 0xFF, 0xE0] + Array("\(prefix)-\(taskID)".utf8) + [UInt8](repeating: 0x42, count: 4096)
+    }
+
+    /// The rest of the round in bundles of at most 10 commands.
+    func work(batchID: String, tasks: [(id: String, gtin: String)], photos: [[UInt8]]) -> [[String]] {
+        var commands = [#"{"commandID":"\#(prefix)-sc","type":"StartCollection","batchID":"\#(batchID)"}"#]
+        for task in tasks {
+            commands.append(
+                #"{"commandID":"\#(prefix)-c-\#(task.id)","type":"CollectProduct","batchID":"\#(batchID)","scanned":"\#(task.gtin)"}"#
+            )
+        }
+        commands.append(#"{"commandID":"\#(prefix)-fc","type":"FinishCollection","batchID":"\#(batchID)"}"#)
+        let verdicts = Self.attributes.map { #"{"path":"\#($0)","verdict":1}"# }.joined(separator: ",")
+        for (task, photo) in zip(tasks, photos) {
+            commands += [
+                #"{"commandID":"\#(prefix)-s-\#(task.id)","type":"StartInspection","taskID":"\#(task.id)"}"#,
+                #"{"commandID":"\#(prefix)-v-\#(task.id)","type":"RecordVerdicts","taskID":"\#(task.id)","verdicts":[\#(verdicts)]}"#,
+                #"{"commandID":"\#(prefix)-p-\#(task.id)","type":"AttachPhoto","taskID":"\#(task.id)","sha256":"\#(RequestSigning.bodyHash(photo))","byteCount":\#(photo.count),"contentType":"image/jpeg"}"#,
+                #"{"commandID":"\#(prefix)-f-\#(task.id)","type":"FinishInspection","taskID":"\#(task.id)"}"#,
+            ]
+        }
+        commands.append(#"{"commandID":"\#(prefix)-sub","type":"SubmitBatch","batchID":"\#(batchID)"}"#)
+        return stride(from: 0, to: commands.count, by: 10).map { Array(commands[$0..<min($0 + 10, commands.count)]) }
+    }
+}

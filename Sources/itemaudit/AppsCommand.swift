@@ -1,0 +1,113 @@
+import ArgumentParser
+import AuditService
+import Foundation
+
+/// `itemaudit apps add|list|revoke`: the device apps allowed to sign requests.
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "Manage the device apps whose signed requests `itemaudit serve` accepts.",
+        discussion: """
+            `apps add` prints the app id and its secret once: put both on the device. The log keeps \
+            the secret only sealed with <data>/keys/app-secrets.key (AES-GCM), so a copy of the log \
+            cannot sign requests; back that key file up with the data directory.
+
+            Example:
+              itemaudit apps add "Anna's iPad"
+              itemaudit apps revoke app-3f2a9c1d
+            """,
+        subcommands: [AppsAdd.self, AppsList.self, AppsRevoke.self]
+    )
+}
+
+struct AppsAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Register an app and print its id and secret (shown once).",
+        discussion: """
+            Example:
+              itemaudit apps add "Anna's iPad" --format json
+            """)
+
+    @Argument(help: "What the app is (device, owner).") var name: String
+    @Option(help: "The app id (default: app- and 8 random hex digits).") var id: String?
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var output: FormatOption
+
+    struct Created: Encodable {
+        var appID: String
+        var name: String
+        var secret: String
+    }
+
+    func run() async throws {
+        let appID = id ?? "app-" + UUID().uuidString.lowercased().prefix(8)
+        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        try await UsersCommand.change {
+            let (_, secret) = try await service.registerApp(
+                appID: appID, name: name, actor: UsersCommand.actor, commandID: UsersCommand.commandID("apps-add"))
+            switch output.format {
+            case .json: print(JSONOutput.text(Created(appID: appID, name: name, secret: secret)), terminator: "")
+            case .table, .csv:
+                print("app id: \(appID)\nsecret: \(secret)\n(the secret is not shown again: store it on the device)")
+            }
+        }
+        try await service.close()
+    }
+}
+
+struct AppsList: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List apps (never their secrets).",
+        discussion: """
+            Example:
+              itemaudit apps list
+            """)
+
+    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var output: FormatOption
+
+    struct Row: Encodable {
+        var appID: String
+        var name: String
+        var revoked: Bool
+    }
+
+    func run() async throws {
+        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let rows = service.identity.snapshot().apps.values.sorted { $0.appID < $1.appID }.map {
+            Row(appID: $0.appID, name: $0.name, revoked: $0.revoked)
+        }
+        try await service.close()
+        switch output.format {
+        case .json: print(JSONOutput.text(rows), terminator: "")
+        case .table, .csv:
+            var table = TextTable(columns: ["app", "name", "revoked"])
+            for row in rows { table.append([row.appID, row.name, row.revoked ? "yes" : "no"]) }
+            print(output.format == .csv ? table.renderCSV() : table.renderText(), terminator: "")
+        }
+    }
+}
+
+struct AppsRevoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Revoke an app: its requests are refused from now on.",
+        discussion: """
+            Example:
+              itemaudit apps revoke app-3f2a9c1d --reason "device lost"
+            """)
+
+    @Argument(help: "The app id.") var appID: String
+    @Option(help: "Why (kept in the log for auditors).") var reason = ""
+    @OptionGroup var data: DataDirectoryOption
+
+    func run() async throws {
+        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        try await UsersCommand.change {
+            _ = try await service.execute(
+                identity: .revokeApp(AppRevoked(appID: appID, reason: reason)),
+                commandID: UsersCommand.commandID("apps-revoke"), actor: UsersCommand.actor)
+            print("revoked app \(appID)")
+        }
+        try await service.close()
+    }
+}

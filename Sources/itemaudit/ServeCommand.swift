@@ -1,0 +1,69 @@
+import ArgumentParser
+import AuditServer
+import AuditService
+import Foundation
+import Logging
+
+/// `itemaudit serve`: the HTTP API over a data directory.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the HTTP API (devices, office, stewards, auditors) over a data directory.",
+        discussion: """
+            Plain HTTP only on loopback; give --tls-cert and --tls-key (PEM) to serve HTTPS on other \
+            addresses. Every request but /health, /openapi.yaml and /metrics is signed by a device app \
+            (itemaudit apps add) and, after POST /v1/sessions, carries the session token; see \
+            `itemaudit sign`. SIGTERM or SIGINT stops accepting requests, finishes the ones in flight \
+            (their appends are durable) and closes the log. Batches past their validity are expired \
+            every minute.
+
+            Example:
+              itemaudit serve --data ./itemaudit-data --port 8080
+            """
+    )
+
+    @OptionGroup var data: DataDirectoryOption
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port (0 picks a free one; the line on stdout names it).") var port = 8080
+    @Option(help: ArgumentHelp("PEM certificate chain for HTTPS.", valueName: "file")) var tlsCert: String?
+    @Option(help: ArgumentHelp("PEM private key for HTTPS.", valueName: "file")) var tlsKey: String?
+    @Option(help: "How long a session lasts from login, in minutes (not extended by use).") var sessionMinutes = 480
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("give both --tls-cert and --tls-key, or neither")
+        }
+        guard sessionMinutes > 0 else { throw ValidationError("--session-minutes must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning or error")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "itemaudit.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var configuration = ServerConfiguration(
+            host: host, port: port, sessionLifetime: .seconds(sessionMinutes * 60))
+        if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
+        if configuration.tls == nil, !configuration.isLoopback {
+            throw CLIFailure.badInput(
+                "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")
+        }
+        let service = try await ServiceAccess.open(data.url, logger: logger)
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let dataPath = data.url.path
+        do {
+            let app = try buildApplication(service: service, configuration: configuration, logger: logger) { port in
+                print("itemaudit serve: listening on \(scheme)://\(host):\(port) (data \(dataPath))")
+                fflush(nil)
+            }
+            try await app.runService()
+        } catch let error as ServerSetupError {
+            throw CLIFailure.badInput(error.message)
+        }
+        try await service.close()
+        print("itemaudit serve: stopped; the log is closed")
+    }
+}

@@ -1,0 +1,66 @@
+import AuditServer
+import AuditService
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import AuditServer
+
+/// Running like a service: expiry on its own, body limits, metrics.
+@Suite("Service behaviour")
+struct ServiceBehaviourTests {
+    @Test("the expiry service expires a batch past its validity without anyone sending a command")
+    func expiry() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            let token = try await fixture.login(client, "inspector")
+            _ = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([CommandsTests.allocate("e1", quantity: 1)]), token: token)
+            await ExpiryService(server: fixture.server).runOnce()
+            #expect(await fixture.service.deviceBatch("B1")?.status == 0, "not due yet")
+            fixture.clock.advance(microseconds: 5 * 24 * 3600 * 1_000_000)
+            await ExpiryService(server: fixture.server).runOnce()
+            let batch = await fixture.service.deviceBatch("B1")
+            #expect(batch?.status == 7)
+            #expect(batch?.expired == true)
+        }
+    }
+
+    @Test("a body over the limit is a 413 problem and nothing is appended")
+    func bodyLimit() async throws {
+        let fixture = try await ServerFixture { ServerConfiguration(maxBodyBytes: 1024, clock: $0) }
+        try await fixture.application().test(.router) { client in
+            let token = try await fixture.login(client, "admin")
+            let before = fixture.service.log.lastPosition
+            let big = ServerFixture.bundle(
+                (0..<40).map {
+                    #"{"commandID":"big-\#($0)","type":"RegisterLocation","locationID":"L\#($0)","name":"N","kind":0}"#
+                })
+            let response = try await fixture.send(client, .post, "/v1/commands", json: big, token: token)
+            #expect(response.status == .contentTooLarge)
+            #expect(try ServerFixture.object(response)["code"] as? String == "body-too-large")
+            #expect(fixture.service.log.lastPosition == before)
+        }
+    }
+
+    @Test("/metrics counts requests by route and status, and appends")
+    func metrics() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            let token = try await fixture.login(client, "admin")
+            _ = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([
+                    #"{"commandID":"m1","type":"RegisterLocation","locationID":"M","name":"N","kind":0}"#
+                ]),
+                token: token)
+            let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(text.contains(#"itemaudit_http_requests_total{route="createSession",status="201"} 1"#), "\(text)")
+            #expect(text.contains(#"itemaudit_commands_total{status="accepted"} 1"#))
+            #expect(text.contains("itemaudit_append_duration_seconds_count"))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import AuditLog
+import Foundation
+import Logging
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `itemaudit serve` as a real process: killed with SIGKILL after acknowledging bundles, restarted,
+/// and every acknowledged command is in the log exactly once.
+@Suite("serve as a process")
+struct ServeProcessTests {
+    /// A running `itemaudit serve --port 0`, and the port it printed.
+    final class Server {
+        let process = Process()
+        let port: Int
+
+        init(data: URL) throws {
+            process.executableURL = ItemAuditBinary.executable
+            process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "warning"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let range = text.range(of: #":(\d+) \(data"#, options: .regularExpression),
+                let port = Int(text[range].dropFirst().prefix { $0.isNumber })
+            else { throw TestFailure("serve printed no port: \(text)") }
+            self.port = port
+        }
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Sends a request signed by `itemaudit sign` (so the binary's signing is what is tested).
+    static func send(
+        port: Int, _ method: String, _ path: String, body: Data = Data(), token: String? = nil, app: (String, String)
+    ) async throws -> (status: Int, json: [String: Any]) {
+        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bodyFile) }
+        try body.write(to: bodyFile)
+        var arguments = ["sign", method, path, "--format", "json", "--app", app.0]
+        if !body.isEmpty { arguments += ["--body-file", bodyFile.path] }
+        if let token { arguments += ["--token", token] }
+        let signed = try ItemAuditBinary.run(arguments, environment: ["ITEMAUDIT_SECRET": app.1])
+        guard signed.status == 0,
+            let headers = try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as? [String: String]
+        else { throw TestFailure("sign failed: \(signed.stderr)") }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if !body.isEmpty { request.httpBody = body }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+    }
+
+    static func bundle(_ round: Int) -> Data {
+        let commands = (0..<10).map {
+            #"{"commandID":"loc-\#(round)-\#($0)","type":"RegisterLocation","locationID":"L\#(round)-\#($0)","name":"Shop \#(round)","kind":0}"#
+        }
+        return Data(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
+    }
+
+    @Test("kill -9 after acknowledged bundles; restart; each acknowledged command is in the log once; verify is clean")
+    func killAndRestart() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let add = try ItemAuditBinary.run(
+            ["users", "add", "boss", "--role", "admin", "--data", data.path, "--password-stdin"],
+            stdin: Data("a long password\n".utf8))
+        #expect(add.status == 0, "\(add.stderr)")
+        let created = try ItemAuditBinary.run([
+            "apps", "add", "test rig", "--id", "rig", "--format", "json", "--data", data.path,
+        ])
+        let secret = try #require(
+            (try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["secret"])
+        let app = ("rig", secret)
+        let listed = try ItemAuditBinary.run(["apps", "list", "--data", data.path])
+        #expect(listed.stdout.contains("rig") && !listed.stdout.contains(secret))
+
+        var acknowledged: [String] = []
+        do {
+            let server = try Server(data: data)
+            let login = try await Self.send(
+                port: server.port, "POST", "/v1/sessions",
+                body: Data(#"{"username":"boss","password":"a long password"}"#.utf8), app: app)
+            #expect(login.status == 201)
+            let token = try #require(login.json["token"] as? String)
+            // Acknowledged bundles, then one more sent while the process is killed.
+            for round in 0..<8 {
+                let reply = try await Self.send(
+                    port: server.port, "POST", "/v1/commands", body: Self.bundle(round), token: token, app: app)
+                #expect(reply.status == 200)
+                let outcomes = reply.json["outcomes"] as? [[String: Any]] ?? []
+                acknowledged += outcomes.filter { $0["status"] as? String == "accepted" }.compactMap {
+                    $0["commandID"] as? String
+                }
+            }
+            async let inFlight = try? Self.send(
+                port: server.port, "POST", "/v1/commands", body: Self.bundle(99), token: token, app: app)
+            kill(server.process.processIdentifier, SIGKILL)
+            server.process.waitUntilExit()
+            _ = await inFlight
+        }
+        #expect(acknowledged.count == 80)
+
+        // Restart: the log opens, the server answers, a resent bundle is all duplicates.
+        let restarted = try Server(data: data)
+        let login = try await Self.send(
+            port: restarted.port, "POST", "/v1/sessions",
+            body: Data(#"{"username":"boss","password":"a long password"}"#.utf8), app: app)
+        let token = try #require(login.json["token"] as? String)
+        let resent = try await Self.send(
+            port: restarted.port, "POST", "/v1/commands", body: Self.bundle(3), token: token, app: app)
+        #expect(
+            (resent.json["outcomes"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "duplicate" } == true
+        )
+        restarted.process.interrupt()  // SIGINT: graceful shutdown
+        restarted.process.waitUntilExit()
+        #expect(restarted.process.terminationStatus == 0)
+
+        let log = try EventLog.open(
+            directory: data.appendingPathComponent("log"), logger: Logger(label: "t") { _ in SwiftLogNoOpLogHandler() })
+        var counts: [String: Int] = [:]
+        try log.forEachRecord { counts[$0.commandID, default: 0] += 1 }
+        try log.close()
+        for id in acknowledged { #expect(counts[id] == 1, "\(id)") }
+        let verify = try ItemAuditBinary.run(["verify", "--data", data.path])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+}
