@@ -152,9 +152,14 @@ extension Routes {
         }
         try await waitIfAsked(query)
         let point = asOf
-        let entries = try await report { queries in
+        // The history reads the log's stream index asynchronously, so it runs here, not on the thread pool.
+        let queries = service.queries
+        let entries: [TimelineEntry]
+        do {
             let end = try point.map { try queries.position(of: $0, option: "asOf") }
-            return try queries.history(subject, upTo: end)
+            entries = try await queries.history(subject, upTo: end)
+        } catch let error as AuditServiceError where error.code == .invalidRequest {
+            throw Problem.badRequest("invalid-query", error.message, remedy: "fix the query")
         }
         return try json(["entries": entries])
     }

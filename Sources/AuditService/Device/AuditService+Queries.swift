@@ -4,6 +4,6 @@ extension AuditService {
     /// The read-only façade over this service's own log: reports catch the projections up to the
     /// log's end before answering, so a reader sees every write acknowledged before it asked.
     public nonisolated var queries: AuditQueries {
-        AuditQueries(directory: DataDirectory(dataDirectory), log: log, logger: logger)
+        AuditQueries(directory: DataDirectory(dataDirectory), log: log, logger: logger, note: { _ in })
     }
 }
