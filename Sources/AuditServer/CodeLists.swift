@@ -1,5 +1,4 @@
 import AuditService
-import Inspection
 
 /// The code lists a device shows (seed: `codelist`): every status, reason, verdict, mode and role
 /// with its code and label.

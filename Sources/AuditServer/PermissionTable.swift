@@ -1,5 +1,4 @@
 import AuditService
-import Inspection
 
 /// The one table deciding who may call what: every endpoint and every command type, by role.
 ///

@@ -1,7 +1,6 @@
 import AuditService
 import Foundation
 import Hummingbird
-import Inspection
 
 extension Routes {
     /// Most commands one bundle may hold.

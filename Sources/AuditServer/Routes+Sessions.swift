@@ -1,4 +1,3 @@
-import AuditLog
 import AuditService
 import Foundation
 import HTTPTypes

@@ -1,4 +1,4 @@
-import AuditLog
+import AuditService
 import Foundation
 
 /// How `itemaudit serve` listens, authenticates and limits.
@@ -34,8 +34,9 @@ public struct ServerConfiguration: Sendable {
         maxFailedLogins: Int = 5, lockoutDuration: Duration = .seconds(15 * 60),
         signatureWindow: Duration = .seconds(300), maxBodyBytes: Int = 1 << 20, expiryInterval: Duration = .seconds(60),
         maxWait: Duration = .seconds(10), tls: (certificate: String, key: String)? = nil,
-        clock: any LogClock = SystemClock()
+        clock: (any LogClock)? = nil
     ) {
+        self.clock = clock ?? AuditService.systemClock
         self.host = host
         self.port = port
         self.sessionLifetime = sessionLifetime
@@ -46,7 +47,6 @@ public struct ServerConfiguration: Sendable {
         self.expiryInterval = expiryInterval
         self.maxWait = maxWait
         self.tls = tls
-        self.clock = clock
     }
 
     /// Whether `host` is a loopback address.

@@ -1,4 +1,3 @@
-import AuditLog
 import AuditService
 import Logging
 import Prometheus

@@ -1,6 +1,7 @@
 import AuditLog
 import Datasheets
 import GS1
+import Inspection
 import Projections
 import Rules
 
@@ -68,3 +69,30 @@ public typealias BatchFilter = Projections.BatchFilter
 public typealias OverdueSample = Projections.OverdueSample
 public typealias ReportLabels = Projections.ReportLabels
 public typealias PeriodUnit = Projections.PeriodUnit
+
+/// The server clock the service runs on (inject a manual one for deterministic runs).
+public typealias LogClock = AuditLog.LogClock
+/// The real clock.
+public typealias SystemClock = AuditLog.SystemClock
+
+/// A device's command with its id, actor and device time, as the server receives it.
+public typealias CommandEnvelope = Inspection.CommandEnvelope
+/// The commands of the inspection domain.
+public typealias InspectionCommand = Inspection.InspectionCommand
+/// Why a command's JSON could not be read.
+public typealias CommandParseError = Inspection.CommandParseError
+
+/// The seed's code lists, with their codes and labels (for device clients).
+public typealias BatchStatus = Inspection.BatchStatus
+public typealias CollectionStatus = Inspection.CollectionStatus
+public typealias InspectionStatus = Inspection.InspectionStatus
+public typealias InspectionMode = Inspection.InspectionMode
+public typealias LocationKind = Inspection.LocationKind
+public typealias ProductType = Inspection.ProductType
+public typealias SkipReason = Inspection.SkipReason
+public typealias Verdict = Inspection.Verdict
+
+extension AuditService {
+    /// The real clock, for callers that must name a default without importing the log module.
+    public static var systemClock: any LogClock { SystemClock() }
+}
