@@ -1,9 +1,15 @@
 /// A read-only hash table from UTF-8 keys to integers, looked up with raw bytes (no `String` made).
 ///
-/// Exactly as a `[String: Int32]` would answer: ASCII keys and queries are compared byte for byte
-/// (for ASCII, byte equality is Swift's string equality); a query with a non-ASCII byte, or any
-/// lookup when a key is non-ASCII, goes through a `String` dictionary, which compares canonically
-/// (the Kelvin sign equals `K`).
+/// Exactly as a `[String: Int32]` would answer: ASCII queries are compared byte for byte with the
+/// ASCII keys (for ASCII, byte equality is Swift's string equality) and with the ASCII spelling of
+/// the non-ASCII keys that have one; a query with a non-ASCII byte goes through a `String`
+/// dictionary, which compares canonically (the Kelvin sign equals `K`).
+///
+/// A non-ASCII key equals an ASCII string only when its canonical decomposition is ASCII, that is when
+/// each of its scalars is ASCII or one of the three whose decomposition is: U+037E (`;`), U+1FEF
+/// (`` ` ``) and U+212A (`K`). Such a key is stored under that ASCII spelling too (checked with `==`);
+/// every other non-ASCII key keeps a non-ASCII scalar in every equivalent form, so no ASCII query
+/// can equal it.
 ///
 /// A final class over buffers allocated once, so a lookup touches no reference counts or bounds
 /// checks. `@unchecked Sendable`: the buffers are written only in `init` and freed in `deinit`.
@@ -19,19 +25,20 @@ final class ByteTable: @unchecked Sendable {
     private let entries: UnsafeMutablePointer<Entry>
     private let mask: Int
     private let exact: [String: Int32]
-    private let anyNonASCII: Bool
 
     init(_ table: [String: Int32]) {
         exact = table
-        anyNonASCII = table.keys.contains { key in key.utf8.contains { $0 >= 0x80 } }
+        var ascii: [(key: [UInt8], value: Int32)] = []
+        for (key, value) in table.sorted(by: { $0.value < $1.value }) {
+            if let spelling = Self.asciiSpelling(key) { ascii.append((spelling, value)) }
+        }
         var capacity = 8
-        while capacity < table.count * 3 { capacity *= 2 }
+        while capacity < ascii.count * 3 { capacity *= 2 }
         mask = capacity - 1
         entries = .allocate(capacity: capacity)
         entries.initialize(repeating: Entry(hash: 0, start: 0, count: 0, value: -1), count: capacity)
         var keyBytes: [UInt8] = []
-        for (key, value) in table.sorted(by: { $0.value < $1.value }) {
-            let bytes = Array(key.utf8)
+        for (bytes, value) in ascii {
             let hash = bytes.withUnsafeBufferPointer { Self.hash($0).hash }
             var index = Int(truncatingIfNeeded: hash) & mask
             while entries[index].value >= 0 { index = (index + 1) & mask }
@@ -40,6 +47,21 @@ final class ByteTable: @unchecked Sendable {
         }
         keys = .allocate(capacity: max(keyBytes.count, 1))
         keys.initialize(from: keyBytes, count: keyBytes.count)
+    }
+
+    /// The ASCII string equal to `key` (itself when ASCII), or nil when no ASCII string equals it.
+    static func asciiSpelling(_ key: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for scalar in key.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x80: bytes.append(UInt8(scalar.value))
+            case 0x037E: bytes.append(UInt8(ascii: ";"))
+            case 0x1FEF: bytes.append(UInt8(ascii: "`"))
+            case 0x212A: bytes.append(UInt8(ascii: "K"))
+            default: return nil
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self) == key ? bytes : nil
     }
 
     deinit {
@@ -78,9 +100,7 @@ final class ByteTable: @unchecked Sendable {
     /// The value for the key spelled by `bytes`, if any.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         let (hash, nonASCII) = Self.hash(bytes)
-        if anyNonASCII || nonASCII {
-            return exact[String(decoding: bytes, as: UTF8.self)]
-        }
+        if nonASCII { return exact[String(decoding: bytes, as: UTF8.self)] }
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
             let entry = entries[index]

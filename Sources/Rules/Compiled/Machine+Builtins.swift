@@ -27,6 +27,8 @@ extension Machine {
                 return .text(store(Bytes.units[Int(known)].dimension.rawValue))
             default: return .bool(Bytes.number(text) != nil)
             }
+        case .sameValueCount:
+            return sameValueCount(node)
         case .maxPercentage:
             guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
             return IngredientList.maxPercentage(buffer(span)).map(Fast.number) ?? .missing
@@ -34,11 +36,7 @@ extension Machine {
             let name = evaluate(program.arguments[Int(node.b)])
             let statement = evaluate(program.arguments[Int(node.b) + 1])
             guard case .text(let nameSpan) = name, case .text(let statementSpan) = statement else { return nil }
-            guard let range = IngredientList.unquantified(statement: buffer(statementSpan), name: buffer(nameSpan))
-            else {
-                return .missing
-            }
-            return .text(Span(start: statementSpan.start + Int32(range.lowerBound), count: Int32(range.count)))
+            return unquantifiedIngredient(name: nameSpan, statement: statementSpan)
         case .round:
             let value = evaluate(program.arguments[Int(node.b)])
             let places = evaluate(program.arguments[Int(node.b) + 1])
@@ -219,5 +217,51 @@ extension Machine {
             return true
         }
         return any && all
+    }
+
+    /// `IngredientList.unquantified` with the statement split and folded once per sheet (EU-017 asks for
+    /// two names against the same list) and the folded name in the arena: no allocation per call.
+    func unquantifiedIngredient(name nameSpan: Span, statement statementSpan: Span) -> Fast {
+        if ingredientStatement != statementSpan {
+            ingredientStatement = statementSpan
+            IngredientList.ingredients(buffer(statementSpan), into: &ingredientParts)
+            foldedIngredientStatement = ingredientParts.count >= 2 ? appendFolded(statementSpan) : .none
+        }
+        guard ingredientParts.count >= 2 else { return .missing }
+        let foldedName = appendFolded(nameSpan)
+        guard
+            let range = IngredientList.unquantified(
+                parts: ingredientParts, statement: buffer(foldedIngredientStatement), original: buffer(statementSpan),
+                name: buffer(foldedName), nameWords: &ingredientNameWords)
+        else { return .missing }
+        return .text(Span(start: statementSpan.start + Int32(range.lowerBound), count: Int32(range.count)))
+    }
+
+    /// `sameValueCount` when every argument is a number, a flag or missing (as `Builtin.apply` counts
+    /// them: missing ones left out, flags as 0 or 1); nil otherwise (text goes through `Builtin.apply`).
+    func sameValueCount(_ node: Node) -> Fast? {
+        let count = Int(node.c)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(count, 1)) { values in
+            var present = 0
+            for offset in 0..<count {
+                switch evaluate(program.arguments[Int(node.b) + offset]) {
+                case .number(let number):
+                    values[present] = number
+                    present += 1
+                case .bool(let flag):
+                    values[present] = flag ? 1 : 0
+                    present += 1
+                case .missing: continue
+                default: return nil
+                }
+            }
+            var best = 0
+            for index in 0..<present where values[index] != 0 {
+                var same = 0
+                for other in 0..<present where values[other] == values[index] { same += 1 }
+                best = max(best, same)
+            }
+            return .number(Double(best))
+        }
     }
 }

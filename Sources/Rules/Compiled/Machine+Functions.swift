@@ -86,47 +86,48 @@ extension Machine {
             return .bool(false)
         }
         // Many words (the name lists of EU-006, EU-016): one pass over the text, trying only the words
-        // whose first byte is the text's byte there.
-        var firstBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        for offset in 0..<count {
-            let word = program.words[Int(node.b) + offset]
-            if word.count > 0 { Self.set(&firstBytes, bytes[Int(word.start)]) }
-        }
+        // that start with the text's byte there.
+        let index = wordIndex(start: node.b, count: count)
         guard let base = text.baseAddress else { return .bool(false) }
-        for index in 0..<text.count where Self.has(firstBytes, base[index]) {
-            for offset in 0..<count {
-                let word = program.words[Int(node.b) + offset]
-                let length = Int(word.count)
-                guard length > 0, length <= text.count - index, bytes[Int(word.start)] == base[index] else { continue }
-                if Bytes.equal(UnsafeRawPointer(base + index), UnsafeRawPointer(bytes + Int(word.start)), count: length)
-                {
-                    return .bool(true)
+        return index.starts.withUnsafeBufferPointer { starts in
+            index.offsets.withUnsafeBufferPointer { offsets in
+                for position in 0..<text.count {
+                    let byte = Int(base[position])
+                    for candidate in Int(starts[byte])..<Int(starts[byte + 1]) {
+                        let word = program.words[Int(node.b) + Int(offsets[candidate])]
+                        let length = Int(word.count)
+                        guard length <= text.count - position else { continue }
+                        if Bytes.equal(
+                            UnsafeRawPointer(base + position), UnsafeRawPointer(bytes + Int(word.start)), count: length)
+                        {
+                            return .bool(true)
+                        }
+                    }
                 }
+                return .bool(false)
             }
         }
-        return .bool(false)
     }
 
-    @inline(__always)
-    static func set(_ mask: inout (UInt64, UInt64, UInt64, UInt64), _ byte: UInt8) {
-        let bit = UInt64(1) << UInt64(byte & 63)
-        switch byte >> 6 {
-        case 0: mask.0 |= bit
-        case 1: mask.1 |= bit
-        case 2: mask.2 |= bit
-        default: mask.3 |= bit
+    /// The words `program.words[start..<start + count]` grouped by first byte (empty words left out),
+    /// built on first use and kept for the machine's life.
+    func wordIndex(start: Int32, count: Int) -> WordIndex {
+        if let index = wordIndexes[start] { return index }
+        var starts = [Int32](repeating: 0, count: 257)
+        var groups = [[Int32]](repeating: [], count: 256)
+        for offset in 0..<count {
+            let word = program.words[Int(start) + offset]
+            if word.count > 0 { groups[Int(bytes[Int(word.start)])].append(Int32(offset)) }
         }
-    }
-
-    @inline(__always)
-    static func has(_ mask: (UInt64, UInt64, UInt64, UInt64), _ byte: UInt8) -> Bool {
-        let bit = UInt64(1) << UInt64(byte & 63)
-        switch byte >> 6 {
-        case 0: return mask.0 & bit != 0
-        case 1: return mask.1 & bit != 0
-        case 2: return mask.2 & bit != 0
-        default: return mask.3 & bit != 0
+        var offsets: [Int32] = []
+        for byte in 0..<256 {
+            starts[byte] = Int32(offsets.count)
+            offsets += groups[byte]
         }
+        starts[256] = Int32(offsets.count)
+        let index = WordIndex(starts: starts, offsets: offsets)
+        wordIndexes[start] = index
+        return index
     }
 
     /// `mentionsAllergen(text, code)`.
@@ -250,4 +251,11 @@ enum Bytes {
     }
     static let unitTable = ByteTable(
         Dictionary(uniqueKeysWithValues: Quantity.units.keys.sorted().enumerated().map { ($1, Int32($0)) }))
+}
+
+/// Words of a `mentions` list grouped by first byte: the offsets (into the list) of the words starting
+/// with byte `b` are `offsets[starts[b]..<starts[b + 1]]`.
+struct WordIndex {
+    let starts: [Int32]
+    let offsets: [Int32]
 }

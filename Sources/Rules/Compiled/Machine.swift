@@ -46,6 +46,15 @@ final class Machine {
     /// The last GTIN text parsed on this sheet, and what it gave (nil: not a valid GTIN).
     @exclusivity(unchecked) private var lastGTINText = Span.none
     @exclusivity(unchecked) private var lastGTIN: (gtin: GTIN, kind: Span)?
+    /// The ingredient statement last split for `unquantifiedIngredient` on this sheet (`.none`: none yet),
+    /// its top-level ingredients and its folded copy in the arena: a sheet's product names share one split.
+    @exclusivity(unchecked) var ingredientStatement = Span.none
+    @exclusivity(unchecked) var ingredientParts: [Range<Int>] = []
+    @exclusivity(unchecked) var foldedIngredientStatement = Span.none
+    /// Scratch space for the name's words (see `IngredientList.unquantified`).
+    @exclusivity(unchecked) var ingredientNameWords: [Range<Int>] = []
+    /// Per `mentions` word list (by its start in `program.words`): its words grouped by first byte.
+    @exclusivity(unchecked) var wordIndexes: [Int32: WordIndex] = [:]
 
     init(_ program: CompiledProgram, slotCount: Int) {
         self.program = program
@@ -103,6 +112,7 @@ final class Machine {
         currentItem = -1
         gtinAttribute = -1
         lastGTINText = .none
+        ingredientStatement = .none
     }
 
     // MARK: - Arena

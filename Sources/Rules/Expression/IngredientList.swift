@@ -26,27 +26,33 @@ enum IngredientList {
     /// ingredient that is only the food itself (the last word of the name before a comma, "with" or "in":
     /// "strawberry yoghurt, 2.5 % fat" is yoghurt) does not count.
     static func unquantified(statement: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        let parts = ingredients(statement)
+        var parts: [Range<Int>] = []
+        ingredients(statement, into: &parts)
         guard parts.count >= 2 else { return nil }
         var foldedName = Array(name)
         var foldedStatement = Array(statement)
+        var nameWords: [Range<Int>] = []
         return foldedName.withUnsafeMutableBufferPointer { nameBuffer in
             foldedStatement.withUnsafeMutableBufferPointer { statementBuffer in
                 TextSearch.fold(nameBuffer)
                 TextSearch.fold(statementBuffer)
                 return unquantified(
                     parts: parts, statement: UnsafeBufferPointer(statementBuffer), original: statement,
-                    name: UnsafeBufferPointer(nameBuffer))
+                    name: UnsafeBufferPointer(nameBuffer), nameWords: &nameWords)
             }
         }
     }
 
-    /// `unquantified` on folded bytes; ranges index both `statement` and `original`.
-    private static func unquantified(
+    /// `unquantified` on folded bytes, with the top-level ingredients already split
+    /// (`ingredients(_:into:)`, at least two); ranges index both `statement` and `original`.
+    /// `nameWords` is scratch space (its contents are replaced), so a caller checking many sheets
+    /// allocates nothing.
+    static func unquantified(
         parts: [Range<Int>], statement: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>,
-        name: UnsafeBufferPointer<UInt8>
+        name: UnsafeBufferPointer<UInt8>, nameWords: inout [Range<Int>]
     ) -> Range<Int>? {
-        let nameWords = words(name, in: 0..<name.count)
+        nameWords.removeAll(keepingCapacity: true)
+        for word in Words(text: name, range: 0..<name.count) { nameWords.append(word) }
         var mainEnd = name.firstIndex(of: UInt8(ascii: ",")) ?? name.count
         for word in nameWords where equal(name, word, "with") || equal(name, word, "in") {
             mainEnd = min(mainEnd, word.lowerBound)
@@ -59,7 +65,7 @@ enum IngredientList {
             var significant = 0
             var lastWord = 0..<0
             var named = true
-            for word in words(statement, in: part.lowerBound..<headEnd) where word.count >= 3 {
+            for word in Words(text: statement, range: part.lowerBound..<headEnd) where word.count >= 3 {
                 if common.lookup(UnsafeBufferPointer(rebasing: statement[word])) != nil { continue }
                 significant += 1
                 lastWord = word
@@ -89,20 +95,25 @@ enum IngredientList {
             && text[range].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 
-    /// The word ranges (runs of letters) of `text[range]`.
-    static func words(_ text: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = -1
-        for index in range {
-            if isLetter(text[index]) {
-                if start < 0 { start = index }
-            } else if start >= 0 {
-                result.append(start..<index)
-                start = -1
-            }
+    /// The word ranges (runs of letters) of `text[range]`, one at a time (no array).
+    struct Words: Sequence, IteratorProtocol {
+        let text: UnsafeBufferPointer<UInt8>
+        var index: Int
+        let end: Int
+
+        init(text: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
+            self.text = text
+            index = range.lowerBound
+            end = range.upperBound
         }
-        if start >= 0 { result.append(start..<range.upperBound) }
-        return result
+
+        mutating func next() -> Range<Int>? {
+            while index < end, !IngredientList.isLetter(text[index]) { index += 1 }
+            guard index < end else { return nil }
+            let start = index
+            while index < end, IngredientList.isLetter(text[index]) { index += 1 }
+            return start..<index
+        }
     }
 
     /// Whether the name's word names the ingredient's word: the same word, singular or plural, or a
@@ -139,25 +150,25 @@ enum IngredientList {
         return yA == yB && a[stemA].elementsEqual(b[stemB])
     }
 
-    /// The top-level ingredients: ranges split at `,` and `;` outside parentheses and brackets.
-    static func ingredients(_ statement: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        var parts: [Range<Int>] = []
+    /// The top-level ingredients into `parts` (emptied first, its capacity kept): ranges split at `,` and
+    /// `;` outside parentheses and brackets, parts of only spaces left out.
+    static func ingredients(_ statement: UnsafeBufferPointer<UInt8>, into parts: inout [Range<Int>]) {
+        parts.removeAll(keepingCapacity: true)
         var depth = 0
         var start = 0
-        for index in 0..<statement.count {
-            switch statement[index] {
+        for index in 0...statement.count {
+            let byte = index < statement.count ? statement[index] : UInt8(ascii: ",")
+            switch byte {
             case UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
             case UInt8(ascii: ","), UInt8(ascii: ";"):
-                if depth == 0 {
-                    parts.append(start..<index)
+                if depth == 0 || index == statement.count {
+                    if (start..<index).contains(where: { statement[$0] != 0x20 }) { parts.append(start..<index) }
                     start = index + 1
                 }
             default: break
             }
         }
-        parts.append(start..<statement.count)
-        return parts.filter { range in range.contains { statement[$0] != 0x20 } }
     }
 
     @inline(__always)
