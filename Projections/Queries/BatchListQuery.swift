@@ -82,7 +82,7 @@ extension ProjectionStore {
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             return try Row.fetchAll(
                 db, sql: "SELECT * FROM batch \(whereClause) ORDER BY allocated_at, length(id), id",
-                arguments: StatementArguments(arguments) ?? []
+                arguments: StatementArguments(arguments)
             ).map { row in
                 let status: Int = row["status"]
                 let mode: Int = row["mode"]

@@ -208,7 +208,7 @@ public struct CommandType: Sendable {
     let decode: @Sendable (any Decoder) throws -> InspectionCommand
 
     /// The command type `name`, whose fields `Fields` decodes and `wrap` makes a command.
-    public init<Fields: Decodable>(
+    public init<Fields: Decodable & Sendable>(
         _ name: String, _ fields: Fields.Type, _ wrap: @escaping @Sendable (Fields) -> InspectionCommand
     ) {
         self.name = name
