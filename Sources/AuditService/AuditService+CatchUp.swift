@@ -7,9 +7,15 @@ extension AuditService {
     func catchUp() throws {
         let end = log.lastPosition
         guard end > appliedPosition else { return }
-        var folded = state
-        var versions = streamVersions
-        var commands = commands
+        // Folded in place: the properties are moved out (nothing is copied, which with a large
+        // catalogue cost more than the records themselves) and moved back, also on an error, with
+        // ``appliedPosition`` at the last record folded.
+        var folded = InspectionState()
+        swap(&folded, &state)
+        var versions: [String: UInt64] = [:]
+        swap(&versions, &streamVersions)
+        var commands: [String: CommandRecord] = [:]
+        swap(&commands, &self.commands)
         var unknown = unknownRecords
         var position = appliedPosition
         var identityFolded: IdentityState?
@@ -23,8 +29,28 @@ extension AuditService {
             if let record { commands[runCommand] = record }
         }
         var current: CommandRecord?
+        defer {
+            closeRun(current)
+            state = folded
+            streamVersions = versions
+            self.commands = commands
+            unknownRecords = unknown
+            appliedPosition = position
+            if let identityFolded { identity.replace(identityFolded) }
+        }
         do {
             try log.forEachRecord(from: appliedPosition + 1, upTo: end) { record in
+                // Decoded first: a record that does not decode leaves no trace in the indexes.
+                var event: InspectionEvent?
+                var identityEvent: IdentityEvent?
+                do throws(PayloadDecodingError) {
+                    event = try InspectionEvent.decode(
+                        eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
+                } catch {
+                    guard error.isUnknownType else { throw error }
+                    identityEvent = try IdentityEvent.decode(
+                        eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
+                }
                 let sameRun = record.commandID == runCommand && record.streamID == runStream
                 if !sameRun {
                     closeRun(current)
@@ -37,27 +63,18 @@ extension AuditService {
                     stream: record.streamID, firstPosition: runFirst, lastPosition: record.position,
                     streamVersion: record.streamVersion, fingerprint: runFingerprint,
                     createdID: sameRun ? current?.createdID : nil)
+                let time = EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch)
+                if let event {
+                    folded.apply(event, at: time)
+                    if let created = CommandRecord.createdID(by: event) { current?.createdID = created }
+                } else if let identityEvent {
+                    if identityFolded == nil { identityFolded = identityDirectory.snapshot() }
+                    identityFolded?.apply(identityEvent, at: time)
+                } else {
+                    unknown += 1
+                }
                 versions[record.streamID] = record.streamVersion
                 position = record.position
-                let event: InspectionEvent
-                do throws(PayloadDecodingError) {
-                    event = try InspectionEvent.decode(
-                        eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
-                } catch {
-                    guard error.isUnknownType else { throw error }
-                    if let event = try IdentityEvent.decode(
-                        eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
-                    {
-                        if identityFolded == nil { identityFolded = identityDirectory.snapshot() }
-                        identityFolded?.apply(
-                            event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
-                        return
-                    }
-                    unknown += 1
-                    return
-                }
-                folded.apply(event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
-                if let created = CommandRecord.createdID(by: event) { current?.createdID = created }
             }
         } catch let error as PayloadDecodingError {
             throw AuditServiceError(
@@ -66,12 +83,5 @@ extension AuditService {
             throw AuditServiceError(
                 .log, "cannot read the event log: \(error)", context: ["position": "\(position + 1)"])
         }
-        closeRun(current)
-        state = folded
-        streamVersions = versions
-        self.commands = commands
-        unknownRecords = unknown
-        appliedPosition = position
-        if let identityFolded { identity.replace(identityFolded) }
     }
 }

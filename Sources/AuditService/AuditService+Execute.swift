@@ -2,125 +2,18 @@ import AuditLog
 import Inspection
 
 extension AuditService {
-    /// Runs one command: decide against the current state, append with the stream's expected
-    /// version and the command id, fold the events in.
+    /// Runs one command: decided against the current state, appended with the stream's expected
+    /// version and the command id (durably), folded in. It goes through the group writer of
+    /// ``execute(batch:)``, so commands sent at the same time share one durable write.
     ///
     /// A repeated command id returns the original result (status `.duplicate`), appending nothing.
-    /// When another append to the same stream wins meanwhile, the service catches up and decides
-    /// again: if the command still holds it is appended, otherwise it is refused.
     /// - Throws: ``AuditServiceError`` when the log fails (refusals are outcomes, not errors).
     public func execute(_ envelope: CommandEnvelope) async throws -> CommandOutcome {
-        for _ in 0..<max(1, configuration.maxAttempts) {
-            if let outcome = repeatOutcome(envelope) { return outcome }
-            let basis = appliedPosition
-            let decision: Decision
-            do {
-                decision = try state.decide(envelope, context: context)
-            } catch {
-                return refused(envelope, error)
-            }
-            let append = proposed(envelope, decision, expected: version(of: decision.stream))
-            let result: AppendResult
-            do {
-                result = try await self.append([append])[0]
-            } catch let error as EventLogError where error.code == .commandIDReused {
-                return reused(envelope, error.context["positions"] ?? "?")
-            } catch let error as EventLogError where error.code == .versionConflict {
-                logger.debug("append conflict; deciding again", metadata: ["stream": "\(decision.stream)"])
-                conflictRetries += 1
-                // The winner's records may not be folded yet: wait for its append, not a timer.
-                try await awaitWinner(on: decision.stream, knownVersion: version(of: decision.stream))
-                continue
-            } catch {
-                throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": envelope.commandID])
-            }
-            if !result.wasDuplicate, appliedPosition == basis, result.positions.lowerBound == basis + 1 {
-                fold(envelope, decision, result, fingerprint: append.commandFingerprint)
-            } else {
-                try catchUp()
-            }
-            await notifyObservers()
-            return outcome(envelope, decision, result)
+        let outcomes = try await execute(batch: [envelope])
+        guard let outcome = outcomes.first else {
+            throw AuditServiceError(.log, "the command got no outcome", context: ["commandID": envelope.commandID])
         }
-        throw AuditServiceError(
-            .tooManyConflicts,
-            "other appends to the same stream kept winning; the command was not applied (send it again)",
-            context: ["commandID": envelope.commandID])
-    }
-
-    /// Runs many commands in order with one durable write: the path for imports, device syncs and
-    /// the generator. Each command is decided against the state left by the ones before it;
-    /// refusals do not stop the rest. If the write conflicts, the commands run one by one.
-    public func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
-        guard !envelopes.isEmpty else { return [] }
-        let basis = appliedPosition
-        var working = state
-        var versions: [String: UInt64] = [:]
-        var seen: [String: Int] = [:]
-        var outcomes: [CommandOutcome?] = Array(repeating: nil, count: envelopes.count)
-        var decided: [(index: Int, decision: Decision)] = []
-        var appends: [StreamAppend] = []
-        let context = context
-        for (index, envelope) in envelopes.enumerated() {
-            if let outcome = repeatOutcome(envelope) {
-                outcomes[index] = outcome
-                continue
-            }
-            if seen[envelope.commandID] != nil { continue }  // answered after the write, like the first
-            do {
-                let decision = try working.decide(envelope, context: context)
-                let expected = versions[decision.stream] ?? version(of: decision.stream)
-                let time = envelope.occurredAt ?? context.now
-                for event in decision.events { working.apply(event, at: time) }
-                versions[decision.stream] = expected + UInt64(decision.events.count)
-                seen[envelope.commandID] = decided.count
-                decided.append((index, decision))
-                appends.append(proposed(envelope, decision, expected: expected))
-            } catch {
-                outcomes[index] = refused(envelope, error)
-            }
-        }
-        var results: [AppendResult] = []
-        do {
-            results = try await append(appends)
-        } catch let error as EventLogError where error.code == .versionConflict || error.code == .commandIDReused {
-            logger.debug("batch append conflict; running the commands one by one")
-            try catchUp()
-            for (index, envelope) in envelopes.enumerated() where outcomes[index] == nil {
-                outcomes[index] = try await execute(envelope)
-            }
-            return outcomes.compactMap { $0 }
-        } catch {
-            throw AuditServiceError(.log, "cannot append a batch of \(appends.count) commands: \(error)")
-        }
-        let contiguous =
-            appliedPosition == basis && results.allSatisfy { !$0.wasDuplicate }
-            && zip(results, results.dropFirst()).allSatisfy { $0.positions.upperBound + 1 == $1.positions.lowerBound }
-            && (results.first.map { $0.positions.lowerBound == basis + 1 } ?? true)
-        if contiguous, let last = results.last {
-            state = working
-            for ((_, decision), result) in zip(decided, results) {
-                streamVersions[decision.stream] = result.streamVersion
-            }
-            for ((append, result), (_, decision)) in zip(zip(appends, results), decided) {
-                commands[append.commandID] = CommandRecord(
-                    stream: append.streamID, firstPosition: result.positions.lowerBound,
-                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion,
-                    fingerprint: append.commandFingerprint,
-                    createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
-            }
-            appliedPosition = last.positions.upperBound
-        } else {
-            try catchUp()
-        }
-        for ((index, decision), result) in zip(decided, results) {
-            outcomes[index] = outcome(envelopes[index], decision, result)
-        }
-        for (index, envelope) in envelopes.enumerated() where outcomes[index] == nil {
-            outcomes[index] = repeatOutcome(envelope)
-        }
-        await notifyObservers()
-        return outcomes.compactMap { $0 }
+        return outcome
     }
 
     /// Sends ``ExpireBatch`` for every batch past its expiry, as the `system` actor.
