@@ -41,7 +41,7 @@ public enum PermissionTable {
     /// of pages it may open), and an inspector's own analytics page (pinned to their id).
     public static func roles(for route: WebRoute) -> Set<UserRole> {
         switch route {
-        case .loginForm, .login, .logout: everyone
+        case .loginForm, .login, .logout, .favicon: everyone
         case .home: roles(for: .page(.dashboard))
         case .photo: roles(for: .getProduct)
         case .checkDatasheet: roles(for: .page(.rules))

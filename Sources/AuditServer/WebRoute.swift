@@ -24,9 +24,13 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     case checkDatasheet
     /// `GET /photos/{sha256}`: a stored inspection photo, for the product page's thumbnails.
     case photo
+    /// `GET /favicon.ico`: the small icon browsers ask for on their own (public).
+    case favicon
 
     public static var allCases: [WebRoute] {
-        [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [.checkDatasheet, .photo]
+        [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [
+            .checkDatasheet, .photo, .favicon,
+        ]
     }
 
     /// The HTTP method.
@@ -45,6 +49,7 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .logout: "/logout"
         case .checkDatasheet: "/rules"
         case .photo: "/photos/{sha256}"
+        case .favicon: "/favicon.ico"
         case .page(let page): Self.path(of: page)
         }
     }
@@ -52,10 +57,10 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     /// The path of each page: `/` and its name, as the Reports module links them (`/product?gtin=…`).
     public static func path(of page: PageName) -> String { "/" + page.rawValue }
 
-    /// Whether the route needs a logged-in session (the login form and its post do not).
+    /// Whether the route needs a logged-in session (the login form, its post and the icon do not).
     public var needsSession: Bool {
         switch self {
-        case .loginForm, .login: false
+        case .loginForm, .login, .favicon: false
         default: true
         }
     }
@@ -70,6 +75,7 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .page(let page): "page-\(page.rawValue)"
         case .checkDatasheet: "check-datasheet"
         case .photo: "photo"
+        case .favicon: "favicon"
         }
     }
 

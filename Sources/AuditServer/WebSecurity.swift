@@ -48,6 +48,16 @@ enum WebSecurity {
         return response
     }
 
+    /// The icon browsers fetch by themselves: a small SVG (a check mark on dark blue), cached a day.
+    static func favicon() -> Response {
+        let svg =
+            ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d3557"/>"##
+            + ##"<path d="M4 8.5l2.5 2.5L12 5" fill="none" stroke="#fff" stroke-width="2"/></svg>"##
+        var headers = headers(contentType: "image/svg+xml")
+        headers[.cacheControl] = "public, max-age=86400"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: svg)))
+    }
+
     /// Whether a post comes from a page of this server: refused when the browser says it comes
     /// from another site (`Sec-Fetch-Site`) or names another origin (`Origin`). A client that
     /// sends neither header (not a browser, or an old one) still needs the CSRF token.

@@ -47,8 +47,11 @@ struct WebSite: Sendable {
     /// Authenticates, authorises and answers one browser request; never throws (errors are pages).
     func handle(_ route: WebRoute, _ request: Request, _ context: ServerRequestContext) async -> Response {
         do {
-            guard route.needsSession else {
-                return route == .login ? try await login(request) : loginForm(request)
+            switch route {
+            case .login: return try await login(request)
+            case .loginForm: return loginForm(request)
+            case .favicon: return WebSecurity.favicon()
+            default: break
             }
             guard let visitor = visitor(request) else {
                 if route.method == .get { return WebSecurity.redirect(to: Self.loginLocation(for: request)) }
@@ -70,7 +73,7 @@ struct WebSite: Sendable {
             case .page(let name): return try await page(name, request, context, visitor)
             case .checkDatasheet: return try await checkDatasheet(request, visitor)
             case .photo: return photo(context)
-            case .loginForm, .login: return WebSecurity.errorPage(.notFound, "No such page.")
+            case .loginForm, .login, .favicon: return WebSecurity.errorPage(.notFound, "No such page.")
             }
         } catch let refusal as WebRefusal {
             return WebSecurity.errorPage(refusal.status, refusal.message)
