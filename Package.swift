@@ -99,6 +99,7 @@ let package = Package(
             name: "AuditServer",
             dependencies: [
                 "AuditService",
+                "Reports",
                 "AuditLog",
                 "Inspection",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -207,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "AuditServerTests",
             dependencies: [
-                "AuditServer", "AuditService", "Inspection",
+                "AuditServer", "AuditService", "Inspection", "Reports",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
