@@ -69,7 +69,8 @@ struct ProductPage {
     }
 
     private func packaging(_ gtin: String) throws -> PageContent.Section {
-        let levels = try translate { try scope.queries.packaging(gtin: gtin) }
+        let hierarchy = try translate { try scope.queries.packaging(gtin: gtin) }
+        let levels = hierarchy.map { $0.containedIn.reversed() + [$0.product] + $0.contains } ?? []
         var table = DataTable(
             name: "packaging", caption: "Packaging hierarchy, largest level first",
             columns: [
