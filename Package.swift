@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "AuditService", targets: ["AuditService"]),
         .library(name: "SampleData", targets: ["SampleData"]),
+        .library(name: "Reports", targets: ["Reports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The web pages' templates (Reports).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // liblz4 from the system, wrapped the way GRDB wraps SQLite.
@@ -96,6 +99,7 @@ let package = Package(
             name: "AuditServer",
             dependencies: [
                 "AuditService",
+                "Reports",
                 "AuditLog",
                 "Inspection",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -110,6 +114,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // HTML pages with inline SVG charts from AuditService's answers; templates embedded by
+        // tools/generate-report-templates from Sources/Reports/Templates.
+        .target(
+            name: "Reports",
+            dependencies: ["AuditService", .product(name: "Mustache", package: "swift-mustache")],
+            exclude: ["Templates"]
+        ),
         // The seeded generator and the demo scenario, written through AuditService's command path.
         .target(
             name: "SampleData",
@@ -123,6 +134,7 @@ let package = Package(
             dependencies: [
                 "AuditService",
                 "AuditServer",
+                "Reports",
                 "AuditLog",
                 "GS1",
                 "Datasheets",
@@ -145,6 +157,7 @@ let package = Package(
             dependencies: [
                 "AuditService",
                 "AuditServer",
+                "Reports",
                 "SampleData",
                 "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -195,11 +208,15 @@ let package = Package(
         .testTarget(
             name: "AuditServerTests",
             dependencies: [
-                "AuditServer", "AuditService", "Inspection",
+                "AuditServer", "AuditService", "Inspection", "Reports",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: ["Reports", "AuditService", "SampleData", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -7,7 +7,7 @@ import Logging
 import NIOCore
 import NIOSSL
 
-/// Builds the router: the middleware chain, then one route per ``Endpoint``.
+/// Builds the router: the middleware chain, then one route per ``Endpoint`` and per ``WebRoute``.
 public func buildRouter(_ server: ServerState) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.addMiddleware {
@@ -21,6 +21,8 @@ public func buildRouter(_ server: ServerState) -> Router<ServerRequestContext> {
             try await routes.handle(endpoint, request, context)
         }
     }
+    // The browser's pages: cookie sessions, not signatures (see WebRoute).
+    WebSite(server: server).addRoutes(to: router)
     return router
 }
 

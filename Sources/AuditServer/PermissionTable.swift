@@ -1,6 +1,7 @@
 import AuditService
+import Reports
 
-/// The one table deciding who may call what: every endpoint and every command type, by role.
+/// The one table deciding who may call what: every endpoint, browser route and command type, by role.
 ///
 /// An inspector's reach is further limited to their own batches and tasks (checked against the
 /// domain state when the request is handled); an auditor only reads.
@@ -37,6 +38,35 @@ public enum PermissionTable {
         default: [.inspector, .admin]  // collection and inspection work
         }
     }
+
+    /// The roles allowed on each browser route. A page is open to the roles of the API endpoint
+    /// that serves the same data; the dashboard to everyone (it shows each role only the sections
+    /// of pages it may open), and an inspector's own analytics page (pinned to their id).
+    public static func roles(for route: WebRoute) -> Set<UserRole> {
+        switch route {
+        case .loginForm, .login, .logout, .favicon: everyone
+        case .home: roles(for: .page(.dashboard))
+        case .photo: roles(for: .getProduct)
+        case .checkDatasheet: roles(for: .page(.rules))
+        case .page(let page):
+            switch page {
+            case .dashboard: everyone
+            case .coverage: roles(for: .coverage)
+            // An inspector sees their own analytics only: the page's inspector filter is pinned to them.
+            case .inspectors: roles(for: .inspectorAnalytics).union([.inspector])
+            case .product: roles(for: .getProduct)
+            case .batch: roles(for: .getBatch)
+            case .history: roles(for: .history)
+            case .search: roles(for: .searchProducts)
+            case .categories: roles(for: .categories)
+            // Checking a file records nothing: the steward's job, open to the readers of reports.
+            case .rules: [.steward, .manager, .auditor, .admin]
+            }
+        }
+    }
+
+    /// Whether `role` may open `route`.
+    public static func allows(_ role: UserRole, _ route: WebRoute) -> Bool { roles(for: route).contains(role) }
 
     /// Whether `role` may call `endpoint`.
     public static func allows(_ role: UserRole, _ endpoint: Endpoint) -> Bool { roles(for: endpoint).contains(role) }

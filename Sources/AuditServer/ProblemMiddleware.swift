@@ -15,7 +15,9 @@ struct ProblemMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
-        let route = Endpoint.match(method: request.method, path: request.uri.path)?.rawValue ?? "unmatched"
+        let route =
+            Endpoint.match(method: request.method, path: request.uri.path)?.rawValue
+            ?? WebRoute.match(method: request.method, path: request.uri.path)?.label ?? "unmatched"
         let response: Response
         do {
             response = try await next(request, context)

@@ -2,7 +2,6 @@ import AuditService
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOPosix
 
 extension Routes {
     struct Login: Decodable {
@@ -28,34 +27,21 @@ extension Routes {
     /// the account for ``ServerConfiguration/lockoutDuration``.
     func createSession(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let login = try await decode(Login.self, request)
-        let now = server.now
-        if let until = server.sessions.lockedUntil(login.username, now: now) {
+        let user: IdentityState.User
+        switch try await server.checkLogin(username: login.username, password: login.password) {
+        case .accepted(let accepted): user = accepted
+        case .locked(let until):
             throw Problem(
                 .tooManyRequests, "account-locked",
                 "too many failed logins; the account is locked until \(Timestamp(microsecondsSinceEpoch: until).iso8601)",
                 remedy: "wait, or ask an admin to set a new password")
-        }
-        let service = service
-        // bcrypt is slow by design: keep it off the event loops and the cooperative pool.
-        let user = try await NIOThreadPool.singleton.runIfActive {
-            service.identity.user(login.username).flatMap { user in
-                service.checkPassword(login.password, of: user) ? user : nil
-            }
-        }
-        guard let user else {
-            if let until = server.sessions.recordFailure(login.username, now: now) {
-                context.logger.notice("account locked", metadata: ["user": "\(login.username)"])
-                throw Problem(
-                    .tooManyRequests, "account-locked",
-                    "too many failed logins; the account is locked until \(Timestamp(microsecondsSinceEpoch: until).iso8601)",
-                    remedy: "wait, or ask an admin to set a new password")
-            }
+        case .failed:
             throw Problem.unauthorized(
                 "login-failed", "the user name or password is wrong", remedy: "check both and try again")
+        case .disabled(let username):
+            throw Problem.unauthorized("user-disabled", "user '\(username)' is disabled", remedy: "ask an admin")
         }
-        guard !user.disabled else {
-            throw Problem.unauthorized("user-disabled", "user '\(user.username)' is disabled", remedy: "ask an admin")
-        }
+        let now = server.now
         let (token, session) = server.sessions.create(username: user.username, appID: context.appID ?? "", now: now)
         return try json(
             SessionCreated(

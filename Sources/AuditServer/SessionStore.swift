@@ -58,6 +58,9 @@ final class SessionStore: Sendable {
         }
     }
 
+    /// Forgets the failed logins of a user who just logged in (the browser's form; `create` does it for the API).
+    func clearFailures(_ username: String) { _ = state.withLockedValue { $0.failures.removeValue(forKey: username) } }
+
     /// Opens a session after a good password; resets the failure count.
     func create(username: String, appID: String, now: Int64) -> (token: String, session: Session) {
         var generator = SystemRandomNumberGenerator()

@@ -60,9 +60,13 @@ public struct ServeBenchmark: Sendable {
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: devices)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let result: (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double)
+        let pages: Double
         do {
             result = try await Self.drive(
                 client: client, port: child.port, devices: devices, seconds: seconds, secret: secret, note: note)
+            note("HTTP: \(seconds) s of dashboard pages")
+            pages = try await BenchServePages.run(
+                client: client, baseURL: "http://127.0.0.1:\(child.port)", clients: devices, seconds: seconds)
             try await client.shutdown()
         } catch {
             try? await client.shutdown()
@@ -81,6 +85,7 @@ public struct ServeBenchmark: Sendable {
             BenchmarkResult(
                 name: "p99-ms", value: Double(histogram.valueAtPercentile(99)) / 1000, unit: "ms", baseline: nil),
             BenchmarkResult(name: "reads", value: result.reads, unit: "requests/s", baseline: nil),
+            BenchmarkResult(name: "pages", value: pages, unit: "pages/s", baseline: nil),
             BenchmarkResult(name: "memory", value: memory, unit: "MB", baseline: nil),
         ])
     }

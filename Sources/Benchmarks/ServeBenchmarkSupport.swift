@@ -45,6 +45,10 @@ enum BenchServeSetup {
                 username: inspector(index), name: inspector(index), role: .inspector, password: password,
                 actor: "bench", commandID: "setup-user-\(index)", cost: 4)
         }
+        // The manager whose dashboard the pages phase fetches.
+        _ = try await service.addUser(
+            username: BenchServePages.manager, name: "Manager", role: .manager, password: password, actor: "bench",
+            commandID: "setup-manager", cost: 4)
         _ = try await service.registerApp(
             appID: appID, name: "bench devices", actor: "bench", commandID: "setup-app", secret: secret)
     }

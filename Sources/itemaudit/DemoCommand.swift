@@ -146,6 +146,13 @@ struct DemoCommand: AsyncParsableCommand {
             itemaudit verify\(dataOption)
 
             """
+        out += section("Web pages: start the server, then open the dashboard in a browser")
+        out += "itemaudit serve\(dataOption)\n"
+        out += "then open http://127.0.0.1:8080/ and log in as \(report.accounts.first?.username ?? "manager-1")\n"
+        out += "demo credentials (made for this demo data only; never reuse them for real accounts):\n"
+        var accounts = TextTable(columns: ["username", "role", "password"], rightAligned: [])
+        for account in report.accounts { accounts.append([account.username, account.role.name, account.password]) }
+        out += accounts.renderText()
         return out
     }
 }

@@ -1,7 +1,8 @@
-import AuditServer
 import Foundation
 import HummingbirdTesting
 import Testing
+
+@testable import AuditServer
 
 /// The routes and `Schemas/openapi.yaml` describe the same API.
 @Suite("OpenAPI agreement")
@@ -50,6 +51,39 @@ struct OpenAPIAgreementTests {
         for endpoint in Endpoint.allCases where endpoint.authentication == .none {
             let block = yaml.components(separatedBy: "\n  \(endpoint.path):\n").dropFirst().first ?? ""
             #expect(block.prefix(400).contains("security: []"), "\(endpoint.path) should say security: []")
+        }
+    }
+
+    /// The browser routes are a second, explicitly listed group (`WebRoute`), kept out of the
+    /// document on purpose: the document is the signed API's contract (schemathesis fuzzes it through
+    /// a signing proxy), while pages are for browsers, authenticated by a cookie with a CSRF token.
+    @Test("browser routes are listed apart: none is in the document, none shares a method and path with an endpoint")
+    func browserRoutesApart() throws {
+        let yaml = try String(contentsOf: Self.document, encoding: .utf8)
+        let documented = Self.operations(yaml)
+        let web = Set(WebRoute.allCases.map { "\($0.method.rawValue) \($0.path)" })
+        let api = Set(Endpoint.allCases.map { "\($0.method.rawValue) \($0.path)" })
+        #expect(web.count == WebRoute.allCases.count, "each browser route is one method and path")
+        #expect(web.isDisjoint(with: documented), "browser routes in the API document: \(web.intersection(documented))")
+        #expect(web.isDisjoint(with: api))
+        for route in WebRoute.allCases {
+            let concrete = route.path.replacingOccurrences(of: "{sha256}", with: "ab")
+            #expect(Endpoint.match(method: route.method, path: concrete) == nil, "\(route.path) is also an endpoint")
+            #expect(WebRoute.match(method: route.method, path: concrete) == route)
+        }
+    }
+
+    @Test("the router answers every browser route (an unauthenticated request is redirected or refused, never 404)")
+    func browserRoutesRouted() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            for route in WebRoute.allCases {
+                let path = route.path.replacingOccurrences(of: "{sha256}", with: String(repeating: "a", count: 64))
+                let response = try await client.execute(uri: path, method: route.method)
+                #expect(response.status != .notFound, "\(route.method) \(path)")
+                #expect(response.status.code < 500, "\(route.method) \(path)")
+                #expect(response.headers[.contentType] != Problem.mediaType, "\(path) answers a browser, not a device")
+            }
         }
     }
 

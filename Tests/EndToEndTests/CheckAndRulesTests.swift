@@ -48,9 +48,10 @@ struct CheckAndRulesTests {
         let findings = try #require(failed["findings"] as? [[String: Any]])
         #expect(findings.map { $0["rule"] as? String } == ["EU-016", "ALG-003", "NUT-025"])
         let keys: Set<String> = [
-            "rule", "attribute", "verdict", "severity", "message", "observed", "expected", "reference",
+            "rule", "attribute", "verdict", "verdictLabel", "severity", "message", "observed", "expected", "reference",
         ]
         for finding in findings { #expect(Set(finding.keys) == keys) }
+        #expect(failed["verdictLabel"] as? String == "failure")
     }
 
     @Test("check: malformed records are reported on stderr with file and line, the rest is checked")

@@ -40,7 +40,34 @@ public struct DemoScenario: Sendable {
         public var sampleGTIN: String?
         /// The last day of the simulated history.
         public var end: Timestamp
+        /// The accounts made for trying the web pages and the API (demo data only).
+        public var accounts: [DemoAccount]
     }
+
+    /// A login made by the demo, with its password in the clear: demo data only, never a real account.
+    public struct DemoAccount: Sendable, Hashable {
+        public var username: String
+        public var role: UserRole
+        public var password: String
+        /// The bcrypt hash of `password` (cost 10), computed once with a fixed salt so that the same
+        /// seed gives the same log and head hash; the password is printed anyway.
+        public var passwordHash: String
+    }
+
+    /// The demo's accounts: the manager the web pages are for, an inspector of the generated
+    /// history (who sees only their own batches) and an auditor. Known passwords, printed by the
+    /// demo: they exist only in a demo's data directory.
+    public static let accounts = [
+        DemoAccount(
+            username: "manager-1", role: .manager, password: "manager-demo-password",
+            passwordHash: "$2b$10$V9wHQriL5XR8CP6LyznuvOehcRNMEiotkdHMWNQCQG0f3L08XeUE6"),
+        DemoAccount(
+            username: "inspector-1", role: .inspector, password: "inspector-demo-password",
+            passwordHash: "$2b$10$U5obmak38pQlzs9bfH9AOusX5o/cMAwRofqb4x8956QAj4touMgTS"),
+        DemoAccount(
+            username: "auditor-1", role: .auditor, password: "auditor-demo-password",
+            passwordHash: "$2b$10$JN/jfa1w6A.rPX4N1.TKZuAg9jZPoYFUYX6lk5M0Zu4miZmsfKCoy"),
+    ]
 
     /// The file whose presence marks a directory as one `demo` made, so a later demo may replace it.
     public static let markerName = DataDirectoryProbe.demoMarkerName
@@ -120,6 +147,16 @@ public struct DemoScenario: Sendable {
             })
         let sampleGTIN = await Self.sampleProduct(in: service.state, failedChecks: failedChecks)
         let end = clock.now()
+        step("adding the demo accounts (\(Self.accounts.map(\.username).joined(separator: ", ")))")
+        for account in Self.accounts {
+            // manager-1 and inspector-1 are in the generated history already: they log in as themselves.
+            _ = try await service.execute(
+                identity: .addUser(
+                    UserAdded(
+                        username: account.username, name: account.username, role: account.role,
+                        passwordHash: account.passwordHash)),
+                commandID: "demo-user-\(account.username)", actor: "demo")
+        }
         try await service.close()
 
         step("rebuilding the projections from the log")
@@ -131,7 +168,7 @@ public struct DemoScenario: Sendable {
             dataDirectory: directory, history: history, datasheetsFile: datasheetsFile, check: check,
             failingRules: failing.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { ($0.key, $0.value) },
             recorded: recordings.count { $0.status == .recorded }, projections: projections,
-            verification: verification, sampleGTIN: sampleGTIN, end: end)
+            verification: verification, sampleGTIN: sampleGTIN, end: end, accounts: Self.accounts)
     }
 
     /// Updated datasheets for catalogue base units, as a supplier's JSON Lines export would carry them.

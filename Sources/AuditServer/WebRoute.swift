@@ -1,0 +1,92 @@
+import HTTPTypes
+import Reports
+
+/// Every browser route: the HTML pages, their CSV tables, the login form and the photo thumbnails.
+///
+/// These are not in `Schemas/openapi.yaml`: that document is the contract of the signed API for
+/// devices and scripts, which a browser cannot call (it cannot sign). A browser route is
+/// authenticated by the session cookie instead, and every form post carries a CSRF token. The
+/// permission table decides who may open each (``PermissionTable/roles(for:)-(WebRoute)``), and the
+/// OpenAPI agreement test checks that the two route lists never overlap.
+public enum WebRoute: Hashable, Sendable, CaseIterable {
+    /// `GET /`: the dashboard (also at `/dashboard`).
+    case home
+    /// `GET /login`: the login form.
+    case loginForm
+    /// `POST /login`: the login form's post.
+    case login
+    /// `POST /logout`: ends the cookie session.
+    case logout
+    /// `GET` of a page, its filters in the query (`?gtin=`, `?batch=`, `?from=`, …), with
+    /// `&format=csv&table=NAME` for one of its tables as CSV.
+    case page(PageName)
+    /// `POST /rules`: a datasheet file to check, answered with the rules page of its findings.
+    case checkDatasheet
+    /// `GET /photos/{sha256}`: a stored inspection photo, for the product page's thumbnails.
+    case photo
+    /// `GET /favicon.ico`: the small icon browsers ask for on their own (public).
+    case favicon
+
+    public static var allCases: [WebRoute] {
+        [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [
+            .checkDatasheet, .photo, .favicon,
+        ]
+    }
+
+    /// The HTTP method.
+    public var method: HTTPRequest.Method {
+        switch self {
+        case .login, .logout, .checkDatasheet: .post
+        default: .get
+        }
+    }
+
+    /// The path, with `{name}` for a parameter.
+    public var path: String {
+        switch self {
+        case .home: "/"
+        case .loginForm, .login: "/login"
+        case .logout: "/logout"
+        case .checkDatasheet: "/rules"
+        case .photo: "/photos/{sha256}"
+        case .favicon: "/favicon.ico"
+        case .page(let page): Self.path(of: page)
+        }
+    }
+
+    /// The path of each page: `/` and its name, as the Reports module links them (`/product?gtin=…`).
+    public static func path(of page: PageName) -> String { "/" + page.rawValue }
+
+    /// Whether the route needs a logged-in session (the login form, its post and the icon do not).
+    public var needsSession: Bool {
+        switch self {
+        case .loginForm, .login, .favicon: false
+        default: true
+        }
+    }
+
+    /// A short label for logs and metrics (`page-dashboard`, `login`, …).
+    public var label: String {
+        switch self {
+        case .home: "home"
+        case .loginForm: "login-form"
+        case .login: "login"
+        case .logout: "logout"
+        case .page(let page): "page-\(page.rawValue)"
+        case .checkDatasheet: "check-datasheet"
+        case .photo: "photo"
+        case .favicon: "favicon"
+        }
+    }
+
+    /// The route answering `method` on a concrete path, if any.
+    public static func match(method: HTTPRequest.Method, path: String) -> WebRoute? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return allCases.first { route in
+            guard route.method == method else { return false }
+            let pattern = route.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard pattern.count == parts.count else { return false }
+            return zip(pattern, parts).allSatisfy { $0.hasPrefix("{") ? !$1.isEmpty : $0 == $1 }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import AuditService
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Reports
+
+extension WebSite {
+    /// The Reports module over this server's data, linking to this server's routes.
+    var pages: ReportPages {
+        let clock = server.configuration.clock
+        return ReportPages(queries: server.service.queries, links: .server(basePath: ""), now: { clock.now() })
+    }
+
+    /// Who is looking, for the page to decide what to show.
+    static func viewer(_ visitor: Visitor) -> PageViewer {
+        PageViewer(userID: visitor.user.username, role: visitor.user.role.name, csrfToken: visitor.session.csrfToken)
+    }
+
+    /// The query parameters of a page request. An inspector's requests are pinned to their
+    /// own work: any `inspector` filter is replaced by their own id.
+    static func parameters(query: [(String, String)], role: UserRole, userID: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (key, value) in query { parameters[key] = value }
+        if PermissionTable.isLimitedToOwnWork(role) { parameters["inspector"] = userID }
+        return parameters
+    }
+
+    /// `GET` of a page: its HTML, or with `?format=csv&table=NAME` one of its tables as CSV.
+    func page(_ page: PageName, _ request: Request, _ context: ServerRequestContext, _ visitor: Visitor)
+        async throws -> Response
+    {
+        let parameters = Self.parameters(
+            query: request.uri.queryParameters.map { (String($0.key), String($0.value)) },
+            role: visitor.user.role, userID: visitor.user.username)
+        if page == .batch, let batch = parameters["batch"] { try await checkOwnBatch(batch, visitor) }
+        let viewer = Self.viewer(visitor)
+        if parameters["format"] == "csv" {
+            let table = parameters["table"] ?? ""
+            let csv = try await pages.renderCSV(page, table: table, parameters: parameters, viewer: viewer)
+            var headers = WebSecurity.headers(contentType: "text/csv; charset=utf-8")
+            let name = Self.fileNamePart(page.rawValue + (table.isEmpty ? "" : "-" + table))
+            headers[.contentDisposition] = "attachment; filename=\"\(name).csv\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
+        }
+        let rendered = try await pages.render(page, parameters: parameters, viewer: viewer)
+        return WebSecurity.html(rendered.html, status: HTTPResponse.Status(code: rendered.status))
+    }
+
+    /// An inspector may open only their own batches (as `GET /v1/batches/{id}`); others any.
+    func checkOwnBatch(_ batchID: String, _ visitor: Visitor) async throws {
+        guard PermissionTable.isLimitedToOwnWork(visitor.user.role) else { return }
+        guard let batch = await server.service.deviceBatch(batchID) else {
+            throw WebRefusal(.notFound, "There is no batch \(batchID).")
+        }
+        guard batch.inspectorID == visitor.user.username else {
+            throw WebRefusal(.forbidden, "Batch \(batchID) belongs to another inspector; you can open only your own.")
+        }
+    }
+
+    /// `POST /rules`: a datasheet file from the rules page's form (multipart, with the CSRF token),
+    /// answered with the rules page of its findings. Nothing is recorded in the log.
+    func checkDatasheet(_ request: Request, _ visitor: Visitor) async throws -> Response {
+        guard WebSecurity.isSameOrigin(request) else {
+            throw WebRefusal(.forbidden, "This form was sent from another site; nothing was done.")
+        }
+        guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType] ?? "") else {
+            throw WebRefusal(.unsupportedMediaType, "Send the datasheet file with the form on the rules page.")
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.uploadLimit)
+        } catch is NIOTooManyBytesError {
+            throw WebRefusal(
+                .contentTooLarge,
+                "The file is larger than \(Self.uploadLimit >> 20) MiB; check it with `itemaudit check`.")
+        }
+        let form: MultipartForm
+        do {
+            form = try MultipartForm(body: [UInt8](buffer: body), boundary: boundary)
+        } catch {
+            throw WebRefusal(.badRequest, "The form could not be read: \(error.reason).")
+        }
+        try checkPost(request, token: form.text(WebSecurity.csrfField), expected: visitor.session.csrfToken)
+        // The form's one file field (the rules page names it `datasheets`).
+        guard let file = form.parts.first(where: { $0.filename != nil }), !file.content.isEmpty else {
+            throw WebRefusal(.badRequest, "Choose a datasheet file (JSON-LD, JSON Lines or CSV) to check.")
+        }
+        let rules = form.text("rules").map { $0.split(separator: ",").map(String.init) } ?? []
+        // The checker reads a file, its format told by the extension: the upload goes to a private
+        // temporary file under a fixed name with the upload's extension, removed afterwards.
+        let name = file.filename ?? "datasheet"
+        let ext = (name as NSString).pathExtension.lowercased()
+        guard ["jsonl", "json", "jsonld", "csv"].contains(ext) else {
+            throw WebRefusal(
+                .badRequest, "The file must end in .jsonl, .json, .jsonld or .csv (the format is told by it).")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "itemaudit-upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("upload.\(ext)")
+        try Data(file.content).write(to: path)
+        let checks = try await RuleCheckInput.check(file: path.path, displayName: name, rules: rules)
+        let rendered = pages.renderRuleChecks(checks, viewer: Self.viewer(visitor))
+        return WebSecurity.html(rendered.html, status: HTTPResponse.Status(code: rendered.status))
+    }
+
+    /// `GET /photos/{sha256}`: a stored photo with its type, cached privately (its name is its hash).
+    func photo(_ context: ServerRequestContext) -> Response {
+        let hash = context.parameters.get("sha256") ?? ""
+        guard let bytes = server.service.photos.read(sha256: hash) else {
+            return WebSecurity.errorPage(.notFound, "No stored photo with that hash (it may not be uploaded yet).")
+        }
+        var headers = WebSecurity.headers(contentType: Self.imageType(bytes))
+        headers[.cacheControl] = "private, max-age=86400, immutable"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The image type of stored photo bytes (the store accepts only JPEG, PNG and HEIC).
+    static func imageType(_ bytes: [UInt8]) -> String {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.count > 12, bytes[4..<8].elementsEqual(Array("ftyp".utf8)) { return "image/heic" }
+        return "application/octet-stream"
+    }
+
+    /// Letters, digits and '-' only (a download's file name).
+    static func fileNamePart(_ text: String) -> String {
+        String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" })
+    }
+}

@@ -1,0 +1,86 @@
+/// A table of a page: its columns and rows, drawn as HTML under a chart and as CSV.
+///
+/// The CSV header is the columns' keys (the CLI's JSON keys where the column is one), the HTML
+/// header their labels.
+struct DataTable: Sendable {
+    /// A column: its CSV key, its header for people, and whether it holds numbers (right-aligned).
+    struct Column: Sendable {
+        var key: String
+        var label: String
+        var numeric: Bool
+
+        init(_ key: String, _ label: String? = nil, numeric: Bool = false) {
+            self.key = key
+            self.label = label ?? key
+            self.numeric = numeric
+        }
+    }
+
+    /// A cell: its text, and a link when it names something with a page of its own.
+    struct Cell: Sendable {
+        var text: String
+        var link: String?
+
+        init(_ text: String, link: String? = nil) {
+            self.text = text
+            self.link = link
+        }
+    }
+
+    /// The table's name in CSV links and file names (`coverage-type`).
+    var name: String
+    /// What the table shows, for its `<caption>`.
+    var caption: String
+    var columns: [Column]
+    var rows: [[Cell]]
+    /// Where the table's CSV is (set by the page when it knows its links).
+    var csvLink: String = ""
+    /// The rows of the CSV when the page shows only some (nil: the same as ``rows``).
+    var csvRows: [[Cell]]?
+    /// Said instead of the table when there are no rows.
+    var emptyText = "Nothing to show for these filters."
+
+    init(name: String, caption: String, columns: [Column], rows: [[Cell]]) {
+        self.name = name
+        self.caption = caption
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// RFC 4180 CSV: the keys, then the rows; fields with a comma, quote or line break quoted.
+    /// A cell starting with `=`, `+`, `-` or `@` that is not a number is prefixed with `'` so a
+    /// spreadsheet does not run it as a formula (product names come from suppliers).
+    func csv() -> String {
+        var out = columns.map { Self.csvField($0.key) }.joined(separator: ",") + "\r\n"
+        for row in csvRows ?? rows {
+            out += row.map { Self.csvField($0.text) }.joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    static func csvField(_ text: String) -> String {
+        var text = text
+        if let first = text.first, "=+-@".contains(first), Double(text) == nil { text = "'" + text }
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The Mustache context of the table.
+    func context() -> [String: Any] {
+        [
+            "name": name,
+            "caption": caption,
+            "csvLink": csvLink,
+            "empty": rows.isEmpty,
+            "emptyText": emptyText,
+            "columns": columns.map { ["label": $0.label, "numeric": $0.numeric] as [String: Any] },
+            "rows": rows.map { row -> [String: Any] in
+                [
+                    "cells": zip(columns, row).map { column, cell -> [String: Any] in
+                        ["text": cell.text, "numeric": column.numeric, "link": orFalse(cell.link)]
+                    }
+                ]
+            },
+        ]
+    }
+}

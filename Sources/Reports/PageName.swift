@@ -1,0 +1,38 @@
+/// The pages the Reports module draws; the raw value is the page's path segment and file name.
+public enum PageName: String, CaseIterable, Sendable {
+    /// Coverage %, inspections this period, open batches by status, overdue samples, failures by
+    /// attribute group, the log's head hash.
+    case dashboard
+    /// Coverage by product type, mode, location and inspector over a period.
+    case coverage
+    /// Per inspector and day: collected, skipped by reason, passed, failed, minutes per task.
+    case inspectors
+    /// One product's quality history (`gtin=`).
+    case product
+    /// One batch's tasks (`batch=`), or the batch list without it.
+    case batch
+    /// The auditor's timeline of a GTIN, batch, task or inspector, as of a point.
+    case history
+    /// Product search (`q=`, `type=`, `manufacturer=`).
+    case search
+    /// The category tree with counts.
+    case categories
+    /// A datasheet file's rule findings, grouped by rule and by product (`file=` in a static
+    /// report; the server passes uploaded findings to ``ReportPages/renderRuleChecks(_:viewer:)``).
+    case rules
+
+    /// The page's title for people.
+    public var title: String {
+        switch self {
+        case .dashboard: "Dashboard"
+        case .coverage: "Coverage"
+        case .inspectors: "Inspectors"
+        case .product: "Product"
+        case .batch: "Batches"
+        case .history: "History"
+        case .search: "Search"
+        case .categories: "Categories"
+        case .rules: "Rule checks"
+        }
+    }
+}

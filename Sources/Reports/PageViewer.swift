@@ -1,0 +1,25 @@
+/// Who a page is drawn for: the logged-in user (the server) or the report's reader (static export).
+///
+/// An inspector sees only their own work: their batches, their analytics, their timeline.
+public struct PageViewer: Sendable, Hashable {
+    /// The user id (an inspector's id is the one batches are allocated to).
+    public var userID: String
+    /// The role's name as the API spells it: `inspector`, `manager`, `auditor`, `steward`,
+    /// `receiver`, `admin`.
+    public var role: String
+    /// The session's CSRF token, written into every form the page has (nil in static files).
+    public var csrfToken: String?
+
+    /// A viewer from its parts.
+    public init(userID: String, role: String, csrfToken: String? = nil) {
+        self.userID = userID
+        self.role = role
+        self.csrfToken = csrfToken
+    }
+
+    /// The reader of a static report (`itemaudit report`): a manager who sees everything.
+    public static let report = PageViewer(userID: "report", role: "manager")
+
+    /// Whether this viewer sees only their own batches and analytics.
+    public var isLimitedToOwnWork: Bool { role == "inspector" }
+}

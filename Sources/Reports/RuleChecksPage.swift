@@ -1,0 +1,166 @@
+import AuditService
+
+/// The rule-check page: a datasheet file's findings grouped by rule and by product, with each
+/// rule's reference (EU 1169 article or GS1 standard) and the evidence (observed, expected).
+struct RuleChecksPage {
+    var checks: RuleCheckInput?
+    var links: PageLinks
+    /// Links to product pages (nil: the product is printed without a link).
+    var productLink: (String) -> String? = { _ in nil }
+    /// Findings listed on the page; the CSV has them all.
+    static let findingsShown = 1000
+
+    func content() -> PageContent {
+        var content = PageContent(page: .rules, title: "Rule checks")
+        content.upload = UploadForm(
+            action: links.page(.rules), fieldName: "datasheets",
+            label: "Datasheet file to check (JSON-LD, JSON Lines or CSV)")
+        guard let checks else {
+            content.sections.append(
+                .init(
+                    "No datasheet file",
+                    note: links.isStatic
+                        ? "This report was written without a datasheet file (itemaudit report --datasheets FILE adds its findings)."
+                        : "Choose a datasheet file above: its findings are shown here, grouped by rule and by product.")
+            )
+            return content
+        }
+        content.title = "Rule checks: \(checks.source)"
+        content.csvParameters = links.isStatic ? [:] : ["file": checks.source]
+        var summary = CheckSummary()
+        for report in checks.reports { summary.add(report) }
+        content.facts = [
+            .init("File", checks.source), .init("Datasheets", String(summary.datasheets)),
+            .init("Failed", String(summary.failed)), .init("With warnings", String(summary.warnings)),
+            .init("Passed", String(summary.passed)), .init("Unreadable records", String(checks.unreadable.count)),
+        ]
+        content.sections.append(byRule(checks))
+        content.sections.append(byProduct(checks))
+        content.sections.append(findings(checks))
+        if !checks.unreadable.isEmpty {
+            content.sections.append(
+                .init(
+                    "Unreadable records",
+                    table: DataTable(
+                        name: "unreadable", caption: "Records that could not be read",
+                        columns: [.init("problem")], rows: checks.unreadable.map { [.init($0)] })))
+        }
+        return content
+    }
+
+    private struct RuleTotal {
+        var rule: String
+        var reference: String
+        var failures = 0
+        var warnings = 0
+        var datasheets = Set<String>()
+        var example = ""
+    }
+
+    private func byRule(_ checks: RuleCheckInput) -> PageContent.Section {
+        var totals: [String: RuleTotal] = [:]
+        for (index, report) in checks.reports.enumerated() {
+            for finding in report.findings {
+                var total = totals[finding.rule] ?? RuleTotal(rule: finding.rule, reference: finding.reference)
+                if finding.severity == "failure" {
+                    total.failures += 1
+                } else if finding.severity == "warning" {
+                    total.warnings += 1
+                }
+                total.datasheets.insert(report.source.isEmpty ? String(index) : report.source)
+                if total.example.isEmpty { total.example = finding.message }
+                totals[finding.rule] = total
+            }
+        }
+        let rules = totals.values.sorted { ($0.failures + $0.warnings, $1.rule) > ($1.failures + $1.warnings, $0.rule) }
+        let titles = RuleTitles.shared
+        let chart = Chart.stackedBars(
+            id: "chart-rules", title: "Findings by rule", labels: rules.map(\.rule),
+            series: [
+                .init(name: "failures", style: Chart.style(2), values: rules.map(\.failures)),
+                .init(name: "warnings", style: Chart.style(1), values: rules.map(\.warnings)),
+            ])
+        var table = DataTable(
+            name: "rules", caption: "Findings by rule",
+            columns: [
+                .init("rule"), .init("title"), .init("reference"), .init("failures", numeric: true),
+                .init("warnings", numeric: true), .init("datasheets", numeric: true),
+                .init("message", "example message"),
+            ],
+            rows: rules.map { total in
+                [
+                    .init(total.rule), .init(titles.title(of: total.rule)), .init(total.reference),
+                    .init(String(total.failures)), .init(String(total.warnings)), .init(String(total.datasheets.count)),
+                    .init(total.example),
+                ]
+            })
+        table.emptyText = "No rule failed or warned."
+        return .init("By rule", chart: rules.isEmpty ? nil : chart, table: table)
+    }
+
+    private func byProduct(_ checks: RuleCheckInput) -> PageContent.Section {
+        let reports = checks.reports.filter { !$0.findings.isEmpty }
+        var table = DataTable(
+            name: "products", caption: "Datasheets with findings, in file order",
+            columns: [
+                .init("gtin"), .init("source"), .init("verdict"), .init("failures", numeric: true),
+                .init("warnings", numeric: true), .init("passedRules", numeric: true), .init("rules", "rules found"),
+            ],
+            rows: reports.map { report in
+                let failures = report.findings.filter { $0.severity == "failure" }.count
+                let warnings = report.findings.filter { $0.severity == "warning" }.count
+                return [
+                    .init(report.gtin, link: report.gtin.isEmpty ? nil : productLink(report.gtin)),
+                    .init(report.source),
+                    .init(ReportLabels.verdict(report.verdict.rawValue)), .init(String(failures)),
+                    .init(String(warnings)),
+                    .init(String(report.passedRules)),
+                    .init(Array(Set(report.findings.map(\.rule))).sorted().joined(separator: ", ")),
+                ]
+            })
+        table.emptyText = "Every datasheet passed."
+        return .init("By product", table: table)
+    }
+
+    private func findings(_ checks: RuleCheckInput) -> PageContent.Section {
+        var rows: [[DataTable.Cell]] = []
+        for report in checks.reports {
+            for finding in report.findings {
+                rows.append([
+                    .init(report.gtin), .init(report.source), .init(finding.rule), .init(finding.attribute),
+                    .init(finding.severity), .init(finding.message), .init(finding.observed), .init(finding.expected),
+                    .init(finding.reference),
+                ])
+            }
+        }
+        var table = DataTable(
+            name: "findings", caption: "Every finding with its evidence",
+            columns: [
+                .init("gtin"), .init("source"), .init("rule"), .init("attribute"), .init("severity"), .init("message"),
+                .init("observed"), .init("expected"), .init("reference"),
+            ],
+            rows: Array(rows.prefix(Self.findingsShown)))
+        table.csvRows = rows
+        table.emptyText = "No findings."
+        let note =
+            rows.count > Self.findingsShown
+            ? "The first \(Self.findingsShown) of \(rows.count) findings; the CSV has them all." : nil
+        return .init("Findings and evidence", note: note, table: table)
+    }
+}
+
+/// Rule ids → titles, from the built-in rule sets.
+struct RuleTitles: Sendable {
+    let titles: [String: String]
+    static let shared = RuleTitles()
+
+    init() {
+        var titles: [String: String] = [:]
+        if let engine = try? RuleBook.engine(subject: nil) {
+            for set in engine.ruleSets { for rule in set.rules { titles[rule.id] = rule.title } }
+        }
+        self.titles = titles
+    }
+
+    func title(of rule: String) -> String { titles[rule] ?? "" }
+}
