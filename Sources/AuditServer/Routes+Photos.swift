@@ -2,6 +2,7 @@ import AuditService
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOPosix
 
 extension Routes {
     struct PhotoStored: Encodable {
@@ -30,7 +31,11 @@ extension Routes {
         let bytes = [UInt8](buffer: buffer)
         let store = service.photos
         do {
-            let receipt = try store.store(bytes, contentType: contentType, sha256: sha256)
+            // Hashing, writing and fsync block: on the thread pool, not a request's executor
+            // (two of those serve every connection on this machine).
+            let receipt = try await NIOThreadPool.singleton.runIfActive {
+                try store.store(bytes, contentType: contentType, sha256: sha256)
+            }
             return try json(
                 PhotoStored(
                     sha256: receipt.sha256, byteCount: receipt.byteCount, contentType: receipt.contentType,

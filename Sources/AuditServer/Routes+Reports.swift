@@ -141,7 +141,7 @@ extension Routes {
         try await waitIfAsked(Query(request))
         let answer = try await report { queries -> ProductAnswer? in
             guard let quality = try queries.product(gtin: gtin) else { return nil }
-            return ProductAnswer(quality: quality, packaging: try queries.packaging(gtin: quality.gtin))
+            return ProductAnswer(quality: quality, packaging: try queries.packagingHierarchy(gtin: quality.gtin))
         }
         guard let answer else {
             throw Problem.notFound("no product \(gtin) in the log", remedy: "search: GET /v1/products?q=…")

@@ -43,6 +43,8 @@ public actor AuditService {
     public nonisolated let configuration: Configuration
     /// Users and device apps, readable without waiting for the actor (folded from identity events).
     public nonisolated let identity = IdentityDirectory()
+    /// App secrets opened so far (checking a request's signature needs one each time).
+    nonisolated let openedSecrets = OpenedSecrets()
     let clock: any LogClock
     let logger: Logger
 

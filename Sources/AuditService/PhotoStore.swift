@@ -86,8 +86,9 @@ public struct PhotoStore: Sendable {
             return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: false)
         }
         do {
-            try FileManager.default.createDirectory(
-                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let folder = target.deletingLastPathComponent()
+            let newFolder = !FileManager.default.fileExists(atPath: folder.path)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let temporary = target.deletingLastPathComponent().appendingPathComponent(
                 ".\(hash).\(UUID().uuidString).tmp")
             try Self.writeFile(bytes, to: temporary.path, durable: durable)
@@ -95,11 +96,24 @@ public struct PhotoStore: Sendable {
                 try? FileManager.default.removeItem(at: temporary)
                 throw CocoaError(.fileWriteUnknown)
             }
+            // The new name is durable only once its directory is synced (a crash could otherwise
+            // lose an acknowledged photo whose bytes were synced under the temporary name).
+            if durable {
+                try Self.syncDirectory(folder.path)
+                if newFolder { try Self.syncDirectory(directory.path) }
+            }
         } catch {
             throw AuditServiceError(
                 .dataDirectory, "cannot write the photo (check disk space)", context: ["file": target.path])
         }
         return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: true)
+    }
+
+    private static func syncDirectory(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 { throw CocoaError(.fileWriteUnknown) }
     }
 
     private static func writeFile(_ bytes: [UInt8], to path: String, durable: Bool) throws {

@@ -133,7 +133,7 @@ extension AuditService {
     /// - Throws: ``AuditServiceError`` when the sealed secret does not open (key file replaced).
     public nonisolated func secret(ofApp appID: String) throws -> [UInt8]? {
         guard let app = identity.app(appID), !app.revoked else { return nil }
-        return try vault.open(app.sealedSecret)
+        return try openedSecrets.secret(app.sealedSecret, vault: vault)
     }
 
     static func checkPasswordPolicy(_ password: String) throws(IdentityRefusal) {

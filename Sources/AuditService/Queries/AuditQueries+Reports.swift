@@ -45,10 +45,11 @@ extension AuditQueries {
         try withProjections { try $0.productQuality(gtin: gtin) }
     }
 
-    /// The packaging hierarchy around a product (what it contains, what contains it), or nil when
-    /// no registration named it.
-    public func packaging(gtin: String) throws -> PackagingHierarchy? {
-        try withProjections { try $0.packaging(gtin: gtin) }
+    /// The packaging hierarchy around a product: what it contains and every product that contains
+    /// it (``packaging(gtin:)`` is the single chain a page draws), or nil when no registration
+    /// named it.
+    public func packagingHierarchy(gtin: String) throws -> PackagingHierarchy? {
+        try withProjections { try $0.packagingHierarchy(gtin: gtin) }
     }
 
     /// One page of the products matching `filter`.
