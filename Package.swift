@@ -209,6 +209,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ReportsTests",
+            dependencies: ["Reports", "AuditService", "SampleData", "TestSupport"]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["itemaudit", "AuditLog", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Snapshots"]),

@@ -74,12 +74,12 @@ struct DataTable: Sendable {
             "empty": rows.isEmpty,
             "emptyText": emptyText,
             "columns": columns.map { ["label": $0.label, "numeric": $0.numeric] as [String: Any] },
-            "rows": rows.map { row in
-                zip(columns, row).map { column, cell -> [String: Any] in
-                    var value: [String: Any] = ["text": cell.text, "numeric": column.numeric]
-                    if let link = cell.link { value["link"] = link }
-                    return value
-                }
+            "rows": rows.map { row -> [String: Any] in
+                [
+                    "cells": zip(columns, row).map { column, cell -> [String: Any] in
+                        ["text": cell.text, "numeric": column.numeric, "link": orFalse(cell.link)]
+                    }
+                ]
             },
         ]
     }

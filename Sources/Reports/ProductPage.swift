@@ -37,6 +37,7 @@ struct ProductPage {
             .init("Timeline", "full history", link: scope.link(.history, ["gtin": quality.gtin])),
         ]
         content.sections.append(timeline(quality))
+        content.sections.append(try packaging(quality.gtin))
         content.sections.append(inspections(quality))
         content.sections.append(ruleChecks(quality))
         content.sections.append(failingAttributes(quality))
@@ -65,6 +66,25 @@ struct ProductPage {
             columns: [.init("kind"), .init("events", numeric: true)],
             rows: zip(lanes, counts).map { [.init($0), .init(String($1))] })
         return .init("Quality history", chart: chart, table: table)
+    }
+
+    private func packaging(_ gtin: String) throws -> PageContent.Section {
+        let levels = try translate { try scope.queries.packaging(gtin: gtin) }
+        var table = DataTable(
+            name: "packaging", caption: "Packaging hierarchy, largest level first",
+            columns: [
+                .init("gtin"), .init("name"), .init("productTypeLabel", "type"),
+                .init("childQuantity", "holds of the level below", numeric: true),
+            ],
+            rows: levels.map { level in
+                [
+                    .init(level.gtin, link: level.gtin == gtin ? nil : scope.link(.product, ["gtin": level.gtin])),
+                    .init(level.name), .init(ReportLabels.productType(level.productType)),
+                    .init(Format.count(level.childQuantity)),
+                ]
+            })
+        table.emptyText = "The product is not registered, so its packaging is not known."
+        return .init("Packaging hierarchy", table: table)
     }
 
     private func inspections(_ quality: ProductQuality) -> PageContent.Section {

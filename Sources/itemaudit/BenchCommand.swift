@@ -20,6 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchRulesCommand.self,
             BenchReplayCommand.self,
             BenchServeCommand.self,
+            BenchPagesCommand.self,
         ]
     )
 }

@@ -35,6 +35,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             OverdueCommand.self,
             SearchCommand.self,
             HistoryCommand.self,
+            ReportCommand.self,
             UsersCommand.self,
             AppsCommand.self,
             ServeCommand.self,

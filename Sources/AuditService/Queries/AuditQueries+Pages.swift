@@ -23,7 +23,64 @@ public struct AttributeFailureCount: Sendable, Hashable, Codable {
     public var warnings: Int
 }
 
+/// One level of a product's packaging hierarchy (pallet → case → base unit).
+public struct PackagingLevel: Sendable, Hashable, Codable {
+    /// The GTIN-14 of this level.
+    public var gtin: String
+    /// Its name.
+    public var name: String
+    /// ``ProductType`` raw value: 0 base, 1 case, 2 pallet.
+    public var productType: Int
+    /// How many of the level below one of this holds (nil for the lowest level).
+    public var childQuantity: Int?
+}
+
 extension AuditQueries {
+    /// The packaging hierarchy `gtin` is part of, largest level first: the products that hold it
+    /// (by their registered child GTIN), it, and what it holds, down to the base unit. Empty when
+    /// the product is not registered. At most eight levels (a loop in the data stops there).
+    public func packaging(gtin: String) throws -> [PackagingLevel] {
+        try withProjections { store in
+            try store.database.read { db -> [PackagingLevel] in
+                guard try db.tableExists("product") else { return [] }
+                let columns =
+                    "gtin || char(31) || name || char(31) || product_type || char(31) || coalesce(child_gtin, '') || char(31) || child_quantity"
+                func level(_ sql: String, _ key: String) throws -> (level: PackagingLevel, child: String)? {
+                    guard
+                        let text = try String.fetchOne(
+                            db, sql: "SELECT \(columns) FROM product WHERE \(sql)", arguments: [key])
+                    else { return nil }
+                    let parts = text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+                    guard parts.count == 5 else { return nil }
+                    let child = parts[3]
+                    return (
+                        PackagingLevel(
+                            gtin: parts[0], name: parts[1], productType: Int(parts[2]) ?? 0,
+                            childQuantity: child.isEmpty ? nil : Int(parts[4])), child
+                    )
+                }
+                guard let start = try level("gtin = ?", gtin) else { return [] }
+                var levels = [start.level]
+                var seen: Set<String> = [start.level.gtin]
+                var top = start.level.gtin
+                while levels.count < 8, let parent = try level("child_gtin = ? ORDER BY gtin LIMIT 1", top),
+                    seen.insert(parent.level.gtin).inserted
+                {
+                    levels.insert(parent.level, at: 0)
+                    top = parent.level.gtin
+                }
+                var child = start.child
+                while levels.count < 8, !child.isEmpty, let below = try level("gtin = ?", child),
+                    seen.insert(below.level.gtin).inserted
+                {
+                    levels.append(below.level)
+                    child = below.child
+                }
+                return levels
+            }
+        }
+    }
+
     /// The log's last position, head hash and last recorded time, read from the open log (no scan).
     public func logHead() -> LogHead {
         let position = log.lastPosition

@@ -1,0 +1,98 @@
+import AuditService
+import Foundation
+import Reports
+
+/// `bench pages`: how long each web page takes to draw, against the same ``AuditQueries`` calls
+/// without drawing (the baseline), both measured in the same run on the same data.
+public enum PagesBenchmark {
+    /// One page to draw: its parameters and the queries it makes.
+    struct Case {
+        var page: PageName
+        var parameters: [String: String]
+        var queries: @Sendable (AuditQueries) async throws -> Void
+    }
+
+    /// The median milliseconds of `repetitions` draws of every page, each with its baseline.
+    public static func run(queries: AuditQueries, repetitions: Int = 20) async throws -> [BenchmarkResult] {
+        let now = Timestamp(Date())
+        let pages = ReportPages(queries: queries, links: .server(basePath: "/pages"), now: { now })
+        let viewer = PageViewer(userID: "bench", role: "manager", csrfToken: "token")
+        _ = try queries.refresh()
+        let firstBatch = try queries.batches().first?.batchID ?? "B1"
+        // The product with the longest quality history among the first page of a search: a busy page.
+        let gtins = try queries.search(ProductFilter(), limit: 50).items.map(\.gtin)
+        var busiest = gtins.first ?? "00000000000000"
+        var longest = -1
+        for candidate in gtins {
+            let count = try queries.product(gtin: candidate)?.inspections.count ?? 0
+            if count > longest { (busiest, longest) = (candidate, count) }
+        }
+        let gtin = busiest
+        let cases: [Case] = [
+            Case(page: .dashboard, parameters: [:]) { queries in
+                _ = try queries.coverage(by: .type, now: now)
+                _ = try queries.coverage(by: .week, now: now)
+                _ = try queries.overdueSamples(now: now)
+                _ = try queries.batchStatusCounts()
+                _ = try queries.attributeFailures()
+                _ = queries.logHead()
+            },
+            Case(page: .coverage, parameters: [:]) { queries in
+                for grouping in [CoverageGrouping.type, .mode, .location, .inspector] {
+                    _ = try queries.coverage(by: grouping, now: now)
+                }
+            },
+            Case(page: .inspectors, parameters: [:]) { queries in
+                _ = try queries.inspectors()
+                _ = try queries.inspectors(per: .day)
+            },
+            Case(page: .product, parameters: ["gtin": gtin]) { queries in _ = try queries.product(gtin: gtin) },
+            Case(page: .batch, parameters: [:]) { queries in _ = try queries.batches() },
+            Case(page: .batch, parameters: ["batch": firstBatch]) { queries in
+                _ = try queries.batch(firstBatch)
+                _ = try await queries.history(.batch(firstBatch))
+            },
+            Case(page: .history, parameters: ["gtin": gtin]) { queries in _ = try await queries.history(.gtin(gtin)) },
+            Case(page: .search, parameters: ["q": "jogurtti"]) { queries in
+                _ = try queries.search(ProductFilter(text: "jogurtti"), limit: 50)
+                _ = try queries.categories(ProductFilter(text: "jogurtti"))
+            },
+            Case(page: .categories, parameters: [:]) { queries in _ = try queries.categories() },
+        ]
+        var results: [BenchmarkResult] = []
+        for item in cases {
+            var drawn: [Double] = []
+            var baseline: [Double] = []
+            var bytes = 0
+            for _ in 0..<max(repetitions, 1) {
+                let start = ContinuousClock.now
+                try await item.queries(queries)
+                baseline.append(milliseconds(ContinuousClock.now - start))
+                let drawStart = ContinuousClock.now
+                let page = try await pages.render(item.page, parameters: item.parameters, viewer: viewer)
+                drawn.append(milliseconds(ContinuousClock.now - drawStart))
+                guard page.status == 200 else {
+                    throw BenchmarkFailure(
+                        message: "page \(item.page.rawValue) \(item.parameters) answered \(page.status)")
+                }
+                bytes = page.html.utf8.count
+            }
+            let name =
+                "page-\(item.page.rawValue)"
+                + (item.parameters.isEmpty ? "" : "-" + item.parameters.keys.sorted().joined(separator: "-"))
+            results.append(BenchmarkResult(name: name, value: median(drawn), unit: "ms", baseline: median(baseline)))
+            results.append(
+                BenchmarkResult(name: name + "-size", value: Double(bytes) / 1024, unit: "kB", baseline: nil))
+        }
+        return results
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
