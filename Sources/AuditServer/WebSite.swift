@@ -59,10 +59,6 @@ struct WebSite: Sendable {
                     .forbidden, "Your session has ended. Log in again, then send the form again.")
             }
             guard PermissionTable.allows(visitor.user.role, route) else {
-                if route == .home || route == .page(.dashboard), let landing = Self.landingPage(for: visitor.user.role)
-                {
-                    return WebSecurity.redirect(to: landing)
-                }
                 return WebSecurity.errorPage(
                     .forbidden,
                     "The role \(visitor.user.role.name) may not open this page. Ask an admin for a role that can.")
@@ -106,12 +102,6 @@ struct WebSite: Sendable {
         let target = request.uri.description
         let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?#"))
         return "/login?next=" + (target.addingPercentEncoding(withAllowedCharacters: allowed) ?? "/")
-    }
-
-    /// The first page a role may open, for roles that may not see the dashboard.
-    static func landingPage(for role: UserRole) -> String? {
-        let order: [PageName] = [.search, .rules, .categories]
-        return order.first { PermissionTable.allows(role, .page($0)) }.map { WebRoute.path(of: $0) }
     }
 
     /// Refuses a post that another site sent or that lacks this session's form token.

@@ -33,6 +33,21 @@ struct WebLoginTests {
         }
     }
 
+    @Test("over a real socket: the form, the cookie, a page, a same-origin logout")
+    func live() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.live) { client in
+            var browser = WebBrowser(client)
+            #expect(try await browser.login("manager").status == .seeOther)
+            let page = try await browser.get("/coverage?by=mode")
+            #expect(page.status == .ok)
+            let token = try WebBrowser.csrfToken(in: page)
+            let logout = try await browser.post("/logout", [("csrf", token)])
+            #expect(logout.status == .seeOther)
+            #expect(try await browser.get("/").status == .seeOther)
+        }
+    }
+
     @Test("the session cookie is HttpOnly, SameSite=Strict, Path=/, lasts the session lifetime; Secure only on TLS")
     func cookieFlags() async throws {
         let fixture = try await ServerFixture { ServerConfiguration(sessionLifetime: .seconds(3600), clock: $0) }

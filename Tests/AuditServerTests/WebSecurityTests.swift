@@ -178,4 +178,24 @@ struct WebSecurityTests {
             }
         }
     }
+
+    @Test("a stored photo is served with its type to a logged-in browser, privately cached; a missing one is 404")
+    func photo() async throws {
+        let fixture = try await ServerFixture()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7, 1, 2, 3]
+        let receipt = try fixture.service.photos.store(png, contentType: "image/png")
+        try await fixture.application().test(.router) { client in
+            var browser = WebBrowser(client)
+            #expect(try await browser.get("/photos/\(receipt.sha256)").status == .seeOther, "needs a session")
+            try await browser.loggedIn("auditor")
+            let response = try await browser.get("/photos/\(receipt.sha256)")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "image/png")
+            #expect(response.headers[.xContentTypeOptions] == "nosniff")
+            #expect(response.headers[.cacheControl]?.hasPrefix("private") == true)
+            #expect(Array(response.body.readableBytesView) == png)
+            #expect(try await browser.get("/photos/" + String(repeating: "b", count: 64)).status == .notFound)
+            #expect(try await browser.get("/photos/../../etc/passwd").status != .ok)
+        }
+    }
 }

@@ -78,6 +78,13 @@ def run_pages(tab, base, manager, gtin, word, batch, data, screenshot):
     if landed != "/login":
         return [f"an unauthenticated visit to / landed on {landed}, not /login"]
     failures += [f"login form: {p}" for p in tab.problems()]
+    report = tab.evaluate(A11Y_SCRIPT)
+    failures += [f"login form: {p}" for p in report["problems"]]
+    shots = os.path.join(os.getcwd(), ".build", "screenshots")
+    if screenshot:
+        os.makedirs(shots, exist_ok=True)
+        tab.screenshot(os.path.join(shots, "login.png"))
+        print(f"browser-test: {os.path.join(shots, 'login.png')}")
     if not tab.evaluate('!!document.querySelector(\'form[action="/login"]\')'):
         return ["the login page has no form posting to /login"]
     tab.wait_loaded(lambda: tab.evaluate(
@@ -93,9 +100,15 @@ def run_pages(tab, base, manager, gtin, word, batch, data, screenshot):
         pages.append(("batch", f"/batch?batch={urllib.parse.quote(batch)}"))
     else:
         failures.append("the demo made no batch to show")
-    shots = os.path.join(os.getcwd(), ".build", "screenshots")
-    if screenshot:
-        os.makedirs(shots, exist_ok=True)
+    # The session cookie as the browser keeps it: HttpOnly (no page script can read it), Strict, Path=/.
+    session = [c for c in tab.send("Network.getCookies", {"urls": [base + "/"]})["cookies"]
+               if c["name"] == "itemaudit_session"]
+    if not session:
+        failures.append("the browser holds no itemaudit_session cookie after logging in")
+    elif not (session[0]["httpOnly"] and session[0].get("sameSite") == "Strict" and session[0]["path"] == "/"):
+        failures.append(f"the session cookie's flags are wrong: {session[0]}")
+    if "itemaudit_session" in (tab.evaluate("document.cookie") or ""):
+        failures.append("the page can read the session cookie (document.cookie)")
     cookies = cookie_header(tab, base)
     for name, path in pages:
         tab.goto(base + path)
