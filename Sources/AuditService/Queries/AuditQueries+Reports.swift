@@ -46,8 +46,7 @@ extension AuditQueries {
     }
 
     /// The packaging hierarchy around a product: what it contains and every product that contains
-    /// it (``packaging(gtin:)`` is the single chain a page draws), or nil when no registration
-    /// named it.
+    /// it, or nil when no registration named it.
     public func packagingHierarchy(gtin: String) throws -> PackagingHierarchy? {
         try withProjections { try $0.packagingHierarchy(gtin: gtin) }
     }
