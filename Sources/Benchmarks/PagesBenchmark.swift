@@ -35,7 +35,6 @@ public enum PagesBenchmark {
                 _ = try queries.overdueSamples(now: now)
                 _ = try queries.batchStatusCounts()
                 _ = try queries.attributeFailures()
-                _ = queries.logHead()
             },
             Case(page: .coverage, parameters: [:]) { queries in
                 for grouping in [CoverageGrouping.type, .mode, .location, .inspector] {
@@ -46,7 +45,10 @@ public enum PagesBenchmark {
                 _ = try queries.inspectors()
                 _ = try queries.inspectors(per: .day)
             },
-            Case(page: .product, parameters: ["gtin": gtin]) { queries in _ = try queries.product(gtin: gtin) },
+            Case(page: .product, parameters: ["gtin": gtin]) { queries in
+                _ = try queries.product(gtin: gtin)
+                _ = try queries.packaging(gtin: gtin)
+            },
             Case(page: .batch, parameters: [:]) { queries in _ = try queries.batches() },
             Case(page: .batch, parameters: ["batch": firstBatch]) { queries in
                 _ = try queries.batch(firstBatch)
@@ -67,6 +69,7 @@ public enum PagesBenchmark {
             for _ in 0..<max(repetitions, 1) {
                 let start = ContinuousClock.now
                 try await item.queries(queries)
+                _ = queries.logHead()  // every page's footer
                 baseline.append(milliseconds(ContinuousClock.now - start))
                 let drawStart = ContinuousClock.now
                 let page = try await pages.render(item.page, parameters: item.parameters, viewer: viewer)

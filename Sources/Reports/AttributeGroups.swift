@@ -12,33 +12,41 @@ struct AttributeGroups: Sendable {
         var top: [String]
     }
 
-    /// Attribute path (indices removed) → rule set title.
+    /// Attribute path (indices removed) → rule set name.
     let groupOf: [String: String]
+    /// Rule set name → its title.
+    let titles: [String: String]
 
     static let shared = AttributeGroups()
 
     init() {
         var groupOf: [String: String] = [:]
+        var titles: [String: String] = [:]
         if let engine = try? RuleBook.engine(subject: nil) {
             for set in engine.ruleSets {
+                titles[set.name] = set.title
                 for rule in set.rules {
                     for path in [rule.attribute] + rule.reads {
                         let key = Self.normalised(path)
-                        if !key.isEmpty, groupOf[key] == nil { groupOf[key] = set.title }
+                        if !key.isEmpty, groupOf[key] == nil { groupOf[key] = set.name }
                     }
                 }
             }
         }
         self.groupOf = groupOf
+        self.titles = titles
     }
 
-    /// The group an attribute path belongs to: its rule set, or "other attributes".
+    /// What a group covers, for people: its rule set's title.
+    func title(of group: String) -> String { titles[group] ?? "attributes no built-in rule reads" }
+
+    /// The group an attribute path belongs to: its rule set, or "other".
     func group(of attribute: String) -> String {
         let key = Self.normalised(attribute)
         if let group = groupOf[key] { return group }
         // A nested path (`nutrientHeader.nutrientDetail…`) belongs where its first part does.
         if let first = key.split(separator: ".").first, let group = groupOf[String(first)] { return group }
-        return "other attributes"
+        return "other"
     }
 
     /// `counts` summed by group, most failures first.

@@ -12,7 +12,7 @@ struct DashboardPage {
         var content = PageContent(page: .dashboard, title: "Dashboard")
         content.csvParameters = scope.carried
         content.filters = PeriodFilters.form(scope, page: .dashboard)
-        let head = scope.pages.queries.logHead()
+        let head = scope.head
         let managerView = PageAccess.allows(.coverage, scope.viewer)
         if managerView {
             let byType = try translate { try queries.coverage(from: period.from, to: period.to, by: .type, now: now) }
@@ -111,12 +111,12 @@ struct DashboardPage {
             name: "attribute-groups", caption: "Failures and warnings by attribute group",
             columns: [
                 .init("group"), .init("failures", numeric: true), .init("warnings", numeric: true),
-                .init("attributes", "most failed attributes"),
+                .init("attributes", "most failed attributes"), .init("ruleSet", "rule set"),
             ],
             rows: groups.map { group in
                 [
                     .init(group.name), .init(String(group.failures)), .init(String(group.warnings)),
-                    .init(group.top.joined(separator: ", ")),
+                    .init(group.top.joined(separator: ", ")), .init(AttributeGroups.shared.title(of: group.name)),
                 ]
             })
         return .init(

@@ -65,7 +65,9 @@ struct DataTable: Sendable {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// The Mustache context of the table.
+    /// The Mustache context of the table. The rows come as HTML built here (each cell escaped):
+    /// a table can have thousands of cells, and one string builder draws them several times
+    /// faster than a template section per cell.
     func context() -> [String: Any] {
         [
             "name": name,
@@ -74,13 +76,32 @@ struct DataTable: Sendable {
             "empty": rows.isEmpty,
             "emptyText": emptyText,
             "columns": columns.map { ["label": $0.label, "numeric": $0.numeric] as [String: Any] },
-            "rows": rows.map { row -> [String: Any] in
-                [
-                    "cells": zip(columns, row).map { column, cell -> [String: Any] in
-                        ["text": cell.text, "numeric": column.numeric, "link": orFalse(cell.link)]
-                    }
-                ]
-            },
+            "body": bodyHTML(),
         ]
+    }
+
+    /// `<tr><td>…</td>…</tr>` for every row, each text escaped, links as `<a href>`.
+    func bodyHTML() -> String {
+        var out = ""
+        out.reserveCapacity(rows.count * columns.count * 24)
+        let openers = columns.map { $0.numeric ? "<td class=\"num\">" : "<td>" }
+        for row in rows {
+            out += "<tr>"
+            for (index, cell) in row.enumerated() {
+                out += openers[index < openers.count ? index : openers.count - 1]
+                if let link = cell.link {
+                    out += "<a href=\""
+                    out += HTML.escape(link)
+                    out += "\">"
+                    out += HTML.escape(cell.text)
+                    out += "</a>"
+                } else {
+                    out += HTML.escape(cell.text)
+                }
+                out += "</td>"
+            }
+            out += "</tr>\n"
+        }
+        return out
     }
 }

@@ -23,7 +23,7 @@ struct HistoryPage {
             }
                 + PeriodFilters.fields(scope))
         let now = scope.pages.now()
-        let head = scope.pages.queries.logHead()
+        let head = scope.head
         content.facts = [
             .init("Drawn at log position", String(head.position)), .init("Head hash", head.headHash),
         ]

@@ -10,12 +10,15 @@ struct PageScope {
     let queries: AuditQueries
     /// The log position the page is as of, when it is not the end.
     let asOf: UInt64?
+    /// The end of the log as the page is drawn.
+    let head: LogHead
 
     init(pages: ReportPages, request: PageRequest, viewer: PageViewer) throws {
         self.pages = pages
         self.request = request
         self.viewer = viewer
         (queries, asOf) = try request.queries(pages.queries)
+        head = pages.queries.logHead()
     }
 
     var links: PageLinks { pages.links }
@@ -35,7 +38,6 @@ struct PageScope {
 
     /// The footer: when and from which point of the log the page was drawn.
     func footer(now: Timestamp) -> String {
-        let head = pages.queries.logHead()
         var text = "Drawn \(now.iso8601) from log position \(head.position), head hash \(head.headHash)"
         if let asOf { text += "; as of position \(asOf)" }
         return text + "."

@@ -116,8 +116,7 @@ footer{max-width:1100px;margin:2rem auto 1rem;padding:0 1rem;color:var(--muted);
 <caption>{{caption}}</caption>
 <thead><tr>{{#columns}}<th scope="col"{{#numeric}} class="num"{{/numeric}}>{{label}}</th>{{/columns}}</tr></thead>
 <tbody>
-{{#rows}}<tr>{{#cells}}<td{{#numeric}} class="num"{{/numeric}}>{{#link}}<a href="{{link}}">{{text}}</a>{{/link}}{{^link}}{{text}}{{/link}}</td>{{/cells}}</tr>
-{{/rows}}</tbody>
+{{{body}}}</tbody>
 </table></div>{{/empty}}
 <p class="csv"><a href="{{csvLink}}" download>{{caption}} as CSV</a></p>
 """#,
