@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Persistent hash maps for the domain state (a working copy shares what it does not change).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The HTTP server (AuditServer) and its bench client.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -58,7 +60,11 @@ let package = Package(
             dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
         ),
         // The inspection domain: events, commands, state machines, allocation. No storage imports.
-        .target(name: "Inspection", dependencies: ["GS1", "Datasheets"]),
+        .target(
+            name: "Inspection",
+            dependencies: [
+                "GS1", "Datasheets", .product(name: "HashTreeCollections", package: "swift-collections"),
+            ]),
         // Read models in SQLite, folded from the log with checkpoints (the top-level Projections/ folder).
         .target(
             name: "Projections",

@@ -3,16 +3,17 @@ import Inspection
 
 /// Batch and task state: the seed's statuses, counts and expiry, as the domain derives them.
 ///
-/// Tables `batch` (one row per batch) and `task` (one row per task: its immutable facts, which
-/// the other folds look up through the ``TaskDirectory``, and its state).
+/// Tables `batch` (one row per batch), `batch_task` (a batch's tasks in allocation order, one row
+/// each) and `task` (one row per task: its immutable facts, which the other folds look up through
+/// the ``TaskDirectory``, and its state).
 public struct BatchProjection: Projection {
     public init() {}
     public var name: String { "batches" }
-    /// Version 3: `begun` counts the tasks whose inspection began (it was a flag).
-    public var version: Int { 3 }
+    /// Version 4: a batch's tasks are rows of `batch_task` (they were a comma-joined column).
+    public var version: Int { 4 }
     public var dependencies: [String] { [] }
     /// `task_state` and `task_directory` are version 1's tables, dropped when upgrading.
-    public var tables: [String] { ["batch", "task", "task_state", "task_directory"] }
+    public var tables: [String] { ["batch", "batch_task", "task", "task_state", "task_directory"] }
     public var migrations: [String] {
         [
             """
@@ -20,10 +21,15 @@ public struct BatchProjection: Projection {
               id TEXT PRIMARY KEY, inspector TEXT NOT NULL, location TEXT NOT NULL, mode INTEGER NOT NULL,
               status INTEGER NOT NULL, paused INTEGER NOT NULL, expired INTEGER NOT NULL,
               allocated_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-              task_ids TEXT NOT NULL, task_count INTEGER NOT NULL, resolved INTEGER NOT NULL,
+              task_count INTEGER NOT NULL, resolved INTEGER NOT NULL,
               begun INTEGER NOT NULL, inspected_without_photo INTEGER NOT NULL, collected INTEGER NOT NULL,
               skipped INTEGER NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL,
               inspection_skipped INTEGER NOT NULL, photos INTEGER NOT NULL) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE batch_task (
+              batch TEXT NOT NULL, ordinal INTEGER NOT NULL, task TEXT NOT NULL,
+              PRIMARY KEY (batch, ordinal)) WITHOUT ROWID
             """,
             """
             CREATE TABLE task (
@@ -55,7 +61,8 @@ struct BatchRow: Sendable, Hashable {
     var allocatedAt: Int64
     var expiresAt: Int64
     var updatedAt: Int64
-    var taskIDs: String
+    /// The batch's tasks in allocation order (rows of `batch_task`).
+    var taskIDs: [String]
     /// What the tasks add up to: the domain's counts, from which statuses 2–5 follow.
     var progress: BatchProgress
     var collected = 0
@@ -86,10 +93,14 @@ final class BatchFold: ProjectionFold {
     private let batches: RowCache<String, BatchRow>
     /// Tasks live on the directory's records; these changed since the last flush.
     private var dirtyTasks: [TaskRecord] = []
+    /// Batches allocated since the last flush, whose `batch_task` rows are still to be written.
+    private var allocatedBatches: [(batchID: String, taskIDs: [String])] = []
     private let directory: TaskDirectory
     private let writeBatch: WriteStatement
+    private let writeBatchTask: WriteStatement
     private let writeTask: WriteStatement
     private let selectBatch: Statement
+    private let selectBatchTasks: Statement
 
     init(_ db: Database, directory: TaskDirectory, context: FoldContext) throws {
         let checkpoint = context.checkpoint
@@ -101,10 +112,12 @@ final class BatchFold: ProjectionFold {
             db,
             """
             INSERT OR REPLACE INTO batch (id, inspector, location, mode, status, paused, expired, allocated_at,
-              expires_at, updated_at, task_ids, task_count, resolved, begun, inspected_without_photo, collected,
+              expires_at, updated_at, task_count, resolved, begun, inspected_without_photo, collected,
               skipped, passed, failed, inspection_skipped, photos)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        writeBatchTask = try context.writeStatement(
+            db, "INSERT OR REPLACE INTO batch_task (batch, ordinal, task) VALUES (?, ?, ?)")
         writeTask = try context.writeStatement(
             db,
             """
@@ -114,6 +127,7 @@ final class BatchFold: ProjectionFold {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         selectBatch = try db.makeStatement(sql: "SELECT * FROM batch WHERE id = ?")
+        selectBatchTasks = try db.makeStatement(sql: "SELECT task FROM batch_task WHERE batch = ? ORDER BY ordinal")
     }
 
     func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ task: TaskRecord) throws {
@@ -180,13 +194,15 @@ final class BatchFold: ProjectionFold {
                         position: envelope.position),
                     state)
             }
+            let taskIDs = event.tasks.map(\.taskID)
+            allocatedBatches.append((event.batchID, taskIDs))
             batches.insert(
                 event.batchID,
                 BatchRow(
                     id: event.batchID, inspector: event.inspectorID, location: event.locationID, mode: event.mode,
                     status: .assigned, paused: false, expired: false, allocatedAt: time,
                     expiresAt: event.expiresAt.microseconds, updatedAt: time,
-                    taskIDs: event.tasks.map(\.taskID).joined(separator: ","), progress: progress))
+                    taskIDs: taskIDs, progress: progress))
         case .adHocTaskAllocated(let event):
             allocate(
                 TaskFacts(
@@ -230,11 +246,17 @@ final class BatchFold: ProjectionFold {
             try writeBatch.execute(
                 .text(row.id), .text(row.inspector), .text(row.location), .code(row.mode), .code(row.status),
                 .bool(row.paused), .bool(row.expired), .integer(row.allocatedAt), .integer(row.expiresAt),
-                .integer(row.updatedAt), .text(row.taskIDs), .int(row.progress.taskCount),
+                .integer(row.updatedAt), .int(row.progress.taskCount),
                 .int(row.progress.resolved), .int(row.progress.begun), .int(row.progress.inspectedWithoutPhoto),
                 .int(row.collected), .int(row.skipped),
                 .int(row.passed), .int(row.failed), .int(row.inspectionSkipped), .int(row.photos))
         }
+        for (batchID, taskIDs) in allocatedBatches {
+            for (ordinal, taskID) in taskIDs.enumerated() {
+                try writeBatchTask.execute(.text(batchID), .int(ordinal), .text(taskID))
+            }
+        }
+        allocatedBatches.removeAll(keepingCapacity: true)
         for record in dirtyTasks {
             record.stateDirty = false
             let row = record.state
@@ -295,27 +317,32 @@ final class BatchFold: ProjectionFold {
 
     /// Status 7: every unresolved task goes back to "not allocated".
     private func close(_ id: String, expired: Bool, _ time: Int64) throws {
-        var taskIDs: [Substring] = []
+        var taskIDs: [String] = []
         try batch(id, time) {
             $0.status = .cancelled
             $0.paused = false
             $0.expired = expired
-            taskIDs = $0.taskIDs.split(separator: ",")
+            taskIDs = $0.taskIDs
         }
         for taskID in taskIDs {
-            guard let record = try directory.record(String(taskID)), !record.state.progress.isResolved else { continue }
+            guard let record = try directory.record(taskID), !record.state.progress.isResolved else { continue }
             try changeTask(record, time) { $0.progress.returnWithClosedBatch() }
         }
     }
 
     private func loadBatch(_ id: String) throws -> BatchRow? {
         guard !batches.isComplete else { return nil }
-        guard let row = try context.read({ _ in try Row.fetchOne(selectBatch, arguments: [id]) }) else { return nil }
+        let found = try context.read { _ in
+            try Row.fetchOne(selectBatch, arguments: [id]).map {
+                ($0, try String.fetchAll(selectBatchTasks, arguments: [id]))
+            }
+        }
+        guard let (row, taskIDs) = found else { return nil }
         return BatchRow(
             id: row["id"], inspector: row["inspector"], location: row["location"],
             mode: try row.decode(forColumn: "mode"), status: try row.decode(forColumn: "status"),
             paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
-            expiresAt: row["expires_at"], updatedAt: row["updated_at"], taskIDs: row["task_ids"],
+            expiresAt: row["expires_at"], updatedAt: row["updated_at"], taskIDs: taskIDs,
             progress: BatchProgress(
                 taskCount: row["task_count"], resolved: row["resolved"], begun: row["begun"],
                 inspectedWithoutPhoto: row["inspected_without_photo"]),

@@ -65,7 +65,9 @@ public struct PlainProjectionAdapter: Projection {
             guard stored != version else { return false }
             for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
             if try db.tableExists("grdb_migrations") {
-                let applied = try migrator.appliedIdentifiers(db)
+                // Only this read model's own migrations: `appliedIdentifiers` would also list
+                // every other plain projection's, whose tables would then be created again.
+                let applied = try migrator.appliedMigrations(db)
                 for identifier in applied {
                     try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [identifier])
                 }

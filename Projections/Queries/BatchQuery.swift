@@ -88,7 +88,8 @@ extension ProjectionStore {
             guard try db.tableExists("batch"),
                 let row = try Row.fetchOne(db, sql: "SELECT * FROM batch WHERE id = ?", arguments: [batchID])
             else { return nil }
-            let taskIDs = (row["task_ids"] as String).split(separator: ",").map(String.init)
+            let taskIDs = try String.fetchAll(
+                db, sql: "SELECT task FROM batch_task WHERE batch = ? ORDER BY ordinal", arguments: [batchID])
             var tasks: [TaskReport] = []
             for taskID in taskIDs {
                 if let task = try Self.task(taskID, db) { tasks.append(task) }

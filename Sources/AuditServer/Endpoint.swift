@@ -24,6 +24,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case getProduct
     case history
     case verify
+    case listRules
+    case checkDatasheets
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -38,7 +40,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     /// The HTTP method.
     public var method: HTTPRequest.Method {
         switch self {
-        case .createSession, .submitCommands: .post
+        case .createSession, .submitCommands, .checkDatasheets: .post
         case .deleteSession: .delete
         case .uploadPhoto: .put
         default: .get
@@ -68,6 +70,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .getProduct: "/v1/products/{gtin}"
         case .history: "/v1/history"
         case .verify: "/v1/verify"
+        case .listRules: "/v1/rules"
+        case .checkDatasheets: "/v1/datasheets/check"
         }
     }
 

@@ -473,6 +473,93 @@ paths:
               schema: { type: object }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
+  /v1/rules:
+    get:
+      operationId: listRules
+      summary: Every built-in rule (or one set's) with its severity, message template and reference.
+      parameters:
+        - { name: set, in: query, description: "A built-in rule set, e.g. allergens.", schema: { type: string } }
+      responses:
+        "200":
+          description: The rules, in rule-set order.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [rules]
+                properties:
+                  rules:
+                    type: array
+                    items:
+                      type: object
+                      required: [id, set, severity, applies, title, message, reference]
+                      properties:
+                        id: { type: string }
+                        set: { type: string }
+                        severity: { type: string }
+                        applies: { type: string }
+                        title: { type: string }
+                        message: { type: string }
+                        reference: { type: string }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+  /v1/datasheets/check:
+    post:
+      operationId: checkDatasheets
+      summary: Check datasheets (JSON-LD, JSON Lines or CSV, as the content type says) against the rule sets.
+      description: |
+        Returns the findings per datasheet. With `record=true` (stewards and admins) the datasheets
+        and their findings are appended to the log like `itemaudit check --record`; recording the
+        same datasheet with the same rule sets again appends nothing. A record that cannot be read
+        refuses the whole upload with a 400 naming its line and field; nothing is checked or recorded.
+      parameters:
+        - { name: rules, in: query, description: "Comma-separated built-in rule sets (default: all).", schema: { type: string } }
+        - { name: record, in: query, schema: { type: string, enum: ["true", "false"] } }
+      requestBody:
+        required: true
+        content:
+          application/ld+json:
+            schema: { type: object }
+          application/x-ndjson:
+            schema: { type: string }
+          text/csv:
+            schema: { type: string }
+      responses:
+        "200":
+          description: The findings (and, when recording, how each datasheet entered the log).
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [summary, reports]
+                properties:
+                  summary: { type: object }
+                  reports:
+                    type: array
+                    items: { type: object }
+                  recorded:
+                    type: array
+                    items:
+                      type: object
+                      required: [gtin, status]
+                      properties:
+                        gtin: { type: string }
+                        datasheetID: { type: string }
+                        status: { type: string, enum: [recorded, already-recorded, not-recorded] }
+                        reason: { type: string }
+                        positions:
+                          type: object
+                          required: [first, last]
+                          properties:
+                            first: { type: integer }
+                            last: { type: integer }
+                  position: { type: integer, minimum: 0 }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
+        "415": { $ref: "#/components/responses/Problem" }
 components:
   parameters:
     waitFor:

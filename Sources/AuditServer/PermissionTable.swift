@@ -19,6 +19,9 @@ public enum PermissionTable {
         case .searchProducts, .categories, .getProduct: everyone
         case .coverage, .inspectorAnalytics, .history: [.manager, .auditor, .admin]
         case .verify: [.auditor, .admin]
+        case .listRules: everyone
+        // Checking changes nothing; recording (`?record=true`) is ``mayRecordDatasheets(_:)``.
+        case .checkDatasheets: [.steward, .manager, .admin]
         }
     }
 
@@ -37,6 +40,12 @@ public enum PermissionTable {
 
     /// Whether `role` may call `endpoint`.
     public static func allows(_ role: UserRole, _ endpoint: Endpoint) -> Bool { roles(for: endpoint).contains(role) }
+
+    /// Whether the role may record checked datasheets in the log (`POST /v1/datasheets/check?record=true`),
+    /// the same roles that may send `ImportDatasheet` and `RecordRuleCheck`.
+    public static func mayRecordDatasheets(_ role: UserRole) -> Bool {
+        roles(forCommand: "ImportDatasheet").contains(role) && roles(forCommand: "RecordRuleCheck").contains(role)
+    }
 
     /// Whether the role sees only its own batches and tasks.
     public static func isLimitedToOwnWork(_ role: UserRole) -> Bool { role == .inspector }

@@ -119,14 +119,34 @@ extension Routes {
         return try json(["categories": try await report { try $0.categories(filter) }])
     }
 
-    /// `GET /v1/products/{gtin}`: the product's quality history (inspections, rule checks, last inspection).
+    /// A product answer: the quality history's fields, then its packaging and last inspection.
+    struct ProductAnswer: Encodable {
+        var quality: ProductQuality
+        var packaging: PackagingHierarchy?
+
+        enum Keys: String, CodingKey { case packaging, lastInspection }
+
+        func encode(to encoder: any Encoder) throws {
+            try quality.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encodeIfPresent(packaging, forKey: .packaging)
+            try container.encodeIfPresent(quality.inspections.last, forKey: .lastInspection)
+        }
+    }
+
+    /// `GET /v1/products/{gtin}`: the product's quality history (inspections, rule checks), its
+    /// packaging hierarchy (what it contains, what contains it) and its last inspection.
     func product(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let gtin = context.parameters.get("gtin") ?? ""
         try await waitIfAsked(Query(request))
-        guard let quality = try await report({ try $0.product(gtin: gtin) }) else {
+        let answer = try await report { queries -> ProductAnswer? in
+            guard let quality = try queries.product(gtin: gtin) else { return nil }
+            return ProductAnswer(quality: quality, packaging: try queries.packaging(gtin: quality.gtin))
+        }
+        guard let answer else {
             throw Problem.notFound("no product \(gtin) in the log", remedy: "search: GET /v1/products?q=…")
         }
-        return try json(quality)
+        return try json(answer)
     }
 
     /// `GET /v1/history?gtin=|batch=|task=|inspector=&asOf=`: every event about one subject, as of a

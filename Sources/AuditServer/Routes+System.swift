@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOPosix
 
 extension Routes {
     struct Health: Encodable {
@@ -22,8 +23,15 @@ extension Routes {
             status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
     }
 
-    /// Prometheus text format: requests and latency by route, appends, projection lag.
-    func metrics() -> Response {
+    /// Prometheus text format: requests and latency by route, appends, and at each scrape the
+    /// log's last position and the projection lag (positions the read models have not folded).
+    func metrics() async -> Response {
+        server.metrics.makeGauge(name: "itemaudit_log_position", labels: []).set(Double(service.lastPosition))
+        let queries = service.queries
+        // An unreadable projection database leaves the gauge out rather than failing the scrape.
+        if let lag = try? await NIOThreadPool.singleton.runIfActive({ try queries.projectionLag() }) {
+            server.metrics.makeGauge(name: "itemaudit_projection_lag_events", labels: []).set(Double(lag))
+        }
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4"
         var bytes: [UInt8] = []

@@ -13,7 +13,7 @@ struct Routes: Sendable {
         switch endpoint {
         case .health: try await health()
         case .openAPI: openAPI()
-        case .metrics: metrics()
+        case .metrics: await metrics()
         case .createSession: try await createSession(request, context)
         case .deleteSession: try deleteSession(context)
         case .me: try me(context)
@@ -31,6 +31,8 @@ struct Routes: Sendable {
         case .getProduct: try await product(request, context)
         case .history: try await history(request)
         case .verify: try await verify()
+        case .listRules: try listRules(request)
+        case .checkDatasheets: try await checkDatasheets(request, context)
         }
     }
 

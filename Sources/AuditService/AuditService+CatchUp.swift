@@ -7,32 +7,44 @@ extension AuditService {
     func catchUp() throws {
         let end = log.lastPosition
         guard end > appliedPosition else { return }
-        var folded = state
+        // Folded in place: the properties are moved out (nothing is copied, which with a large
+        // catalogue cost more than the records themselves) and moved back, also on an error, with
+        // ``appliedPosition`` at the last record folded.
+        var folded = InspectionState()
+        swap(&folded, &state)
         var unknown = unknownRecords
         var position = appliedPosition
         var identityFolded: IdentityState?
         let identityDirectory = identity
+        defer {
+            state = folded
+            unknownRecords = unknown
+            appliedPosition = position
+            if let identityFolded { identity.replace(identityFolded) }
+        }
         do {
             try log.forEachRecord(from: appliedPosition + 1, upTo: end) { record in
-                position = record.position
-                let event: InspectionEvent
+                // Decoded first: a record that does not decode is not folded.
+                var event: InspectionEvent?
+                var identityEvent: IdentityEvent?
                 do throws(PayloadDecodingError) {
                     event = try InspectionEvent.decode(
                         eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
                 } catch {
                     guard error.isUnknownType else { throw error }
-                    if let event = try IdentityEvent.decode(
+                    identityEvent = try IdentityEvent.decode(
                         eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
-                    {
-                        if identityFolded == nil { identityFolded = identityDirectory.snapshot() }
-                        identityFolded?.apply(
-                            event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
-                        return
-                    }
-                    unknown += 1
-                    return
                 }
-                folded.apply(event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
+                let time = EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch)
+                if let event {
+                    folded.apply(event, at: time)
+                } else if let identityEvent {
+                    if identityFolded == nil { identityFolded = identityDirectory.snapshot() }
+                    identityFolded?.apply(identityEvent, at: time)
+                } else {
+                    unknown += 1
+                }
+                position = record.position
             }
         } catch let error as PayloadDecodingError {
             throw AuditServiceError(
@@ -41,10 +53,6 @@ extension AuditService {
             throw AuditServiceError(
                 .log, "cannot read the event log: \(error)", context: ["position": "\(position + 1)"])
         }
-        state = folded
-        unknownRecords = unknown
-        appliedPosition = position
-        if let identityFolded { identity.replace(identityFolded) }
     }
 
     /// Catches up with the store when `position` lies beyond what is folded: first learning of

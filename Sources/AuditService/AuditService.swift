@@ -54,11 +54,10 @@ public actor AuditService {
     /// Records of event types this build does not fold (written by other modules or newer builds).
     public internal(set) var unknownRecords = 0
     var observers: [any LogObserver] = []
-    /// Appends under way, per stream, and the commands waiting for them to finish (a command
-    /// that lost a race on a stream waits for the winner's append instead of polling).
-    var appendsUnderWay: [String: Int] = [:]
-    var appendWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
-    /// How many appends lost a race on their stream and were decided again (for diagnostics).
+    /// Bundles waiting for the group writer, and whether it is running (``execute(batch:)``).
+    var queuedBundles: [QueuedBundle] = []
+    var groupWriterRunning = false
+    /// How many group writes lost a race with another writer and were decided again (diagnostics).
     public internal(set) var conflictRetries = 0
 
     /// Opens (creating when needed) the data directory and folds the log into memory.

@@ -26,6 +26,8 @@ public typealias InspectorSummary = Projections.InspectorSummary
 public typealias BatchReport = Projections.BatchReport
 /// A product's quality history.
 public typealias ProductQuality = Projections.ProductQuality
+/// A product's packaging hierarchy (``AuditQueries/packaging(gtin:)``).
+public typealias PackagingHierarchy = Projections.PackagingHierarchy
 /// What a product search looks for.
 public typealias ProductFilter = Projections.ProductFilter
 /// One page of search results.

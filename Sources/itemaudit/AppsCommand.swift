@@ -83,7 +83,7 @@ struct AppsList: AsyncParsableCommand {
         case .table, .csv:
             var table = TextTable(columns: ["app", "name", "revoked"])
             for row in rows { table.append([row.appID, row.name, row.revoked ? "yes" : "no"]) }
-            print(output.format == .csv ? table.renderCSV() : table.renderText(), terminator: "")
+            print(output.render(table), terminator: "")
         }
     }
 }

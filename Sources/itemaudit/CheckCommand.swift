@@ -48,12 +48,16 @@ struct CheckCommand: AsyncParsableCommand {
 
     enum CheckFormat: String, CaseIterable, ExpressibleByArgument { case table, json, csv, junit }
 
+    @OptionGroup var spreadsheet: SpreadsheetOption
+
     @Flag(name: .customLong("record"), help: "Append the datasheets and their findings to the log in --data.")
     var recordToLog = false
 
     @OptionGroup var data: DataDirectoryOption
 
     @Flag(help: "With --record, do not print the note saying what was recorded.") var quiet = false
+
+    func validate() throws { try spreadsheet.validate(isCSV: format == .csv) }
 
     func run() async throws {
         let engine: RuleEngine
@@ -113,7 +117,9 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         let counts = CheckOutput.Summary(summary, unreadable: malformed)
-        print(CheckOutput.render(reports: reports, summary: counts, format: format.rawValue), terminator: "")
+        print(
+            CheckOutput.render(
+                reports: reports, summary: counts, format: format.rawValue, excel: spreadsheet.excel), terminator: "")
         if service != nil {
             for line in recorded.summary() { FileHandle.standardError.write(Data("warning: \(line)\n".utf8)) }
         }
@@ -225,20 +231,23 @@ enum CheckOutput {
         var datasheets: [JSONDatasheet]
     }
 
+    /// A datasheet's result: the verdict's code (as the rule engine and devices speak it) and its label.
     struct JSONDatasheet: Encodable {
         var gtin: String
         var source: String
         var verdict: Int
+        var verdictLabel: String
         var findings: [JSONFinding]
     }
 
     struct JSONFinding: Encodable {
         var rule, attribute: String
         var verdict: Int
+        var verdictLabel: String
         var severity, message, observed, expected, reference: String
     }
 
-    static func render(reports: [DatasheetReport], summary: Summary, format: String) -> String {
+    static func render(reports: [DatasheetReport], summary: Summary, format: String, excel: Bool = false) -> String {
         switch format {
         case "json":
             let report = JSONReport(
@@ -246,9 +255,11 @@ enum CheckOutput {
                 datasheets: reports.map { report in
                     JSONDatasheet(
                         gtin: report.gtin, source: report.source, verdict: report.verdict.rawValue,
+                        verdictLabel: report.verdict.name,
                         findings: report.findings.map {
                             JSONFinding(
                                 rule: $0.rule, attribute: $0.attribute, verdict: $0.verdict.rawValue,
+                                verdictLabel: $0.verdict.name,
                                 severity: $0.severity, message: $0.message, observed: $0.observed,
                                 expected: $0.expected, reference: $0.reference)
                         })
@@ -275,7 +286,7 @@ enum CheckOutput {
             return xml + "</testsuites>\n"
         default:
             var table = TextTable(columns: [
-                "gtin", "source", "verdict", "rule", "attribute", "severity", "observed", "expected", "message",
+                "gtin", "source", "verdictLabel", "rule", "attribute", "severity", "observed", "expected", "message",
             ])
             for report in reports {
                 if report.findings.isEmpty {
@@ -288,8 +299,8 @@ enum CheckOutput {
                     ])
                 }
             }
-            let body = table.render(format == "csv" ? .csv : .table)
-            if format == "csv" { return body }
+            if format == "csv" { return table.renderCSV(excel: excel) }
+            let body = table.renderText()
             return body
                 + "\n\(summary.datasheets) datasheets: "
                 + (summary.unreadable > 0 ? "\(summary.unreadable) unreadable, " : "")

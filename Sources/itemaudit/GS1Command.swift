@@ -72,11 +72,11 @@ struct GS1ParseCommand: ParsableCommand {
         let year = Calendar(identifier: .gregorian).component(.year, from: Date())
         switch output.format {
         case .json:
-            print("[" + codes.map { $0.json(referenceYear: year) }.joined(separator: ",\n") + "]")
+            print(JSONOutput.text(codes.map { ParsedCode($0, referenceYear: year) }, fallback: "[]"), terminator: "")
         case .table, .csv:
             var table = TextTable(columns: ["input", "valid", "kind", "gtin", "ai", "title", "value", "interpreted"])
             for code in codes { table.rows += Self.rows(code, referenceYear: year, format: output.format) }
-            print(table.render(output.format), terminator: "")
+            print(output.render(table), terminator: "")
         }
         let invalid = codes.filter { !$0.isValid }.count
         if invalid > 0 {
@@ -124,4 +124,75 @@ struct GS1ParseCommand: ParsableCommand {
     static func printable(_ text: String) -> String {
         String(text.flatMap { $0 == "\u{1D}" ? Array("<GS>") : [$0] })
     }
+}
+
+/// One input of `gs1 parse --format json` (`Schemas/output/gs1-parse.json`): every key is always
+/// present, null when it does not apply.
+struct ParsedCode: Encodable {
+    struct Element: Encodable {
+        var ai, title, value: String
+        var interpreted: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(ai, forKey: .ai)
+            try container.encode(title, forKey: .title)
+            try container.encode(value, forKey: .value)
+            try container.encode(interpreted, forKey: .interpreted)
+        }
+
+        enum CodingKeys: String, CodingKey { case ai, title, value, interpreted }
+    }
+
+    struct Problem: Encodable {
+        var ai: String?
+        var position: Int?
+        var message: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(ai, forKey: .ai)
+            try container.encode(position, forKey: .position)
+            try container.encode(message, forKey: .message)
+        }
+
+        enum CodingKeys: String, CodingKey { case ai, position, message }
+    }
+
+    var input: String
+    var valid: Bool
+    var kind: String
+    var gtin: String?
+    var elements: [Element]
+    var errors: [Problem]
+    var notes: [String]
+
+    init(_ code: ScannedCode, referenceYear: Int) {
+        input = code.input
+        valid = code.isValid
+        kind = code.kind.rawValue
+        gtin = code.gtin?.digits14
+        elements = code.elements.map {
+            Element(
+                ai: $0.ai, title: $0.title, value: $0.value,
+                interpreted: code.interpretation(of: $0, referenceYear: referenceYear))
+        }
+        errors = code.errors.map {
+            Problem(ai: $0.ai, position: $0.position, message: ($0.ai.map { "AI (\($0)): " } ?? "") + $0.message)
+        }
+        notes = code.notes
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encode(valid, forKey: .valid)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(gtin, forKey: .gtin)
+        try container.encode(elements, forKey: .elements)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(notes, forKey: .notes)
+    }
+
+    enum CodingKeys: String, CodingKey { case input, valid, kind, gtin, elements, errors, notes }
 }

@@ -15,11 +15,15 @@ struct GenerateCommand: AsyncParsableCommand {
             each weekday: receptions at the inspection centre, batch allocations, collection by scan \
             (with skips), verdicts, photos (a few left pending), submissions, cancellations and \
             expiries. Time is simulated, so the same seed writes the same log, byte for byte. \
-            The data directory must not hold a log yet; --replace empties one an earlier generate made \
-            (an interrupted one, say: Ctrl-C says how far it got and leaves the partial log).
+            The data directory must not hold a log yet. Ctrl-C stops generate, says how far it got and \
+            leaves the partial log (nothing written is lost); run the same generate again with --resume \
+            to continue it (the result is the history an uninterrupted run writes; --days may be more, \
+            to extend a history), or with --replace to empty the directory and start again. Both only \
+            touch a directory an earlier generate made.
 
             Example:
               itemaudit generate --data ./demo-data --seed 7 --days 30
+              itemaudit generate --data ./demo-data --seed 7 --days 30 --resume   # after Ctrl-C
             """
     )
 
@@ -35,16 +39,27 @@ struct GenerateCommand: AsyncParsableCommand {
     @OptionGroup var size: HistorySizeOptions
     @Flag(help: "Print only the report, not the time taken.") var quiet = false
     @Flag(help: "Replace the log an earlier generate wrote in --data (an interrupted one, say).") var replace = false
+    @Flag(help: "Continue the log an interrupted generate wrote in --data (same options; --days may be more).")
+    var resume = false
+
+    func validate() throws {
+        if replace && resume { throw ValidationError("--replace starts again, --resume continues: pass one of them") }
+    }
 
     func run() async throws {
         let configuration = size.configuration
+        let resuming = resume && DataDirectory(data.url).holdsEvents
         if DataDirectory(data.url).holdsEvents {
-            guard replace else {
-                throw CLIFailure.badInput(
-                    "\(data.url.path) already holds a log (pass a new --data directory, or --replace to start again in one generate made)"
-                )
+            if resume {
+                try GenerateInterruption.checkResumable(data.url, options: size.arguments)
+            } else {
+                guard replace else {
+                    throw CLIFailure.badInput(
+                        "\(data.url.path) already holds a log (pass a new --data directory; in one generate made, --resume continues it, --replace starts again)"
+                    )
+                }
+                try GenerateInterruption.replace(data.url)
             }
-            try GenerateInterruption.replace(data.url)
         }
         let interruption = GenerateInterruption(directory: data.url)
         defer { interruption.finish() }
@@ -56,18 +71,19 @@ struct GenerateCommand: AsyncParsableCommand {
         }
         let report: WorkloadGenerator.Report
         do {
-            guard service.lastPosition == 0 else {
+            guard service.lastPosition == 0 || resuming else {
                 try? await service.close()
                 throw CLIFailure.badInput("\(data.url.path) already holds a log (pass a new --data directory)")
             }
-            // The service made and checked the directory; the marker lets --replace empty it later.
-            do { try GenerateInterruption.mark(data.url) } catch {
+            // The service made and checked the directory; the marker lets --resume and --replace
+            // find it later, and names the options that wrote it.
+            do { try GenerateInterruption.mark(data.url, options: size.arguments) } catch {
                 try? await service.close()
                 throw CLIFailure.badInput(
                     "cannot write in \(data.url.path): \(error) (pass a writable --data directory)")
             }
             let bar = ProgressBar.onTerminal(quiet: quiet)
-            report = try await generator.run(service: service, clock: clock) {
+            report = try await generator.run(service: service, clock: clock, resume: resuming) {
                 interruption.progress($0, of: $1)
                 bar.update(UInt64($0), of: UInt64($1))
             }
@@ -77,6 +93,11 @@ struct GenerateCommand: AsyncParsableCommand {
             try? await service.close()
             throw CLIFailure.badInput(
                 "generating stopped: \(error.message) (the data directory holds what was written)")
+        } catch let error as GeneratorResumeError {
+            try? await service.close()
+            throw CLIFailure.badInput(
+                "cannot resume \(data.url.path): \(error.description) (nothing was added; run generate with --replace to start again)"
+            )
         }
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -88,7 +109,6 @@ struct GenerateCommand: AsyncParsableCommand {
                         .utf8))
         }
         // The field names are the JSON keys (camelCase, as every command prints them).
-        var table = TextTable(columns: ["field", "value"], rightAligned: [1])
         let rows: [(String, Int)] = [
             ("workdays", report.workdays), ("commands", report.commands), ("accepted", report.accepted),
             ("refused", report.refused), ("events", Int(report.events)), ("batches", report.batches),
@@ -96,11 +116,15 @@ struct GenerateCommand: AsyncParsableCommand {
             ("inspected", report.inspected), ("failed", report.failed), ("photosAttached", report.photosAttached),
             ("photosUploaded", report.photosUploaded),
         ]
-        for row in rows { table.append([row.0, String(row.1)]) }
-        if output.format == .json {
+        switch output.format {
+        case .json:
             print(JSONOutput.text(Summary(counts: rows, refusalSamples: report.refusalSamples)), terminator: "")
-        } else {
-            print(table.render(output.format), terminator: "")
+        case .csv:
+            let fields =
+                rows.map { ($0.0, String($0.1)) } + [("refusalSamples", report.refusalSamples.joined(separator: " | "))]
+            print(output.renderRecord(fields), terminator: "")
+        case .table:
+            print(output.renderRecord(rows.map { ($0.0, String($0.1)) }, rightAligned: true), terminator: "")
             for sample in report.refusalSamples { FileHandle.standardError.write(Data("refused: \(sample)\n".utf8)) }
         }
     }

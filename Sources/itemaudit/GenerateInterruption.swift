@@ -35,7 +35,7 @@ final class GenerateInterruption: @unchecked Sendable {
         lock.unlock()
         let message =
             "\ngenerate: interrupted after \(done) of \(all) days; \(path) holds the partial log "
-            + "written so far (run the same generate with --replace to start again)\n"
+            + "written so far (run the same generate with --resume to continue it, or --replace to start again)\n"
         FileHandle.standardError.write(Data(message.utf8))
         exit(130)
     }
@@ -54,11 +54,41 @@ final class GenerateInterruption: @unchecked Sendable {
         signal(SIGINT, SIG_DFL)
     }
 
-    /// Marks `directory` as one generate writes (so `--replace` may empty it later).
-    static func mark(_ directory: URL) throws {
+    /// Marks `directory` as one generate writes (so `--resume` may continue and `--replace` empty
+    /// it later), noting the options that write it: a resumed run must use the same.
+    static func mark(_ directory: URL, options: (history: String, days: Int)) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data("made by itemaudit generate; generate --replace may replace this directory\n".utf8)
-            .write(to: directory.appendingPathComponent(markerName))
+        let text = """
+            made by itemaudit generate; generate --resume may continue it, generate --replace replace it
+            \(optionsPrefix)\(options.history) --days \(options.days)
+
+            """
+        try Data(text.utf8).write(to: directory.appendingPathComponent(markerName))
+    }
+
+    private static let optionsPrefix = "options: "
+
+    /// Refuses `--resume` unless generate made `directory` with the same options (`--days` may
+    /// differ: the first days of a longer run are the same history).
+    static func checkResumable(_ directory: URL, options: (history: String, days: Int)) throws {
+        let marker = directory.appendingPathComponent(markerName)
+        guard let data = FileManager.default.contents(atPath: marker.path) else {
+            throw CLIFailure.badInput(
+                "\(directory.path) was not made by generate: --resume only continues a directory generate made (nothing was changed)"
+            )
+        }
+        let noted = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(optionsPrefix) }.map { String($0.dropFirst(optionsPrefix.count)) }
+        guard let noted else {
+            throw CLIFailure.badInput(
+                "\(directory.path) was made by a generate that did not note its options, so it cannot be resumed (run generate with --replace to start again)"
+            )
+        }
+        guard noted.hasPrefix(options.history + " --days ") else {
+            throw CLIFailure.badInput(
+                "\(directory.path) was generated with \(noted): resume it with the same options (itemaudit generate --data \(directory.path) \(noted) --resume)"
+            )
+        }
     }
 
     /// Removes what an earlier generate wrote in `directory`, for `--replace`: only when the

@@ -16,6 +16,12 @@ struct HistorySizeOptions: ParsableArguments {
         guard (1...3650).contains(days) else { throw ValidationError("--days must be 1 to 3650") }
     }
 
+    /// The options as arguments, in a fixed order: what `generate` notes in the directory it makes.
+    /// `days` is apart: a resumed run may simulate more days than the interrupted one.
+    var arguments: (history: String, days: Int) {
+        ("--seed \(seed) --inspectors \(inspectors) --locations \(locations) --products \(products)", days)
+    }
+
     /// The generator's configuration for these options.
     var configuration: WorkloadGenerator.Configuration {
         WorkloadGenerator.Configuration(

@@ -6,6 +6,35 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case table, json, csv
 }
 
+/// The `--excel` flag of every command that prints CSV: one option, shared by `FormatOption` and
+/// the commands with formats of their own (`check`).
+///
+/// Spreadsheets drop the leading zeros of a GTIN read as a number and guess the encoding of a file
+/// without a byte order mark: `--excel` writes a UTF-8 BOM and such numbers as text (`="0…"`).
+struct SpreadsheetOption: ParsableArguments {
+    @Flag(
+        help:
+            "CSV for spreadsheets: a UTF-8 byte order mark, and numbers with leading zeros (GTINs) written as text (=\"0…\")."
+    )
+    var excel = false
+
+    /// Refuses `--excel` without CSV output (`isCSV`).
+    func validate(isCSV: Bool) throws {
+        if excel && !isCSV { throw ValidationError("--excel goes with --format csv") }
+    }
+
+    /// The byte order mark to print before streamed CSV lines (empty without `--excel`).
+    var byteOrderMark: String { excel ? "\u{FEFF}" : "" }
+
+    /// One CSV field, with `--excel` a number with a leading zero as text.
+    func csvField(_ value: String) -> String { Self.field(value, excel: excel) }
+
+    /// One CSV field (RFC 4180); with `excel`, a number with a leading zero as the formula `="0…"`.
+    static func field(_ value: String, excel: Bool) -> String {
+        excel && TextTable.hasLeadingZero(value) ? "\"=\"\"\(value)\"\"\"" : TextTable.csvField(value)
+    }
+}
+
 /// The `--format` option of commands whose output is data.
 ///
 /// Every format carries the same fields: table and CSV headers are the JSON keys, codes are
@@ -16,22 +45,34 @@ struct FormatOption: ParsableArguments {
     @Option(help: "Output format: table, json or csv.")
     var format: OutputFormat = .table
 
-    @Flag(
-        help:
-            "CSV for spreadsheets: a UTF-8 byte order mark, and numbers with leading zeros (GTINs) written as text (=\"0…\")."
-    )
-    var excel = false
+    @OptionGroup var spreadsheet: SpreadsheetOption
 
-    func validate() throws {
-        if excel && format != .csv { throw ValidationError("--excel goes with --format csv") }
+    /// Whether `--excel` was given.
+    var excel: Bool { spreadsheet.excel }
+
+    func validate() throws { try spreadsheet.validate(isCSV: format == .csv) }
+
+    /// `table` as aligned text, or as CSV (with `--excel`, for spreadsheets).
+    func render(_ table: TextTable) -> String {
+        format == .csv ? table.renderCSV(excel: excel) : table.renderText()
+    }
+
+    /// One object's fields (JSON keys and their printed values): a `field value` table for people,
+    /// and for CSV one header row of the keys and one row of values (so CSV headers are JSON keys).
+    func renderRecord(_ fields: [(key: String, value: String)], rightAligned: Bool = false) -> String {
+        guard format == .csv else {
+            var table = TextTable(columns: ["field", "value"], rightAligned: rightAligned ? [1] : [])
+            for field in fields { table.append([field.key, field.value]) }
+            return table.renderText()
+        }
+        return render(TextTable(columns: fields.map(\.key), rows: [fields.map(\.value)]))
     }
 
     /// Prints `value` as JSON, or `table` as aligned text or CSV.
     func emit<Value: Encodable>(_ value: Value, table: () -> TextTable) {
         switch format {
         case .json: print(JSONOutput.text(value), terminator: "")
-        case .csv: print(table().renderCSV(excel: excel), terminator: "")
-        case .table: print(table().renderText(), terminator: "")
+        case .csv, .table: print(render(table()), terminator: "")
         }
     }
 }

@@ -22,17 +22,6 @@ enum ProjectionAccess {
     }
 }
 
-extension OutputFormat {
-    /// Prints `value` as JSON, or `table` as aligned text or CSV.
-    func emit<Value: Encodable>(_ value: Value, table: () -> TextTable) {
-        if self == .json {
-            print(JSONOutput.text(value), terminator: "")
-        } else {
-            print(table().render(self), terminator: "")
-        }
-    }
-}
-
 /// Optional `--from` / `--to` bounds of a report period.
 struct PeriodOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Start of the period (ISO 8601 date or date-time, inclusive).", valueName: "time"))

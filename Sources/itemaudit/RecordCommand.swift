@@ -72,7 +72,7 @@ struct RecordCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("cannot read \(file): \(error.localizedDescription) (check the path)")
         }
         let service = try await ServiceAccess.open(data.url, logger: Self.logger)
-        if output.format == .csv { print(TextTable.csvHeader) }
+        if output.format == .csv { print(output.spreadsheet.byteOrderMark + TextTable.csvHeader) }
         var failures = 0
         var chunk = pending
         func flush() async throws {
@@ -80,7 +80,7 @@ struct RecordCommand: AsyncParsableCommand {
             chunk.removeAll(keepingCapacity: true)
             for result in results {
                 if result.isFailure { failures += 1 }
-                if !quiet || result.isFailure { print(Self.render(result, output.format)) }
+                if !quiet || result.isFailure { print(Self.render(result, output)) }
             }
             // An outcome line on stdout is an acknowledgement: out as soon as the append is durable.
             fflush(nil)
@@ -107,19 +107,22 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
-    static func render(_ line: RecordedLine, _ format: OutputFormat) -> String {
+    /// One outcome line: the table's sentence, a CSV row, or one JSON object (JSON Lines, so each
+    /// outcome is out as soon as it is durable; `Schemas/output/record.json` describes a line).
+    /// CSV headers are JSON keys; `message` says why a line was refused or invalid.
+    static func render(_ line: RecordedLine, _ output: FormatOption) -> String {
         let outcome = line.outcome
         let status = line.parseError == nil ? (outcome?.status.rawValue ?? "") : "invalid"
-        switch format {
+        let message = line.parseError ?? outcome?.refusal?.description
+        switch output.format {
         case .table:
             return line.summary
         case .csv:
             return [
                 String(line.line), status, outcome?.commandID ?? "", outcome?.commandType ?? "", outcome?.stream ?? "",
                 outcome?.streamVersion.map(String.init) ?? "", outcome?.positions.map { String($0.lowerBound) } ?? "",
-                outcome?.positions.map { String($0.upperBound) } ?? "",
-                line.parseError ?? outcome?.refusal?.description ?? "",
-            ].map(TextTable.csvField).joined(separator: ",")
+                outcome?.positions.map { String($0.upperBound) } ?? "", outcome?.createdID ?? "", message ?? "",
+            ].map(output.spreadsheet.csvField).joined(separator: ",")
         case .json:
             var object: [String: Any] = ["line": line.line, "status": status]
             if let outcome {
@@ -140,8 +143,10 @@ struct RecordCommand: AsyncParsableCommand {
                     ]
                 }
             }
-            if let parseError = line.parseError { object["error"] = parseError }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            if let message { object["message"] = message }
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+                ?? Data("{}".utf8)
             return String(decoding: data, as: UTF8.self)
         }
     }
@@ -149,5 +154,6 @@ struct RecordCommand: AsyncParsableCommand {
 
 extension TextTable {
     /// The header of `record --format csv`.
-    static let csvHeader = "line,status,commandID,type,stream,streamVersion,firstPosition,lastPosition,message"
+    static let csvHeader =
+        "line,status,commandID,type,stream,streamVersion,firstPosition,lastPosition,createdID,message"
 }

@@ -16,9 +16,9 @@ struct RulesCommand: ParsableCommand {
         subcommands: [List.self, Show.self, Lint.self])
 
     /// Rows as a table, CSV, or a JSON array of objects keyed by column (printed like every command's JSON).
-    static func render(columns: [String], rows: [[String]], format: OutputFormat) -> String {
-        guard format == .json else {
-            return TextTable(columns: columns, rows: rows).render(format)
+    static func render(columns: [String], rows: [[String]], output: FormatOption) -> String {
+        guard output.format == .json else {
+            return output.render(TextTable(columns: columns, rows: rows))
         }
         let objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(columns, row)) }
         return JSONOutput.text(objects, fallback: "[]")
@@ -61,7 +61,7 @@ struct RulesCommand: ParsableCommand {
             let rows = rules.map {
                 [$0.id, $0.ruleSet, $0.severity.rawValue, $0.applies.rawValue, $0.title, $0.reference]
             }
-            print(RulesCommand.render(columns: columns, rows: rows, format: output.format), terminator: "")
+            print(RulesCommand.render(columns: columns, rows: rows, output: output), terminator: "")
         }
     }
 
@@ -89,7 +89,7 @@ struct RulesCommand: ParsableCommand {
             let failing = examples.first(where: { !$0.passes }).map { Self.describe($0, rule) } ?? ""
             let fields: [(String, String)] = [
                 ("id", rule.id), ("set", rule.ruleSet), ("title", rule.title), ("severity", rule.severity.rawValue),
-                ("verdict", String(rule.severity.verdict.rawValue)), ("applies", rule.applies.description),
+                ("verdictLabel", rule.severity.verdict.name), ("applies", rule.applies.description),
                 ("reads", rule.reads.joined(separator: ", ")), ("each", rule.each ?? ""), ("when", rule.whenText ?? ""),
                 ("check", rule.checkText), ("message", rule.message), ("observed", rule.observedText ?? ""),
                 ("expected", rule.expectedText ?? ""), ("attribute", rule.attribute), ("reference", rule.reference),
@@ -102,10 +102,14 @@ struct RulesCommand: ParsableCommand {
                 object["verdict"] = .number(rule.severity.verdict.rawValue)
                 object["applies"] = .text(rule.applies.rawValue)
                 print(JSONOutput.text(object, fallback: "{}"), terminator: "")
+            } else if output.format == .csv {
+                // One row, every key (empty values are empty fields); `applies` as in JSON.
+                let values = fields.map { (key: $0.0, value: $0.0 == "applies" ? rule.applies.rawValue : $0.1) }
+                print(output.renderRecord(values), terminator: "")
             } else {
-                let rows = fields.filter { !$0.1.isEmpty }.map { [$0.0, $0.1] }
                 print(
-                    RulesCommand.render(columns: ["field", "value"], rows: rows, format: output.format), terminator: "")
+                    output.renderRecord(fields.filter { !$0.1.isEmpty }.map { (key: $0.0, value: $0.1) }),
+                    terminator: "")
             }
         }
 
@@ -180,17 +184,36 @@ struct RulesCommand: ParsableCommand {
                     let rules = files.reduce(0) { $0 + RulesCommand.ruleCount(inFile: $1) }
                     print("\(files.count == 1 ? files[0] : "\(files.count) files"): \(rules) rules, no problems")
                 }
-            case .json, .csv:
+            case .json:
+                print(JSONOutput.text(problems.map(LintRow.init), fallback: "[]"), terminator: "")
+            case .csv:
                 let rows = problems.map {
                     [$0.position.file, String($0.position.line), String($0.position.column), $0.kind, $0.message]
                 }
                 print(
                     RulesCommand.render(
-                        columns: ["file", "line", "column", "kind", "message"], rows: rows, format: output.format),
+                        columns: ["file", "line", "column", "kind", "message"], rows: rows, output: output),
                     terminator: "")
             }
             if !problems.isEmpty {
                 throw CLIFailure.problemsFound("\(problems.count) problem(s) in \(files.joined(separator: ", "))")
+            }
+        }
+
+        /// One problem of `rules lint --format json`: line and column are numbers.
+        struct LintRow: Encodable {
+            var file: String
+            var line: Int
+            var column: Int
+            var kind: String
+            var message: String
+
+            init(_ problem: LintProblem) {
+                file = problem.position.file
+                line = problem.position.line
+                column = problem.position.column
+                kind = problem.kind
+                message = problem.message
             }
         }
     }

@@ -37,8 +37,7 @@ struct TextTable {
         let lines = rows.map { row in
             row.map { cell in
                 if cell == "-" { return "" }
-                if excel, Self.hasLeadingZero(cell) { return "\"=\"\"\(cell)\"\"\"" }
-                return Self.csvField(cell)
+                return SpreadsheetOption.field(cell, excel: excel)
             }.joined(separator: ",")
         }
         return (excel ? "\u{FEFF}" : "") + ([header] + lines).joined(separator: "\n") + "\n"
@@ -55,6 +54,8 @@ struct TextTable {
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// Text or plain CSV, for output that has no `--excel` (benchmarks): data commands render
+    /// through ``FormatOption/render(_:)``.
     func render(_ format: OutputFormat) -> String {
         format == .csv ? renderCSV() : renderText()
     }

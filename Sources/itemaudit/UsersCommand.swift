@@ -121,7 +121,7 @@ struct UsersList: AsyncParsableCommand {
         case .table, .csv:
             var table = TextTable(columns: ["username", "name", "role", "disabled"])
             for row in rows { table.append([row.username, row.name, row.role, row.disabled ? "yes" : "no"]) }
-            print(output.format == .csv ? table.renderCSV() : table.renderText(), terminator: "")
+            print(output.render(table), terminator: "")
         }
     }
 }

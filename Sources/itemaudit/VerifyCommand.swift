@@ -43,7 +43,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func render(_ report: VerificationReport) -> String {
-        output.format == .json ? Self.json(report) : Self.table(report).render(output.format)
+        output.format == .json ? Self.json(report) : output.render(Self.table(report))
     }
 
     /// The report as `{"status", "eventCount", …}`.

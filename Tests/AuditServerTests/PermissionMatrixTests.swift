@@ -18,6 +18,7 @@ struct PermissionMatrixTests {
         case .getProduct: ("/v1/products/\(ServerFixture.gtin(0))", "")
         case .submitCommands: ("/v1/commands", #"{"commands":[]}"#)
         case .createSession: ("/v1/sessions", "{}")
+        case .checkDatasheets: ("/v1/datasheets/check", DatasheetRoutesTests.good)
         default: (endpoint.path, "")
         }
     }

@@ -63,4 +63,31 @@ struct ServiceBehaviourTests {
             #expect(text.contains("itemaudit_append_duration_seconds_count"))
         }
     }
+
+    @Test("/metrics: projection lag is the log's end minus what the read models folded")
+    func projectionLag() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            func gauge(_ name: String) async throws -> String? {
+                let text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map {
+                    String($0.dropFirst(name.count + 1))
+                }
+            }
+            let end = fixture.service.log.lastPosition
+            // Nothing read a report yet: no projection database, the whole log is behind.
+            #expect(try await gauge("itemaudit_projection_lag_events") == "\(Double(end))")
+            #expect(try await gauge("itemaudit_log_position") == "\(Double(end))")
+            let token = try await fixture.login(client, "admin")
+            #expect(try await fixture.send(client, .get, "/v1/coverage", token: token).status == .ok)
+            #expect(try await gauge("itemaudit_projection_lag_events") == "0.0")
+            _ = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([
+                    #"{"commandID":"lag1","type":"RegisterLocation","locationID":"M","name":"N","kind":0}"#
+                ]),
+                token: token)
+            #expect(try await gauge("itemaudit_projection_lag_events") == "1.0")
+        }
+    }
 }

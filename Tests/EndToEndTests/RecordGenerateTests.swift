@@ -101,7 +101,9 @@ struct GenerateInterruptTests {
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(stderr)")
-        #expect(stderr.contains("generate: interrupted after") && stderr.contains("--replace"), "\(stderr)")
+        #expect(
+            stderr.contains("generate: interrupted after") && stderr.contains("--resume")
+                && stderr.contains("--replace"), "\(stderr)")
 
         let again = try ItemAuditBinary.run([
             "generate", "--data", data.path, "--days", "3", "--products", "30", "--quiet",
@@ -121,5 +123,60 @@ struct GenerateInterruptTests {
             "generate", "--data", other.deletingLastPathComponent().path, "--replace", "--days", "1", "--quiet",
         ])
         #expect(refused.status == 2 && FileManager.default.fileExists(atPath: other.path))
+    }
+
+    /// Starts `generate` with `arguments`, interrupts it once its log holds events, and returns
+    /// its exit status and stderr.
+    static func interrupt(_ arguments: [String], data: URL) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = ItemAuditBinary.executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: data.appendingPathComponent("log").path), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, stderr)
+    }
+
+    @Test("SIGINT, then --resume: the history and report of one uninterrupted run")
+    func resumed() throws {
+        let scratch = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let whole = scratch.appendingPathComponent("whole")
+        let cut = scratch.appendingPathComponent("cut")
+        let options = ["--seed", "4", "--days", "30", "--products", "300", "--inspectors", "4", "--quiet"]
+        let uninterrupted = try ItemAuditBinary.run(["generate", "--data", whole.path, "--format", "json"] + options)
+        #expect(uninterrupted.status == 0, "\(uninterrupted.stderr)")
+
+        let stopped = try Self.interrupt(["generate", "--data", cut.path] + options, data: cut)
+        #expect(stopped.status == 130, "generate finished before it was interrupted: \(stopped.stderr)")
+        #expect(stopped.stderr.contains("--resume"), "\(stopped.stderr)")
+        // Another seed is not this run: refused, naming the options to use, nothing added.
+        let wrong = try ItemAuditBinary.run(
+            ["generate", "--data", cut.path, "--resume", "--seed", "5", "--days", "30", "--products", "300"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("--seed 4"), "\(wrong.stderr)")
+
+        let resumed = try ItemAuditBinary.run(
+            ["generate", "--data", cut.path, "--format", "json", "--resume"] + options)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout == uninterrupted.stdout, "the report counts the whole run")
+        for report in [["batches"], ["coverage", "--by", "type"], ["inspectors"]] {
+            let a = try ItemAuditBinary.run(report + ["--data", whole.path, "--format", "json"])
+            let b = try ItemAuditBinary.run(report + ["--data", cut.path, "--format", "json"])
+            #expect(a.status == 0 && a.stdout == b.stdout, "\(report) differs after the resume")
+        }
+        let verify = try ItemAuditBinary.run(["verify", "--data", cut.path, "--format", "json"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        // Resumed again, a complete log gets nothing more.
+        let again = try ItemAuditBinary.run(["generate", "--data", cut.path, "--format", "json", "--resume"] + options)
+        #expect(again.status == 0 && again.stdout == uninterrupted.stdout, "\(again.stderr)")
     }
 }

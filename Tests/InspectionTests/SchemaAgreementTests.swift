@@ -1,5 +1,6 @@
 import Foundation
 import Inspection
+import TestSupport
 import Testing
 
 /// The Swift types and the JSON Schemas in `Schemas/` describe the same JSON.

@@ -57,7 +57,7 @@ struct StateDriftTests {
         let batches = state.batches.values.map {
             BatchFacts(
                 id: $0.id, status: $0.status.rawValue, paused: $0.collectionPaused, expired: $0.expired,
-                taskIDs: $0.taskIDs.sorted())
+                taskIDs: $0.taskIDs)
         }
         let tasks = state.tasks.values.map {
             TaskFacts(
@@ -73,15 +73,16 @@ struct StateDriftTests {
         try store.database.read { db in
             let batchRows = try Row.fetchAll(db, sql: "SELECT * FROM batch ORDER BY id")
             let taskRows = try Row.fetchAll(db, sql: "SELECT * FROM task ORDER BY task")
-            var tasksOfBatch: [String: [(Int64, String)]] = [:]
-            for row in taskRows {
-                tasksOfBatch[row["batch"], default: []].append((row["position"], row["task"]))
+            // A batch's tasks in allocation order, as the batch_task rows list them.
+            var tasksOfBatch: [String: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT batch, task FROM batch_task ORDER BY batch, ordinal") {
+                tasksOfBatch[row["batch"], default: []].append(row["task"])
             }
             let batches = batchRows.map { row in
                 let id: String = row["id"]
                 return BatchFacts(
                     id: id, status: row["status"], paused: row["paused"], expired: row["expired"],
-                    taskIDs: (tasksOfBatch[id] ?? []).map(\.1).sorted())
+                    taskIDs: tasksOfBatch[id] ?? [])
             }
             let tasks = taskRows.map { row in
                 TaskFacts(

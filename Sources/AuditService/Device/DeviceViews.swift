@@ -64,7 +64,16 @@ public struct DeviceLocation: Sendable, Hashable, Codable {
 extension AuditService {
     /// Batches, newest first; only `inspectorID`'s when given, filtered by status and mode.
     public func deviceBatches(inspectorID: String?, status: Int?, mode: Int?) -> [DeviceBatch] {
-        state.batches.values
+        // One inspector's batches come from their index: a device lists its batches every round,
+        // and scanning every batch ever allocated grew with the log.
+        let candidates: [InspectionState.Batch] =
+            if let inspectorID {
+                (state.batchIDsByInspector[inspectorID] ?? []).compactMap { state.batches[$0] }
+            } else {
+                Array(state.batches.values)
+            }
+        return
+            candidates
             .filter { batch in
                 (inspectorID.map { $0 == batch.inspectorID } ?? true)
                     && (status.map { $0 == batch.status.rawValue } ?? true)

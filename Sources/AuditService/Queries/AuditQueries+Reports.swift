@@ -45,6 +45,12 @@ extension AuditQueries {
         try withProjections { try $0.productQuality(gtin: gtin) }
     }
 
+    /// The packaging hierarchy around a product (what it contains, what contains it), or nil when
+    /// no registration named it.
+    public func packaging(gtin: String) throws -> PackagingHierarchy? {
+        try withProjections { try $0.packaging(gtin: gtin) }
+    }
+
     /// One page of the products matching `filter`.
     public func search(_ filter: ProductFilter, limit: Int = 20, offset: Int = 0) throws -> SearchPage {
         try withProjections { try $0.search(filter, limit: limit, offset: offset) }

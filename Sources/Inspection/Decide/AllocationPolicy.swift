@@ -39,47 +39,13 @@ extension InspectionState {
     /// Order: an inspect-before date (earliest first, dated before undated), then reception
     /// priority (urgent first), then never inspected, then longest since inspected, then GTIN.
     public func allocationQueue(locationID: String, mode: InspectionMode) -> [String] {
-        guard let gtins = productsByLocation[locationID] else { return [] }
-        var candidates: [QueueEntry] = []
-        candidates.reserveCapacity(gtins.count)
-        for gtin in gtins where holds[gtin] == nil {
-            guard let product = products[gtin], product.datasheetID != nil else { continue }
-            let type = product.registration.productType
-            switch mode {
-            case .wholesale:
-                guard type != .base, product.isListed(at: locationID) else { continue }
-            case .newProduct:
-                guard product.pendingReception?.locationID == locationID else { continue }
-            case .existingProduct:
-                guard type != .pallet, product.isListed(at: locationID) else { continue }
-            case .reinspection:
-                guard product.lastResult == .failed else { continue }
-            case .adHoc:
-                continue
-            }
-            candidates.append(
-                QueueEntry(
-                    inspectBefore: product.pendingReception?.inspectBefore?.microseconds ?? .max,
-                    priority: product.pendingReception?.priority.rawValue ?? -1,
-                    lastInspected: product.lastInspectedAt?.microseconds ?? .min, gtin: gtin))
-        }
-        candidates.sort()
-        return candidates.map(\.gtin)
+        Array(allocationCandidates(locationID: locationID, mode: mode))
     }
-}
 
-/// The sort key of the work queue (a small value, so sorting thousands of products is cheap).
-private struct QueueEntry: Comparable {
-    var inspectBefore: Int64
-    var priority: Int
-    var lastInspected: Int64
-    var gtin: String
-
-    static func < (a: QueueEntry, b: QueueEntry) -> Bool {
-        if a.inspectBefore != b.inspectBefore { return a.inspectBefore < b.inspectBefore }
-        if a.priority != b.priority { return a.priority > b.priority }
-        if a.lastInspected != b.lastInspected { return a.lastInspected < b.lastInspected }
-        return a.gtin < b.gtin
+    /// ``allocationQueue(locationID:mode:)`` read lazily from the kept queue: taking the first few
+    /// costs the held products skipped on the way, not the catalogue.
+    func allocationCandidates(locationID: String, mode: InspectionMode) -> some Sequence<String> {
+        allocationQueues.entries(locationID: locationID, mode: mode).lazy.map(\.gtin).filter { holds[$0] == nil }
     }
 }
 

@@ -42,7 +42,7 @@ extension InspectionState {
             throw CommandRefusal(
                 .invalidInput, command: name, state: state, reason: "give exactly one of quantity or minutes")
         }
-        let queue = allocationQueue(locationID: location.id, mode: command.mode)
+        let queue = allocationCandidates(locationID: location.id, mode: command.mode)
         var chosen: [String] = []
         if let quantity = command.quantity {
             chosen = Array(queue.prefix(quantity))

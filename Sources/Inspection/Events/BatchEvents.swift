@@ -13,7 +13,7 @@ public struct AllocatedTask: Sendable, Hashable, Codable {
 }
 
 /// The server gave an inspector a batch of tasks at a location (batch status 0).
-public struct BatchAllocated: EventPayload {
+public struct BatchAllocated: InspectionEventPayload {
     public static let eventType = "BatchAllocated"
     public static let schemaVersion = 1
     /// Stable batch id.
@@ -50,7 +50,7 @@ public struct BatchAllocated: EventPayload {
 }
 
 /// A single task outside any batch (ad-hoc mode): the product is in hand, ready to inspect.
-public struct AdHocTaskAllocated: EventPayload {
+public struct AdHocTaskAllocated: InspectionEventPayload {
     public static let eventType = "AdHocTaskAllocated"
     public static let schemaVersion = 1
     /// Stable task id.
@@ -72,7 +72,7 @@ public struct AdHocTaskAllocated: EventPayload {
 }
 
 /// An event about a whole batch that carries nothing but its id.
-public protocol BatchTransition: EventPayload {
+public protocol BatchTransition: InspectionEventPayload {
     /// The batch.
     var batchID: String { get }
     init(batchID: String)
@@ -137,7 +137,7 @@ public struct BatchSubmitted: BatchTransition {
 }
 
 /// The batch was cancelled outside collection (batch status 7, open tasks released).
-public struct BatchCancelled: EventPayload {
+public struct BatchCancelled: InspectionEventPayload {
     public static let eventType = "BatchCancelled"
     public static let schemaVersion = 1
     /// The batch.
@@ -163,7 +163,7 @@ public struct BatchCancelled: EventPayload {
 }
 
 /// The batch passed its expiry unsubmitted: its open tasks were released (batch status 7).
-public struct BatchExpired: EventPayload {
+public struct BatchExpired: InspectionEventPayload {
     public static let eventType = "BatchExpired"
     public static let schemaVersion = 1
     /// The batch.

@@ -2,7 +2,8 @@
 /// version it reads (older ones upcast to the current shape), and — for events about one task —
 /// the kind of ``TaskEvent`` the fast reader makes of it.
 ///
-/// Entries are made with ``current(_:_:task:)`` and ``reading(_:upcast:)`` and listed once, in
+/// Entries are made with ``current(_:_:task:)`` and ``reading(_:upcast:)`` by each payload type
+/// (``InspectionEventPayload/registered(as:)``) and collected, in case order, into
 /// ``InspectionEvent/registry``; the decoder, the type lookup of replays and the schema tests are
 /// derived from that list.
 public struct EventType: Sendable {

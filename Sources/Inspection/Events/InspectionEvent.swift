@@ -1,7 +1,9 @@
 /// Every event of the inspection domain, at its current schema version.
 ///
 /// Older versions are upcast when decoded (see ``decode(eventType:schemaVersion:payload:)``), so
-/// code that folds events only ever sees the current shape.
+/// code that folds events only ever sees the current shape. Each case carries an
+/// ``InspectionEventPayload``; `payload` and the registry are generated from the case lines below
+/// (`tools/generate-event-registry`), so a new event type is its file, its schema and one case here.
 public enum InspectionEvent: Sendable, Hashable {
     /// See ``AttributeVerdictRecorded``.
     case attributeVerdictRecorded(AttributeVerdictRecorded)
@@ -55,35 +57,6 @@ public enum InspectionEvent: Sendable, Hashable {
 
     /// Payload types that are only read (older versions, upcast on decode).
     public static var legacyTypes: [any EventPayload.Type] { registry.flatMap(\.legacy) }
-
-    /// The payload, type-erased.
-    public var payload: any EventPayload {
-        switch self {
-        case .attributeVerdictRecorded(let event): event
-        case .locationRegistered(let event): event
-        case .inspectorRegistered(let event): event
-        case .productRegistered(let event): event
-        case .datasheetImported(let event): event
-        case .ruleCheckRecorded(let event): event
-        case .productReceived(let event): event
-        case .batchAllocated(let event): event
-        case .adHocTaskAllocated(let event): event
-        case .collectionStarted(let event): event
-        case .collectionPaused(let event): event
-        case .collectionFinished(let event): event
-        case .collectionCancelled(let event): event
-        case .productCollected(let event): event
-        case .collectionSkipped(let event): event
-        case .inspectionStarted(let event): event
-        case .inspectionPaused(let event): event
-        case .photoAttached(let event): event
-        case .inspectionFinished(let event): event
-        case .inspectionSkipped(let event): event
-        case .batchSubmitted(let event): event
-        case .batchCancelled(let event): event
-        case .batchExpired(let event): event
-        }
-    }
 
     /// The event type name stored in the log.
     public var eventType: String { type(of: payload).eventType }

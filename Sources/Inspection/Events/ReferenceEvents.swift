@@ -1,5 +1,5 @@
 /// A place where products are inspected: a store, a warehouse or an inspection centre.
-public struct LocationRegistered: EventPayload {
+public struct LocationRegistered: InspectionEventPayload {
     public static let eventType = "LocationRegistered"
     public static let schemaVersion = 1
     /// Stable location id.
@@ -18,7 +18,7 @@ public struct LocationRegistered: EventPayload {
 }
 
 /// A person who inspects, receives or manages.
-public struct InspectorRegistered: EventPayload {
+public struct InspectorRegistered: InspectionEventPayload {
     public static let eventType = "InspectorRegistered"
     public static let schemaVersion = 1
     /// Stable inspector id (also the actor of their commands).
@@ -51,7 +51,7 @@ public struct ProductListing: Sendable, Hashable, Codable {
 }
 
 /// A trade item entered into the catalogue.
-public struct ProductRegistered: EventPayload {
+public struct ProductRegistered: InspectionEventPayload {
     public static let eventType = "ProductRegistered"
     public static let schemaVersion = 1
     /// The GTIN as 14 digits.
@@ -105,7 +105,7 @@ public struct DatasheetAttribute: Sendable, Hashable, Codable {
 }
 
 /// A supplier datasheet for a product; the latest one defines what an inspection must cover.
-public struct DatasheetImported: EventPayload {
+public struct DatasheetImported: InspectionEventPayload {
     public static let eventType = "DatasheetImported"
     public static let schemaVersion = 1
     /// The product's GTIN-14.
@@ -147,7 +147,7 @@ public struct RuleFinding: Sendable, Hashable, Codable {
 }
 
 /// The rule engine checked a product's datasheet.
-public struct RuleCheckRecorded: EventPayload {
+public struct RuleCheckRecorded: InspectionEventPayload {
     public static let eventType = "RuleCheckRecorded"
     public static let schemaVersion = 1
     /// The product's GTIN-14.
@@ -184,7 +184,7 @@ public struct RuleCheckRecorded: EventPayload {
 }
 
 /// A sample arrived at an inspection centre and entered the new-product work queue.
-public struct ProductReceived: EventPayload {
+public struct ProductReceived: InspectionEventPayload {
     public static let eventType = "ProductReceived"
     public static let schemaVersion = 1
     /// Stable reception id.

@@ -1,6 +1,7 @@
 /// A product was collected: the scanned code matched the task.
-public struct ProductCollected: EventPayload {
+public struct ProductCollected: InspectionEventPayload {
     public static let eventType = "ProductCollected"
+    public static let taskEventKind: TaskEvent.Kind? = .productCollected
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String
@@ -18,8 +19,9 @@ public struct ProductCollected: EventPayload {
 }
 
 /// A product could not be collected; the product is released.
-public struct CollectionSkipped: EventPayload {
+public struct CollectionSkipped: InspectionEventPayload {
     public static let eventType = "CollectionSkipped"
+    public static let taskEventKind: TaskEvent.Kind? = .collectionSkipped
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String
@@ -34,7 +36,7 @@ public struct CollectionSkipped: EventPayload {
 }
 
 /// An event about a task that carries nothing but its id.
-public protocol TaskTransition: EventPayload {
+public protocol TaskTransition: InspectionEventPayload {
     /// The task.
     var taskID: String { get }
     init(taskID: String)
@@ -51,6 +53,7 @@ extension TaskTransition {
 /// The inspector opened (or resumed) the task's inspection.
 public struct InspectionStarted: TaskTransition {
     public static let eventType = "InspectionStarted"
+    public static let taskEventKind: TaskEvent.Kind? = .inspectionStarted
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String
@@ -61,6 +64,7 @@ public struct InspectionStarted: TaskTransition {
 /// The inspector paused the task's inspection.
 public struct InspectionPaused: TaskTransition {
     public static let eventType = "InspectionPaused"
+    public static let taskEventKind: TaskEvent.Kind? = .inspectionPaused
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String
@@ -69,8 +73,13 @@ public struct InspectionPaused: TaskTransition {
 }
 
 /// A verdict on one datasheet attribute, with an optional note and measured value (v2).
-public struct AttributeVerdictRecorded: EventPayload {
+public struct AttributeVerdictRecorded: InspectionEventPayload {
     public static let eventType = "AttributeVerdictRecorded"
+    public static let taskEventKind: TaskEvent.Kind? = .attributeVerdictRecorded
+    /// Also reads version 1 (an attribute path only), upcast to this shape.
+    public static func registered(as embed: @escaping @Sendable (Self) -> InspectionEvent) -> EventType {
+        .current(Self.self, embed, task: taskEventKind).reading(AttributeVerdictRecordedV1.self) { embed($0.upcast()) }
+    }
     public static let schemaVersion = 2
     /// The task.
     public var taskID: String
@@ -118,8 +127,9 @@ public struct AttributeVerdictRecordedV1: EventPayload {
 }
 
 /// A photo was attached to a task; the image itself lives in the blob store under its SHA-256.
-public struct PhotoAttached: EventPayload {
+public struct PhotoAttached: InspectionEventPayload {
     public static let eventType = "PhotoAttached"
+    public static let taskEventKind: TaskEvent.Kind? = .photoAttached
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String
@@ -140,8 +150,9 @@ public struct PhotoAttached: EventPayload {
 }
 
 /// Every attribute has a verdict: the task passed or failed.
-public struct InspectionFinished: EventPayload {
+public struct InspectionFinished: InspectionEventPayload {
     public static let eventType = "InspectionFinished"
+    public static let taskEventKind: TaskEvent.Kind? = .inspectionFinished
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String
@@ -171,8 +182,9 @@ public struct InspectionFinished: EventPayload {
 }
 
 /// The inspection of a collected product was skipped (inspection status 4).
-public struct InspectionSkipped: EventPayload {
+public struct InspectionSkipped: InspectionEventPayload {
     public static let eventType = "InspectionSkipped"
+    public static let taskEventKind: TaskEvent.Kind? = .inspectionSkipped
     public static let schemaVersion = 1
     /// The task.
     public var taskID: String

@@ -13,20 +13,24 @@ extension InspectionState {
         case .inspectorRegistered(let event):
             inspectors[event.inspectorID] = Inspector(id: event.inspectorID, name: event.name, role: event.role)
         case .productRegistered(let event):
-            applyProductRegistered(event)
+            changingQueues(of: event.gtin) { $0.applyProductRegistered(event) }
         case .datasheetImported(let event):
             guard products[event.gtin] != nil else { return }
-            products[event.gtin]?.datasheetID = event.datasheetID
-            products[event.gtin]?.attributePaths = event.attributes.map(\.path)
-            products[event.gtin]?.attributeSet = Set(event.attributes.map(\.path))
+            changingQueues(of: event.gtin) { state in
+                state.products[event.gtin]?.datasheetID = event.datasheetID
+                state.products[event.gtin]?.attributePaths = event.attributes.map(\.path)
+                state.products[event.gtin]?.attributeSet = Set(event.attributes.map(\.path))
+            }
         case .ruleCheckRecorded:
             break  // Rule findings feed projections; decisions do not depend on them.
         case .productReceived(let event):
             guard products[event.gtin] != nil else { return }
-            products[event.gtin]?.pendingReception = Reception(
-                receptionID: event.receptionID, locationID: event.locationID, priority: event.priority,
-                inspectBefore: event.inspectBefore, receivedAt: time)
-            productsByLocation[event.locationID, default: []].insert(event.gtin)
+            changingQueues(of: event.gtin) { state in
+                state.products[event.gtin]?.pendingReception = Reception(
+                    receptionID: event.receptionID, locationID: event.locationID, priority: event.priority,
+                    inspectBefore: event.inspectBefore, receivedAt: time)
+                state.productsByLocation[event.locationID, default: []].insert(event.gtin)
+            }
         case .batchAllocated(let event):
             applyBatchAllocated(event, at: time)
         case .adHocTaskAllocated(let event):
@@ -76,7 +80,7 @@ extension InspectionState {
         }
     }
 
-    private mutating func applyProductRegistered(_ event: ProductRegistered) {
+    fileprivate mutating func applyProductRegistered(_ event: ProductRegistered) {
         if var product = products[event.gtin] {
             for listing in product.registration.listings { productsByLocation[listing.locationID]?.remove(event.gtin) }
             product.registration = event
@@ -96,6 +100,7 @@ extension InspectionState {
             id: event.batchID, inspectorID: event.inspectorID, locationID: event.locationID, mode: event.mode,
             status: .assigned, collectionPaused: false, allocatedAt: time, expiresAt: event.expiresAt, expired: false,
             taskIDs: event.tasks.map(\.taskID))
+        batchIDsByInspector[event.inspectorID, default: []].append(event.batchID)
         for task in event.tasks {
             tasks[task.taskID] = Task(
                 id: task.taskID, batchID: event.batchID, inspectorID: event.inspectorID, locationID: event.locationID,
@@ -113,12 +118,13 @@ extension InspectionState {
         task.failureCount = event.failureCount
         task.unableCount = event.unableCount
         tasks[event.taskID] = task
-        if var product = products[task.gtin] {
-            product.lastInspectedAt = time
-            product.lastResult = event.result
-            product.inspectionCount += 1
-            if task.mode == .newProduct { product.pendingReception = nil }
-            products[task.gtin] = product
+        if products[task.gtin] != nil {
+            changingQueues(of: task.gtin) { state in
+                state.products[task.gtin]?.lastInspectedAt = time
+                state.products[task.gtin]?.lastResult = event.result
+                state.products[task.gtin]?.inspectionCount += 1
+                if task.mode == .newProduct { state.products[task.gtin]?.pendingReception = nil }
+            }
         }
         release(taskID: event.taskID)
         settle(taskID: event.taskID)

@@ -38,7 +38,7 @@ extension InspectionState {
                 expectedHolds[task.gtin] = task.id
             }
         }
-        if expectedHolds != holds {
+        if expectedHolds != Dictionary(uniqueKeysWithValues: holds.map { ($0.key, $0.value) }) {
             problems.append("holds \(holds.count) do not match the \(expectedHolds.count) open tasks")
         }
         for batch in batches.values {

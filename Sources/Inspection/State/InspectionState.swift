@@ -1,25 +1,34 @@
+import HashTreeCollections
+
 /// Everything the domain needs to decide a command: the fold of every event in the log.
 ///
 /// Build it with ``apply(_:at:)`` in log order; two states built from the same events are equal.
+/// The large maps are persistent hash tries (`TreeDictionary`): a copy of the state, such as the
+/// service's working copy for a group of commands, costs nothing until changed, and a change
+/// copies only the path to the entry, not the whole catalogue.
 public struct InspectionState: Sendable, Hashable {
     /// Locations by id.
     public internal(set) var locations: [String: Location] = [:]
     /// People by id.
     public internal(set) var inspectors: [String: Inspector] = [:]
     /// Products by GTIN-14.
-    public internal(set) var products: [String: Product] = [:]
+    public internal(set) var products: TreeDictionary<String, Product> = [:]
     /// Batches by id.
-    public internal(set) var batches: [String: Batch] = [:]
+    public internal(set) var batches: TreeDictionary<String, Batch> = [:]
     /// Tasks (batch and ad-hoc) by id.
-    public internal(set) var tasks: [String: Task] = [:]
+    public internal(set) var tasks: TreeDictionary<String, Task> = [:]
     /// Which open task holds each product (GTIN-14 → task id); a held product is never allocated.
-    public internal(set) var holds: [String: String] = [:]
+    public internal(set) var holds: TreeDictionary<String, String> = [:]
     /// GTINs stocked or received at each location.
     public internal(set) var productsByLocation: [String: Set<String>] = [:]
+    /// Every batch id allocated to each inspector, oldest first.
+    public internal(set) var batchIDsByInspector: [String: [String]] = [:]
     /// How many batches were ever allocated (numbers the next batch id).
     public internal(set) var batchCount = 0
     /// How many ad-hoc tasks were ever allocated (numbers the next ad-hoc task id).
     public internal(set) var adHocCount = 0
+    /// Every (location, mode)'s work queue in allocation order (derived from the products).
+    var allocationQueues = AllocationQueues()
 
     /// An empty state (an empty log).
     public init() {}

@@ -13,14 +13,14 @@ extension GeneratorRun {
         // The morning is one durable write: expiries, receptions, allocations (the server's 07:30).
         let morning = midnight.adding(minutes: 7 * 60 + 30)
         setClock(morning)
-        let state = await service.state
+        let state = await currentState()
         var commands = state.batchesDueForExpiry(at: morning).map {
             CommandEnvelope(commandID: "expire-\($0)", actor: "system", command: .expireBatch(ExpireBatch(batchID: $0)))
         }
         commands += receptions(at: midnight.adding(minutes: 7 * 60), state: state)
         let assignments = try await allocate(at: morning, before: commands, state: state)
         var work: [CommandEnvelope] = []
-        let allocated = await service.state
+        let allocated = await currentState()
         for assignment in assignments {
             work += workCommands(for: assignment, state: allocated, dayStart: midnight.adding(minutes: 8 * 60))
         }
@@ -128,7 +128,7 @@ extension GeneratorRun {
                     )), at: 0)
         }
         try await send(morning + commands)
-        let after = await service.state
+        let after = await currentState()
         var assignments: [Assignment] = []
         let batchNumbers = (state.batchCount + 1)...max(state.batchCount + 1, after.batchCount)
         for number in batchNumbers {

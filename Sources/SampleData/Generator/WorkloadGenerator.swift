@@ -76,19 +76,35 @@ public struct WorkloadGenerator: Sendable {
 
     public init(configuration: Configuration) { self.configuration = configuration }
 
-    /// Runs the simulation against `service`, which must be open on an empty data directory with
-    /// `clock` as its clock.
+    /// Runs the simulation against `service`, which must be open with `clock` as its clock, on an
+    /// empty data directory or — with `resume` — on one holding the start of this very run (an
+    /// interrupted generate with the same configuration; `days` may be more).
+    ///
+    /// Resuming replays the run's own commands against a local state up to the log's end, checks
+    /// that state equals the service's, and sends the rest: the log then holds the same events as
+    /// one uninterrupted run, and the report counts the whole run.
     /// `progress` is told the number of days simulated so far and the total, after each day.
-    /// - Throws: ``AuditServiceError`` when the service fails (refusals are counted, not thrown).
+    /// - Throws: ``AuditServiceError`` when the service fails (refusals are counted, not thrown);
+    ///   ``GeneratorResumeError`` when the log is not the start of this run.
     public func run(
-        service: AuditService, clock: ManualClock, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+        service: AuditService, clock: ManualClock, resume: Bool = false,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async throws -> Report {
         let ruleEngine = try BuiltInRuleSets.engine()
         var run = GeneratorRun(configuration: configuration, service: service, clock: clock, ruleEngine: ruleEngine)
+        if resume, service.lastPosition > 0 {
+            run.replay = GeneratorReplay(state: InspectionState(), end: service.lastPosition)
+        }
         try await run.setUp()
         for day in 0..<configuration.days {
             try await run.simulate(day: day)
             progress(day + 1, configuration.days)
+        }
+        if run.replay != nil {
+            throw GeneratorResumeError(
+                description:
+                    "the log holds more events (\(service.lastPosition)) than this configuration generates: it was written with other options (more --days?)"
+            )
         }
         return await run.finish()
     }
@@ -106,6 +122,8 @@ struct GeneratorRun {
     var report = WorkloadGenerator.Report()
     var catalogue = GeneratedCatalogue()
     var commandCount = 0
+    /// While resuming: the replay of the commands the log holds already (see `GeneratorReplay`).
+    var replay: GeneratorReplay?
 
     init(
         configuration: WorkloadGenerator.Configuration, service: AuditService, clock: ManualClock,
@@ -128,11 +146,13 @@ struct GeneratorRun {
         return "gen-\(configuration.seed)-\(commandCount)"
     }
 
-    /// Sends `commands` as one batch and counts the outcomes.
-    @discardableResult
-    mutating func send(_ commands: [CommandEnvelope]) async throws -> [CommandOutcome] {
-        let outcomes = try await service.execute(batch: commands)
-        report.commands += commands.count
+    /// Sends `commands` as one batch and counts the outcomes (while resuming, those the log holds
+    /// already are replayed instead, see `GeneratorReplay`).
+    mutating func send(_ commands: [CommandEnvelope]) async throws {
+        let rest = try await replayPrefix(commands)
+        guard !rest.isEmpty else { return }
+        let outcomes = try await service.execute(batch: Array(rest))
+        report.commands += rest.count
         for outcome in outcomes {
             switch outcome.status {
             case .accepted, .duplicate: report.accepted += 1
@@ -141,7 +161,6 @@ struct GeneratorRun {
                 if report.refusalSamples.count < 5 { report.refusalSamples.append(outcome.summary) }
             }
         }
-        return outcomes
     }
 
     mutating func finish() async -> WorkloadGenerator.Report {

@@ -3,15 +3,16 @@ import Foundation
 /// Validates JSON values against the subset of JSON Schema the repository's schemas use:
 /// `type`, `properties`, `required`, `additionalProperties: false`, `items`, `minItems`,
 /// `enum`, `const`, `minimum`, `maximum`, `minLength`, `pattern`. Anything else in a schema
-/// is reported as unsupported, so the subset cannot silently grow.
-struct JSONSchemaValidator {
-    static let supportedKeywords: Set<String> = [
+/// is reported as unsupported, so the subset cannot silently grow. Shared by every test target
+/// that checks JSON against `Schemas/` (event schemas, command output).
+public enum JSONSchemaValidator {
+    public static let supportedKeywords: Set<String> = [
         "$schema", "$id", "title", "description", "x-eventType", "x-schemaVersion", "type", "properties", "required",
         "additionalProperties", "items", "minItems", "enum", "const", "minimum", "maximum", "minLength", "pattern",
     ]
 
     /// Problems with `value` against `schema`, each with a JSON path; empty when valid.
-    static func validate(_ value: Any, against schema: [String: Any], path: String = "$") -> [String] {
+    public static func validate(_ value: Any, against schema: [String: Any], path: String = "$") -> [String] {
         var problems: [String] = []
         for key in schema.keys where !supportedKeywords.contains(key) {
             problems.append("\(path): schema keyword '\(key)' is not supported by the test validator")

@@ -1,0 +1,149 @@
+import AuditService
+import Foundation
+import Hummingbird
+import NIOPosix
+
+extension Routes {
+    struct RuleRow: Encodable {
+        var id: String
+        var set: String
+        var severity: String
+        var applies: String
+        var title: String
+        var message: String
+        var reference: String
+    }
+
+    struct RuleList: Encodable {
+        var rules: [RuleRow]
+    }
+
+    /// The built-in rule sets, compiled once per process (every rule, for the list).
+    static let allRules = Result { try RuleBook.engine(subject: nil) }
+    /// The built-in rule sets for supplier datasheets (what an upload is checked against by default).
+    static let masterDataRules = Result { try RuleBook.engine(subject: .masterData) }
+
+    /// `GET /v1/rules?set=`: every built-in rule, or one set's.
+    func listRules(_ request: Request) throws -> Response {
+        let query = Query(request)
+        let set = query["set"]
+        if let set, !RuleBook.setNames.contains(set) {
+            throw Problem.badRequest(
+                "invalid-query", "no rule set '\(set)'",
+                remedy: "choose one of \(RuleBook.setNames.joined(separator: ", "))")
+        }
+        let engine = try Self.allRules.get()
+        let rules = engine.rules.filter { set == nil || $0.ruleSet == set }.map {
+            RuleRow(
+                id: $0.id, set: $0.ruleSet, severity: $0.severity.rawValue, applies: $0.applies.rawValue,
+                title: $0.title, message: $0.message, reference: $0.reference)
+        }
+        return try json(RuleList(rules: rules))
+    }
+
+    struct Recording: Encodable {
+        var gtin: String
+        var datasheetID: String?
+        var status: String
+        var reason: String?
+        var positions: Positions?
+    }
+
+    struct CheckResult: Encodable {
+        var summary: CheckSummary
+        var reports: [DatasheetReport]
+        /// With `?record=true`: how each datasheet entered the log.
+        var recorded: [Recording]?
+        /// The log position after recording: pass it as `waitFor` to read the product's history.
+        var position: UInt64?
+    }
+
+    /// The datasheet format a request's content type names.
+    static func datasheetFormat(contentType: String?) -> DatasheetFormat? {
+        let type = (contentType ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        switch type {
+        case "application/ld+json", "application/json": return .jsonld
+        case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines":
+            return .jsonl
+        case "text/csv": return .csv
+        default: return nil
+        }
+    }
+
+    /// `POST /v1/datasheets/check?rules=&record=`: datasheets in the body (JSON-LD, JSON Lines or
+    /// CSV, as the content type says) checked against the rule sets; with `record=true` (stewards)
+    /// the datasheets and their findings are appended to the log like `itemaudit check --record`.
+    /// A record that cannot be read refuses the whole upload (400 naming its line), nothing appended.
+    func checkDatasheets(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
+        let user = try context.requireUser()
+        let query = Query(request)
+        let record: Bool
+        switch query["record"] {
+        case nil, "false": record = false
+        case "true": record = true
+        case let other?:
+            throw Problem.badRequest(
+                "invalid-query", "record must be true or false, not '\(other)'", remedy: "fix record")
+        }
+        if record, !PermissionTable.mayRecordDatasheets(user.role) {
+            throw Problem.forbidden("only stewards record datasheets in the log", remedy: "leave out ?record=true")
+        }
+        guard let format = Self.datasheetFormat(contentType: request.headers[.contentType]) else {
+            throw Problem(
+                .unsupportedMediaType, "unsupported-media-type",
+                "send datasheets as application/ld+json (or application/json), application/x-ndjson or text/csv",
+                remedy: "set Content-Type to the body's format")
+        }
+        let sets = (query["rules"] ?? "").split(separator: ",").map(String.init)
+        if let unknown = sets.first(where: { !RuleBook.setNames.contains($0) }) {
+            throw Problem.badRequest(
+                "invalid-query", "no rule set '\(unknown)'",
+                remedy: "choose among \(RuleBook.setNames.joined(separator: ", "))")
+        }
+        let engine = sets.isEmpty ? try Self.masterDataRules.get() : try RuleBook.engine(selection: sets)
+        let body = Array((try await request.body.collect(upTo: .max)).readableBytesView)
+        let checked: DatasheetUpload.Checked
+        do {
+            checked = try await NIOThreadPool.singleton.runIfActive {
+                try DatasheetUpload.check(body, format: format, engine: engine)
+            }
+        } catch let issue as ImportIssue {
+            throw Self.invalidDatasheets([issue])
+        }
+        guard checked.unreadable.isEmpty else { throw Self.invalidDatasheets(checked.unreadable) }
+        var result = CheckResult(summary: checked.summary, reports: checked.items.map(\.report))
+        if record {
+            let recordings = try await service.record(
+                checked: checked.items, ruleSets: engine.ruleSets.map(\.name), source: "upload by \(user.username)",
+                actor: user.username)
+            result.recorded = recordings.map {
+                Recording(
+                    gtin: $0.gtin, datasheetID: $0.datasheetID, status: $0.status.rawValue, reason: $0.reason,
+                    positions: $0.positions.map { Positions(first: $0.lowerBound, last: $0.upperBound) })
+            }
+            result.position = await service.appliedPosition
+        }
+        return try json(result)
+    }
+
+    /// A 400 naming the first unreadable record's line and field; every issue rides along.
+    static func invalidDatasheets(_ issues: [ImportIssue]) -> Problem {
+        let first = issues[0]
+        let place = "line \(first.line)" + (first.field.map { ", field '\($0)'" } ?? "")
+        var problem = Problem.badRequest(
+            "invalid-datasheet",
+            "\(issues.count) record(s) of the body cannot be read; the first, \(place): \(first.message)",
+            remedy: "fix those records and send the body again (nothing was checked or recorded)")
+        let list: [[String: Any]] = issues.map { issue in
+            var entry: [String: Any] = ["line": issue.line, "message": issue.message]
+            if let field = issue.field { entry["field"] = field }
+            return entry
+        }
+        if let data = try? JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]) {
+            problem.extra["issues"] = String(decoding: data, as: UTF8.self)
+        }
+        return problem
+    }
+}

@@ -1,0 +1,169 @@
+import AuditLog
+import Inspection
+
+/// A bundle of commands waiting for the next group write.
+struct QueuedBundle {
+    var envelopes: [CommandEnvelope]
+    var continuation: CheckedContinuation<[CommandOutcome], any Error>
+}
+
+extension AuditService {
+    /// Runs many commands in order with one durable write: the path for imports, device syncs and
+    /// the generator. Each command is decided against the state left by the ones before it;
+    /// refusals do not stop the rest.
+    ///
+    /// Bundles sent at the same time (many devices) are written together: one writer decides
+    /// every queued bundle in arrival order against one working copy of the state, appends them
+    /// all with one durable write (one fdatasync), folds them in and answers each bundle. So
+    /// concurrent bundles never race on a stream (one shared by every allocation, say), and the
+    /// cost of copying the state is paid once per group, not once per bundle.
+    /// - Throws: ``AuditServiceError`` when the log fails; then none of the bundle is acknowledged.
+    public func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
+        guard !envelopes.isEmpty else { return [] }
+        return try await withCheckedThrowingContinuation { continuation in
+            queuedBundles.append(QueuedBundle(envelopes: envelopes, continuation: continuation))
+            if !groupWriterRunning {
+                groupWriterRunning = true
+                Task { await self.writeQueuedGroups() }
+            }
+        }
+    }
+
+    /// Writes the queued bundles group by group until none is left.
+    private func writeQueuedGroups() async {
+        while !queuedBundles.isEmpty {
+            let group = queuedBundles
+            queuedBundles.removeAll(keepingCapacity: true)
+            do {
+                let outcomes = try await writeGroup(group.map(\.envelopes))
+                for (bundle, outcome) in zip(group, outcomes) { bundle.continuation.resume(returning: outcome) }
+            } catch {
+                for bundle in group { bundle.continuation.resume(throwing: error) }
+            }
+        }
+        groupWriterRunning = false
+    }
+
+    /// Decides, appends (one durable write) and folds one group of bundles; one outcome list per
+    /// bundle. Another writer to the log (an identity command, another server sharing the store)
+    /// may make a stream's version stale: then the service catches up and decides the group again.
+    func writeGroup(_ bundles: [[CommandEnvelope]]) async throws -> [[CommandOutcome]] {
+        var conflicts = 0
+        var refolds = 0
+        while conflicts < max(1, configuration.maxAttempts) {
+            switch try await attemptGroup(bundles) {
+            case .written(let outcomes): return outcomes
+            case .behind(let position):
+                // The state lacked events of a stream the store holds: fold them, decide again.
+                refolds += 1
+                guard refolds <= Self.maximumRefolds else {
+                    conflicts = .max
+                    break
+                }
+                try await catchUp(through: position)
+            case .conflict:
+                conflicts += 1
+                conflictRetries += 1
+                _ = try? await log.refresh()
+                try catchUp()
+            }
+        }
+        throw AuditServiceError(
+            .tooManyConflicts,
+            "other appends to the same streams kept winning; the commands were not applied (send them again)",
+            context: ["commands": "\(bundles.map(\.count).reduce(0, +))"])
+    }
+
+    /// How often one group folds and decides again because the state was behind the store.
+    static let maximumRefolds = 64
+
+    /// What one try at a group came to.
+    enum GroupAttempt {
+        case written([[CommandOutcome]])
+        /// The state decided on lacks events of a stream, which reach this position: nothing written.
+        case behind(UInt64)
+        /// The append conflicted (another writer won): nothing written.
+        case conflict
+    }
+
+    /// One try at a group. Duplicates and each stream's expected version are the store's answers;
+    /// a version is used only when the state decided on holds every event of its stream.
+    private func attemptGroup(_ bundles: [[CommandEnvelope]]) async throws -> GroupAttempt {
+        // Refusals and versions are decided on the store's latest state.
+        try await catchUp(through: .max)
+        var repeats: [[CommandOutcome?]] = []
+        for envelopes in bundles {
+            var answers: [CommandOutcome?] = []
+            for envelope in envelopes { answers.append(try await repeatOutcome(envelope)) }
+            repeats.append(answers)
+        }
+        let basis = appliedPosition
+        var working = state
+        var versions: [String: UInt64] = [:]
+        var decidedIDs: Set<String> = []
+        var outcomes: [[CommandOutcome?]] = bundles.map { Array(repeating: nil, count: $0.count) }
+        var decided: [(bundle: Int, index: Int, decision: Decision)] = []
+        var appends: [StreamAppend] = []
+        let context = context
+        for (bundle, envelopes) in bundles.enumerated() {
+            for (index, envelope) in envelopes.enumerated() {
+                if let outcome = repeats[bundle][index] {
+                    outcomes[bundle][index] = outcome
+                    continue
+                }
+                // A second copy in the group is answered after the write, like a later repeat.
+                if decidedIDs.contains(envelope.commandID) { continue }
+                do {
+                    let decision = try working.decide(envelope, context: context)
+                    let expected: UInt64
+                    if let known = versions[decision.stream] {
+                        expected = known
+                    } else {
+                        let stream = try await streamState(of: decision.stream)
+                        guard stream.reachesUpTo <= basis, appliedPosition == basis else {
+                            return .behind(stream.reachesUpTo)
+                        }
+                        expected = stream.version
+                    }
+                    let time = envelope.occurredAt ?? context.now
+                    for event in decision.events { working.apply(event, at: time) }
+                    versions[decision.stream] = expected + UInt64(decision.events.count)
+                    decidedIDs.insert(envelope.commandID)
+                    decided.append((bundle, index, decision))
+                    appends.append(proposed(envelope, decision, expected: expected))
+                } catch let refusal as CommandRefusal {
+                    outcomes[bundle][index] = refused(envelope, refusal)
+                }
+            }
+        }
+        var results: [AppendResult] = []
+        do {
+            results = try await append(appends)
+        } catch let error as EventLogError where error.code == .versionConflict || error.code == .commandIDReused {
+            logger.debug("group append conflict; catching up and deciding again")
+            return .conflict
+        } catch {
+            throw AuditServiceError(.log, "cannot append a group of \(appends.count) commands: \(error)")
+        }
+        let contiguous =
+            appliedPosition == basis && results.allSatisfy { !$0.wasDuplicate }
+            && zip(results, results.dropFirst()).allSatisfy { $0.positions.upperBound + 1 == $1.positions.lowerBound }
+            && (results.first.map { $0.positions.lowerBound == basis + 1 } ?? true)
+        if contiguous, let last = results.last {
+            state = working
+            appliedPosition = last.positions.upperBound
+        } else {
+            try catchUp()
+        }
+        for (item, result) in zip(decided, results) {
+            outcomes[item.bundle][item.index] = outcome(bundles[item.bundle][item.index], item.decision, result)
+        }
+        for (bundle, envelopes) in bundles.enumerated() {
+            for (index, envelope) in envelopes.enumerated() where outcomes[bundle][index] == nil {
+                outcomes[bundle][index] = try await repeatOutcome(envelope)
+            }
+        }
+        if !appends.isEmpty { await notifyObservers() }
+        return .written(outcomes.map { $0.compactMap { $0 } })
+    }
+}

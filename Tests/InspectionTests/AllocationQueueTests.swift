@@ -1,0 +1,68 @@
+import Inspection
+import TestSupport
+import Testing
+
+@Suite("Allocation queues")
+struct AllocationQueueTests {
+    /// The queue's definition, computed the slow way (filter the catalogue, sort): what the kept
+    /// queues must always equal.
+    static func definition(_ state: InspectionState, locationID: String, mode: InspectionMode) -> [String] {
+        guard let gtins = state.productsByLocation[locationID] else { return [] }
+        var candidates: [(Int64, Int, Int64, String)] = []
+        for gtin in gtins where state.holds[gtin] == nil {
+            guard let product = state.products[gtin], product.datasheetID != nil else { continue }
+            let type = product.registration.productType
+            let listed = product.registration.listings.contains { $0.locationID == locationID }
+            switch mode {
+            case .wholesale: guard type != .base, listed else { continue }
+            case .newProduct: guard product.pendingReception?.locationID == locationID else { continue }
+            case .existingProduct: guard type != .pallet, listed else { continue }
+            case .reinspection: guard product.lastResult == .failed else { continue }
+            case .adHoc: continue
+            }
+            candidates.append(
+                (
+                    product.pendingReception?.inspectBefore?.microseconds ?? .max,
+                    -(product.pendingReception?.priority.rawValue ?? -1),
+                    product.lastInspectedAt?.microseconds ?? .min, gtin
+                ))
+        }
+        return candidates.sorted { $0 < $1 }.map(\.3)
+    }
+
+    @Test(
+        "the kept queues equal filtering and sorting the catalogue after every command",
+        arguments: [7, 99, 2026] as [UInt64])
+    func keptQueuesMatchTheDefinition(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        var world = try Catalogue.build(bases: 6, cases: 3)
+        var allocations = 0
+        for step in 0..<1200 {
+            if Int.random(in: 0..<40, using: &rng) == 0 {
+                world.now = world.now.adding(minutes: Int64.random(in: 60...3000, using: &rng))
+            }
+            // Every fourth step an allocation, so the queues are read and changed often.
+            let command =
+                step % 4 == 0
+                ? InspectionCommand.allocateBatch(
+                    AllocateBatch(
+                        inspectorID: Bool.random(using: &rng) ? "i1" : "i2",
+                        locationID: [Catalogue.store, Catalogue.warehouse, Catalogue.centre].randomElement(using: &rng)
+                            ?? Catalogue.store,
+                        mode: [.wholesale, .newProduct, .existingProduct, .reinspection].randomElement(using: &rng)
+                            ?? .existingProduct,
+                        quantity: Int.random(in: 1...3, using: &rng)))
+                : PropertyTests.randomCommand(world, &rng)
+            if (try? world.run(command, actor: "i1")) != nil, case .allocateBatch = command { allocations += 1 }
+            for location in [Catalogue.store, Catalogue.warehouse, Catalogue.centre] {
+                for mode in [InspectionMode.wholesale, .newProduct, .existingProduct, .reinspection] {
+                    let kept = world.state.allocationQueue(locationID: location, mode: mode)
+                    let expected = Self.definition(world.state, locationID: location, mode: mode)
+                    #expect(kept == expected, "seed \(seed) step \(step) \(location) mode \(mode.rawValue)")
+                    if kept != expected { return }
+                }
+            }
+        }
+        #expect(allocations > 30, "seed \(seed): only \(allocations) allocations; the test proves little")
+    }
+}
