@@ -213,7 +213,9 @@ extension SHA256Digest {
     /// The 32 bytes of a head given as an array.
     static func words(_ bytes: [UInt8]) -> Bytes {
         var words = zero
-        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 32)) }
+        withUnsafeMutableBytes(of: &words) { target in
+            bytes.withUnsafeBytes { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(32))) }
+        }
         return words
     }
 
