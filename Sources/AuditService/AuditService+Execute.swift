@@ -27,16 +27,25 @@ extension AuditService {
 
     // MARK: - Pieces of the path
 
-    /// The original outcome when the command id is already in the log.
-    func repeatOutcome(_ envelope: CommandEnvelope) -> CommandOutcome? {
-        guard let record = commands[envelope.commandID] else { return nil }
-        if let stored = record.fingerprint, stored != envelope.fingerprint {
-            return reused(envelope, "\(record.firstPosition)-\(record.lastPosition) on \(record.stream)")
+    /// The original outcome when the command id is already in the log store (asked of the store:
+    /// it keeps the index of command ids), or the refusal when it was used for another command.
+    func repeatOutcome(_ envelope: CommandEnvelope) async throws -> CommandOutcome? {
+        let used: AppendedCommand?
+        do {
+            used = try await log.appendedCommand(envelope.commandID)
+        } catch {
+            throw AuditServiceError(
+                .log, "cannot look up command id \(envelope.commandID): \(error)",
+                context: ["commandID": envelope.commandID])
+        }
+        guard let used else { return nil }
+        guard used.isSameCommand(envelope.fingerprint) else {
+            return reused(envelope, "\(used.positions.lowerBound)-\(used.positions.upperBound) on \(used.streamID)")
         }
         return CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName, status: .duplicate,
-            stream: record.stream, positions: record.firstPosition...record.lastPosition,
-            streamVersion: record.streamVersion, createdID: record.createdID)
+            stream: used.streamID, positions: used.positions, streamVersion: used.streamVersion,
+            createdID: createdID(at: used.positions))
     }
 
     /// The refusal of a command sent under an id already used for a different command.
@@ -68,21 +77,6 @@ extension AuditService {
             }, commandFingerprint: envelope.fingerprint)
     }
 
-    /// Folds a decision appended right after ``appliedPosition`` without reading it back.
-    private func fold(
-        _ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult, fingerprint: CommandFingerprint?
-    ) {
-        let time = envelope.occurredAt ?? now
-        for event in decision.events { state.apply(event, at: time) }
-        streamVersions[decision.stream] = result.streamVersion
-        commands[envelope.commandID] = CommandRecord(
-            stream: decision.stream, firstPosition: result.positions.lowerBound,
-            lastPosition: result.positions.upperBound,
-            streamVersion: result.streamVersion, fingerprint: fingerprint,
-            createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
-        appliedPosition = result.positions.upperBound
-    }
-
     func outcome(_ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult) -> CommandOutcome {
         CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName,
@@ -90,7 +84,7 @@ extension AuditService {
             streamVersion: result.streamVersion,
             eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType),
             createdID: result.wasDuplicate
-                ? commands[envelope.commandID]?.createdID
+                ? createdID(at: result.positions)
                 : decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
     }
 

@@ -45,13 +45,28 @@ extension AuditService {
     }
 
     /// Decides, appends (one durable write) and folds one group of bundles; one outcome list per
-    /// bundle. Another writer to the log (an identity command) may make a stream's version stale:
-    /// then the service catches up and decides the group again.
+    /// bundle. Another writer to the log (an identity command, another server sharing the store)
+    /// may make a stream's version stale: then the service catches up and decides the group again.
     func writeGroup(_ bundles: [[CommandEnvelope]]) async throws -> [[CommandOutcome]] {
-        for _ in 0..<max(1, configuration.maxAttempts) {
-            if let outcomes = try await attemptGroup(bundles) { return outcomes }
-            conflictRetries += 1
-            try catchUp()
+        var conflicts = 0
+        var refolds = 0
+        while conflicts < max(1, configuration.maxAttempts) {
+            switch try await attemptGroup(bundles) {
+            case .written(let outcomes): return outcomes
+            case .behind(let position):
+                // The state lacked events of a stream the store holds: fold them, decide again.
+                refolds += 1
+                guard refolds <= Self.maximumRefolds else {
+                    conflicts = .max
+                    break
+                }
+                try await catchUp(through: position)
+            case .conflict:
+                conflicts += 1
+                conflictRetries += 1
+                _ = try? await log.refresh()
+                try catchUp()
+            }
         }
         throw AuditServiceError(
             .tooManyConflicts,
@@ -59,8 +74,29 @@ extension AuditService {
             context: ["commands": "\(bundles.map(\.count).reduce(0, +))"])
     }
 
-    /// One try at a group; nil when the append conflicted (nothing was written).
-    private func attemptGroup(_ bundles: [[CommandEnvelope]]) async throws -> [[CommandOutcome]]? {
+    /// How often one group folds and decides again because the state was behind the store.
+    static let maximumRefolds = 64
+
+    /// What one try at a group came to.
+    enum GroupAttempt {
+        case written([[CommandOutcome]])
+        /// The state decided on lacks events of a stream, which reach this position: nothing written.
+        case behind(UInt64)
+        /// The append conflicted (another writer won): nothing written.
+        case conflict
+    }
+
+    /// One try at a group. Duplicates and each stream's expected version are the store's answers;
+    /// a version is used only when the state decided on holds every event of its stream.
+    private func attemptGroup(_ bundles: [[CommandEnvelope]]) async throws -> GroupAttempt {
+        // Refusals and versions are decided on the store's latest state.
+        try await catchUp(through: .max)
+        var repeats: [[CommandOutcome?]] = []
+        for envelopes in bundles {
+            var answers: [CommandOutcome?] = []
+            for envelope in envelopes { answers.append(try await repeatOutcome(envelope)) }
+            repeats.append(answers)
+        }
         let basis = appliedPosition
         var working = state
         var versions: [String: UInt64] = [:]
@@ -71,7 +107,7 @@ extension AuditService {
         let context = context
         for (bundle, envelopes) in bundles.enumerated() {
             for (index, envelope) in envelopes.enumerated() {
-                if let outcome = repeatOutcome(envelope) {
+                if let outcome = repeats[bundle][index] {
                     outcomes[bundle][index] = outcome
                     continue
                 }
@@ -79,15 +115,24 @@ extension AuditService {
                 if decidedIDs.contains(envelope.commandID) { continue }
                 do {
                     let decision = try working.decide(envelope, context: context)
-                    let expected = versions[decision.stream] ?? version(of: decision.stream)
+                    let expected: UInt64
+                    if let known = versions[decision.stream] {
+                        expected = known
+                    } else {
+                        let stream = try await streamState(of: decision.stream)
+                        guard stream.reachesUpTo <= basis, appliedPosition == basis else {
+                            return .behind(stream.reachesUpTo)
+                        }
+                        expected = stream.version
+                    }
                     let time = envelope.occurredAt ?? context.now
                     for event in decision.events { working.apply(event, at: time) }
                     versions[decision.stream] = expected + UInt64(decision.events.count)
                     decidedIDs.insert(envelope.commandID)
                     decided.append((bundle, index, decision))
                     appends.append(proposed(envelope, decision, expected: expected))
-                } catch {
-                    outcomes[bundle][index] = refused(envelope, error)
+                } catch let refusal as CommandRefusal {
+                    outcomes[bundle][index] = refused(envelope, refusal)
                 }
             }
         }
@@ -96,7 +141,7 @@ extension AuditService {
             results = try await append(appends)
         } catch let error as EventLogError where error.code == .versionConflict || error.code == .commandIDReused {
             logger.debug("group append conflict; catching up and deciding again")
-            return nil
+            return .conflict
         } catch {
             throw AuditServiceError(.log, "cannot append a group of \(appends.count) commands: \(error)")
         }
@@ -106,14 +151,6 @@ extension AuditService {
             && (results.first.map { $0.positions.lowerBound == basis + 1 } ?? true)
         if contiguous, let last = results.last {
             state = working
-            for ((append, result), item) in zip(zip(appends, results), decided) {
-                streamVersions[append.streamID] = result.streamVersion
-                commands[append.commandID] = CommandRecord(
-                    stream: append.streamID, firstPosition: result.positions.lowerBound,
-                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion,
-                    fingerprint: append.commandFingerprint,
-                    createdID: item.decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
-            }
             appliedPosition = last.positions.upperBound
         } else {
             try catchUp()
@@ -123,10 +160,10 @@ extension AuditService {
         }
         for (bundle, envelopes) in bundles.enumerated() {
             for (index, envelope) in envelopes.enumerated() where outcomes[bundle][index] == nil {
-                outcomes[bundle][index] = repeatOutcome(envelope)
+                outcomes[bundle][index] = try await repeatOutcome(envelope)
             }
         }
         if !appends.isEmpty { await notifyObservers() }
-        return outcomes.map { $0.compactMap { $0 } }
+        return .written(outcomes.map { $0.compactMap { $0 } })
     }
 }
