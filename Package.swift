@@ -181,7 +181,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AuditLogTests",
-            dependencies: ["AuditLog", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "AuditLog", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(

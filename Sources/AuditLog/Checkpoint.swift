@@ -5,8 +5,8 @@ import Foundation
 /// so opening checks and indexes only the frames after it and parses no per-event data.
 ///
 /// ```
-/// "IACKP002" | segment u32 | end offset u64 | last position u64 | last recorded-at i64 | head hash 32
-/// hash mask u64 | next run sequence u64
+/// "IACKP003" | segment u32 | end offset u64 | last position u64 | last recorded-at i64
+/// canonical head 32 | last format-2 frame hash 32 | hash mask u64 | next run sequence u64
 /// frames: count u64, then per frame segment u32, offset u64, length u32, first position u64,
 ///         count u32, recorded-at i64
 /// runs:   count u32, then per run kind u32, entry count u64, CRC32C u32, file name (varint + UTF-8)
@@ -15,10 +15,12 @@ import Foundation
 /// It is written to `checkpoint.tmp`, synced and renamed over the old one, so a crash leaves
 /// either the old or the new checkpoint. It is a cache: when missing, damaged, naming a run
 /// that is missing or damaged, or not matching the segments, it is ignored and the index is
-/// rebuilt from the log.
+/// rebuilt from the log. A format-2 checkpoint ("IACKP002", whose head was the frame chain's)
+/// is read only for its claim of how far the log reached; the index is rebuilt.
 struct Checkpoint {
     static let fileName = "checkpoint"
-    static let magic = Array("IACKP002".utf8)
+    static let magic = Array("IACKP003".utf8)
+    static let legacyMagic = Array("IACKP002".utf8)
 
     var segment: UInt32
     var endOffset: UInt64
@@ -33,6 +35,7 @@ struct Checkpoint {
         writer.fixed(index.lastPosition)
         writer.fixed(index.lastRecordedAt)
         withUnsafeBytes(of: index.headHash) { writer.bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: index.legacyFrameHash) { writer.bytes.append(contentsOf: $0) }
         writer.fixed(index.keyHash.mask)
         writer.fixed(runSequence)
         writer.fixed(UInt64(index.frames.count))
@@ -76,6 +79,10 @@ struct Checkpoint {
                 let hashBytes = try reader.fixedBytes(32)
                 withUnsafeMutableBytes(of: &hash) { $0.copyMemory(from: hashBytes) }
                 index.headHash = hash
+                var legacy = SHA256Digest.zero
+                let legacyBytes = try reader.fixedBytes(32)
+                withUnsafeMutableBytes(of: &legacy) { $0.copyMemory(from: legacyBytes) }
+                index.legacyFrameHash = legacy
                 guard try reader.fixed(UInt64.self) == keyHash.mask else { return nil }
                 let runSequence = try reader.fixed(UInt64.self)
                 let frameCount = Int(try reader.fixed(UInt64.self))
@@ -114,7 +121,7 @@ struct Checkpoint {
     /// position), without opening its runs; nil when there is none or it is damaged.
     static func claim(in directory: URL) -> AcknowledgedMark? {
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path),
-            data.count > 40, Array(data.prefix(8)) == magic
+            data.count > 40, Array(data.prefix(8)) == magic || Array(data.prefix(8)) == legacyMagic
         else { return nil }
         let bytes = [UInt8](data)
         return bytes.withUnsafeBytes { raw -> AcknowledgedMark? in

@@ -4,6 +4,8 @@ import Foundation
 struct PendingAppend {
     var batch: PreparedBatch
     var continuation: CheckedContinuation<[AppendResult], any Error>
+    /// The recorded-at time of records copied from another store (nil: the log's clock).
+    var recordedAt: Int64? = nil
 }
 
 /// Fields only the writer thread touches once the log is open.
@@ -47,6 +49,11 @@ extension EventLog {
     /// a prefix of the batch may be durable, and resubmitting it with the same command ids is safe.
     /// - Returns: one result per stream append, in order.
     public func append(batch: [StreamAppend]) async throws -> [AppendResult] {
+        try await append(batch: batch, recordedAt: nil)
+    }
+
+    /// ``append(batch:)``, with a fixed recorded-at time for records copied from another store.
+    func append(batch: [StreamAppend], recordedAt: Int64?) async throws -> [AppendResult] {
         guard !batch.isEmpty else { return [] }
         guard !configuration.readOnly else {
             throw EventLogError(.notWritable, "the log was opened read-only (open it for writing to append)")
@@ -61,7 +68,7 @@ extension EventLog {
                     throwing: EventLogError(.notWritable, "the log is closed (open it again to append)"))
                 return
             }
-            pending.append(PendingAppend(batch: prepared, continuation: continuation))
+            pending.append(PendingAppend(batch: prepared, continuation: continuation, recordedAt: recordedAt))
             queue.signal()
             queue.unlock()
         }
@@ -89,7 +96,18 @@ extension EventLog {
             let group = pending
             pending.removeAll(keepingCapacity: true)
             queue.unlock()
-            commit(group)
+            // Copied records keep their own recorded-at: they are committed apart from the rest.
+            if group.allSatisfy({ $0.recordedAt == nil }) {
+                commit(group)
+            } else {
+                var start = 0
+                while start < group.count {
+                    var end = start + 1
+                    while end < group.count, group[end].recordedAt == group[start].recordedAt { end += 1 }
+                    commit(Array(group[start..<end]))
+                    start = end
+                }
+            }
         }
     }
 
@@ -103,7 +121,7 @@ extension EventLog {
         // Only this thread changes the index, so it reads it without the lock; verifying an
         // index hit reads a frame, which takes the lock briefly.
         let current = index
-        var plan = CommitPlan(group: group, index: current, now: clock.now()) {
+        var plan = CommitPlan(group: group, index: current, now: clock.now(), recordedAt: group[0].recordedAt) {
             try self.records(inFrame: current.frames[Int($0)])
         }
         for (request, error) in plan.rejected { request.continuation.resume(throwing: error) }
@@ -115,11 +133,11 @@ extension EventLog {
         var output: [UInt8] = []
         output.reserveCapacity(plan.estimatedBytes)
         var hash = stateLock.withLock { index.headHash }
-        var builder = FrameBuilder(firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt)
+        var builder = FrameBuilder(firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt, head: hash)
         var sealed: [(start: Int, first: UInt64, count: UInt32, hash: SHA256Digest.Bytes)] = []
         func seal() {
             let start = output.count
-            hash = builder.seal(into: &output, previousHash: hash)
+            hash = builder.seal(into: &output)
             sealed.append((start, builder.firstPosition, builder.count, hash))
         }
         let batches = group.map(\.batch)
@@ -128,7 +146,7 @@ extension EventLog {
             let write = plan.writes[index]
             if builder.count > 0 && builder.rawCount >= frameSize {
                 seal()
-                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt)
+                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt, head: hash)
             }
             plan.writes[index].frame = sealed.count
             builder.add(batches[write.request], append: write.item, firstVersion: write.firstVersion)
@@ -194,7 +212,7 @@ extension EventLog {
         _ writes: [CommitPlan.Write], of batches: [PreparedBatch],
         in frames: [(location: FrameLocation, hash: SHA256Digest.Bytes)], into index: inout LogIndex
     ) {
-        let ordinals = frames.map { index.add(frame: $0.location, hash: $0.hash) }
+        let ordinals = frames.map { index.add(frame: $0.location, head: $0.hash) }
         // Unretained: `batches` keeps every batch alive, and this loop runs for every append.
         let references = batches.map { Unmanaged.passUnretained($0) }
         for write in writes {
@@ -269,9 +287,13 @@ struct CommitPlan {
     var estimatedBytes = 0
     var eventCount = 0
 
-    init(group: [PendingAppend], index: LogIndex, now: Timestamp, frameRecords: FrameRecordsReader) {
+    /// `recordedAt` is the time of copied records (nil: `now`, or the last recorded-at when later).
+    init(
+        group: [PendingAppend], index: LogIndex, now: Timestamp, recordedAt copied: Int64? = nil,
+        frameRecords: FrameRecordsReader
+    ) {
         // Recorded-at never decreases along the log, even when the clock steps back.
-        recordedAt = max(now.microsecondsSinceEpoch, index.lastRecordedAt)
+        recordedAt = max(copied ?? now.microsecondsSinceEpoch, index.lastRecordedAt)
         var next = index.lastPosition + 1
         let capacity = group.reduce(0) { $0 + $1.batch.count }
         // What this group's accepted appends did to streams and commands, keyed like the index.

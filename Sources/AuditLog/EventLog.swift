@@ -181,7 +181,8 @@ public final class EventLog: @unchecked Sendable {
     /// The position of the last durable event (0 when the log is empty).
     public var lastPosition: UInt64 { stateLock.withLock { index.lastPosition } }
 
-    /// The chain head: SHA-256 of the last frame, as 64 hex digits (zeros for an empty log).
+    /// The canonical chain head (``RecordChain``) at ``lastPosition``, as 64 hex digits (zeros
+    /// for an empty log): the same for the same history in any store, however it was batched.
     public var headHash: String { SHA256Digest.hex(stateLock.withLock { index.headHash }) }
 
     /// The current version of `stream`: the number of events in it (0 when it does not exist).
@@ -232,6 +233,9 @@ public struct RecoveryReport: Sendable, Hashable {
     public var acknowledgedLastPosition: UInt64?
     /// The last position of the log after opening.
     public var lastPosition: UInt64 = 0
+    /// True when the log was written in format 2 and this open started a format-3 segment for
+    /// the appends to come (the format-2 segments are kept as they were and still verify).
+    public var formatUpgraded = false
 
     /// True when nothing had to be cut.
     public var isClean: Bool { truncatedSegment == nil && removedSegments.isEmpty }

@@ -4,7 +4,7 @@ import Crypto
 ///
 /// ```
 /// offset size field
-///      0    4 magic "IAF2" (format 2: occurred-at deltas, binary command ids)
+///      0    4 magic "IAF3" (format 3), or "IAF2" in segments written before it
 ///      4    4 CRC32C of bytes 8..<72 and the body
 ///      8    4 body length (compressed bytes)
 ///     12    4 raw length (uncompressed bytes)
@@ -12,14 +12,18 @@ import Crypto
 ///     24    4 record count
 ///     28    4 flags (0: LZ4 block)
 ///     32    8 recorded-at (microseconds since the epoch)
-///     40   32 SHA-256(previous frame's hash ‖ bytes 8..<40 ‖ body)
+///     40   32 format 3: the canonical chain head after the frame's last record (``RecordChain``)
+///             format 2: SHA-256(previous format-2 frame's hash ‖ bytes 8..<40 ‖ body)
 /// ```
 /// All integers are little-endian. The CRC catches torn and flipped bytes cheaply; the hash
-/// chain catches a frame rewritten with a recomputed CRC. Hashing the compressed body keeps
-/// the chain cheap to check: verification never has to decompress to check it.
+/// catches a frame rewritten with a recomputed CRC. Format 3 chains each record's canonical
+/// content, so the head does not depend on how appends were grouped into frames and a store
+/// on a database computes the same head; format 2 chained the compressed frames.
 struct FrameHeader {
     static let size = 72
-    static let magic: UInt32 = 0x3246_4149  // "IAF2" little-endian
+    static let magic: UInt32 = 0x3346_4149  // "IAF3" little-endian
+    /// The magic of format-2 frames, still read and verified with their own chain rule.
+    static let legacyMagic: UInt32 = 0x3246_4149  // "IAF2" little-endian
     /// A frame's body may not exceed this; larger lengths in a header mean damage.
     static let maximumBodyLength = 256 << 20
 
@@ -30,14 +34,17 @@ struct FrameHeader {
     var flags: UInt32
     var recordedAt: Int64
     var hash: SHA256Digest.Bytes
+    /// True for a format-2 frame, whose hash chains frames rather than records.
+    var isLegacy = false
 
     var lastPosition: UInt64 { firstPosition + UInt64(recordCount) - 1 }
     var totalLength: Int { Self.size + Int(bodyLength) }
 
     /// Why a header cannot be read: the magic, lengths or counts are impossible.
     static func parse(_ frame: UnsafeRawBufferPointer) -> (FrameHeader, crc: UInt32)? {
-        guard frame.count >= size, frame.loadUnaligned(fromByteOffset: 0, as: UInt32.self) == magic.littleEndian
-        else { return nil }
+        guard frame.count >= size else { return nil }
+        let stored = UInt32(littleEndian: frame.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+        guard stored == magic || stored == legacyMagic else { return nil }
         func u32(_ offset: Int) -> UInt32 {
             UInt32(littleEndian: frame.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         }
@@ -48,7 +55,7 @@ struct FrameHeader {
         withUnsafeMutableBytes(of: &hash) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: frame[40..<72])) }
         let header = FrameHeader(
             bodyLength: u32(8), rawLength: u32(12), firstPosition: u64(16), recordCount: u32(24),
-            flags: u32(28), recordedAt: Int64(bitPattern: u64(32)), hash: hash
+            flags: u32(28), recordedAt: Int64(bitPattern: u64(32)), hash: hash, isLegacy: stored == legacyMagic
         )
         guard header.recordCount > 0, Int(header.bodyLength) <= maximumBodyLength,
             Int(header.rawLength) <= maximumBodyLength * 2, header.flags == 0, header.firstPosition > 0
@@ -61,7 +68,7 @@ struct FrameHeader {
         CRC32C.checksum(UnsafeRawBufferPointer(rebasing: frame[8...]))
     }
 
-    /// The chained hash: SHA-256 of the previous hash, header bytes 8..<40 and the body.
+    /// A format-2 frame's chained hash: SHA-256 of the previous frame's hash, header bytes 8..<40 and the body.
     static func chainHash(previous: SHA256Digest.Bytes, frame: UnsafeRawBufferPointer) -> SHA256Digest.Bytes {
         var hasher = SHA256()
         withUnsafeBytes(of: previous) { hasher.update(bufferPointer: $0) }

@@ -40,7 +40,11 @@ struct CommandEntry: Hashable, Sendable {
 struct LogIndex: Sendable {
     var frames: [FrameLocation] = []
     var lastPosition: UInt64 = 0
+    /// The canonical chain head (``RecordChain``) at ``lastPosition``.
     var headHash: SHA256Digest.Bytes = SHA256Digest.zero
+    /// The hash of the last format-2 frame (zeros when the log has none): the head of the
+    /// frame chain of a log written before format 3, which its segments keep verifying against.
+    var legacyFrameHash: SHA256Digest.Bytes = SHA256Digest.zero
     var lastRecordedAt: Int64 = .min
     var keyHash = KeyHash.full
 
@@ -51,10 +55,11 @@ struct LogIndex: Sendable {
     var commandRuns: [IndexRun] = []
 
     /// Adds a frame; its records are added with ``add(stream:version:commandID:position:frame:)``.
-    mutating func add(frame: FrameLocation, hash: SHA256Digest.Bytes) -> UInt32 {
+    /// `head` is the canonical chain head after the frame's last record.
+    mutating func add(frame: FrameLocation, head: SHA256Digest.Bytes) -> UInt32 {
         frames.append(frame)
         lastPosition = frame.lastPosition
-        headHash = hash
+        headHash = head
         lastRecordedAt = max(lastRecordedAt, frame.recordedAt)
         return UInt32(frames.count - 1)
     }

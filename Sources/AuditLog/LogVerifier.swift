@@ -6,8 +6,12 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     public var eventCount: UInt64
     /// The last position of the intact part.
     public var lastPosition: UInt64
-    /// The chain head of the intact part: 64 hex digits.
+    /// The canonical chain head (``RecordChain``) of the intact part: 64 hex digits, the same
+    /// for the same history in every store.
     public var headHash: String
+    /// For a log begun in format 2: the hash of its last format-2 frame (the head `verify`
+    /// printed before format 3, which an auditor may have written down); nil when it has none.
+    public var formatTwoFrameHash: String? = nil
     public var frameCount: Int
     public var segmentCount: Int
     public var bytes: UInt64
@@ -48,8 +52,9 @@ public struct VerificationProgress: Sendable {
 
 extension EventLog {
     /// Checks the whole log in `directory` without opening it for writing: every frame's CRC,
-    /// the hash chain from the first frame, gapless positions, stream versions, and that every
-    /// record decodes. Stops at the first bad frame and names it.
+    /// the canonical record chain from the first record (and the frame chain of format-2
+    /// segments), gapless positions, stream versions, and that every record decodes. Stops at
+    /// the first bad frame and names it.
     public static func verify(
         directory: URL, progress: ((VerificationProgress) -> Void)? = nil
     ) throws -> VerificationReport {
@@ -66,7 +71,8 @@ extension EventLog {
         var report = VerificationReport(
             eventCount: 0, lastPosition: 0, headHash: SHA256Digest.hex(SHA256Digest.zero), frameCount: 0,
             segmentCount: numbers.count, bytes: total, problem: nil)
-        var hash = SHA256Digest.zero
+        var chain = ChainTracker()
+        var sawLegacyFrame = false
         var versions: [String: UInt64] = [:]
         var lastRecordedAt = Int64.min
         var decoder = FrameDecoder()
@@ -77,7 +83,7 @@ extension EventLog {
             let name = Segment.fileName(number)
             let file = try LogFile.open(directory.appendingPathComponent(name), writable: false)
             guard let header = try Segment.readHeader(file), header.firstPosition == report.lastPosition + 1,
-                header.previousHash == hash
+                chain.beginSegment(isLegacy: header.isLegacy, previousHash: header.previousHash)
             else {
                 report.problem = VerificationProblem(
                     segment: name, offset: 0, firstPosition: nil, lastPosition: nil,
@@ -105,9 +111,10 @@ extension EventLog {
                     if case .end(let offset) = step { endOffset = offset }
                     continue segments
                 }
+                var trial = chain
                 let problem = scanner.withBytes(of: frame) { bytes -> String? in
-                    if let problem = FrameCheck.problem(
-                        frame: bytes, header: frame.header, storedCRC: frame.storedCRC, previousHash: hash,
+                    if let problem = trial.problem(
+                        frame: bytes, header: frame.header, storedCRC: frame.storedCRC,
                         expectedPosition: report.lastPosition + 1)
                     {
                         return problem
@@ -122,8 +129,9 @@ extension EventLog {
                                     "stream '\(record.streamID)' jumps to version \(record.streamVersion) at position \(record.position), expected \(expected)"
                             }
                             versions[record.streamID] = record.streamVersion
+                            trial.add(record)
                         }
-                        return bad
+                        return bad ?? trial.finish(frame.header)
                     } catch let error as FrameDecodingError {
                         return error.reason
                     } catch {
@@ -136,7 +144,8 @@ extension EventLog {
                         lastPosition: frame.header.lastPosition, reason: problem)
                     break segments
                 }
-                hash = frame.header.hash
+                chain = trial
+                sawLegacyFrame = sawLegacyFrame || frame.header.isLegacy
                 lastRecordedAt = frame.header.recordedAt
                 report.lastPosition = frame.header.lastPosition
                 report.eventCount += UInt64(frame.header.recordCount)
@@ -148,7 +157,8 @@ extension EventLog {
                 }
             }
         }
-        report.headHash = SHA256Digest.hex(hash)
+        report.headHash = SHA256Digest.hex(chain.canonicalHead)
+        if sawLegacyFrame { report.formatTwoFrameHash = SHA256Digest.hex(chain.legacyFrameHash) }
         report.acknowledgedLastPosition = acknowledged
         report.quarantined = Quarantine.list(in: directory)
         if report.problem == nil, let acknowledged, acknowledged > report.lastPosition {

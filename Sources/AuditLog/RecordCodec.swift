@@ -1,7 +1,8 @@
 import CLZ4
 import Foundation
 
-/// Collects records for one frame and seals them: LZ4 body, CRC32C and chained hash.
+/// Collects records for one frame and seals them: LZ4 body, CRC32C and the canonical chain
+/// head after its last record (each record is chained as it is added, see ``RecordChain``).
 ///
 /// A record inside a frame's raw (uncompressed) bytes, all lengths as varints:
 /// stream id, stream version, event type, schema version, occurred-at minus the previous
@@ -14,12 +15,19 @@ struct FrameBuilder {
     let recordedAt: Int64
     /// Occurred-at of the last record added: the next one is stored as a difference from it.
     private var previousOccurredAt: Int64
+    /// The canonical chain through the last record added.
+    private(set) var chain: CanonicalHasher
 
-    init(firstPosition: UInt64, recordedAt: Int64) {
+    /// A frame whose first record follows the canonical chain head `head`.
+    init(firstPosition: UInt64, recordedAt: Int64, head: SHA256Digest.Bytes) {
         self.firstPosition = firstPosition
         self.recordedAt = recordedAt
         previousOccurredAt = recordedAt
+        chain = CanonicalHasher(head: head)
     }
+
+    /// The canonical head after the last record added.
+    var head: SHA256Digest.Bytes { chain.head }
 
     var rawCount: Int { raw.bytes.count }
 
@@ -41,13 +49,48 @@ struct FrameBuilder {
             previousOccurredAt = event.occurredAt
             raw.bytes.append(
                 contentsOf: UnsafeRawBufferPointer(start: bytes + event.middle, count: event.end - event.middle))
+            chainRecord(
+                batch, append: index, event: event, version: version,
+                position: firstPosition + UInt64(count) + UInt64(offset - append.firstEvent),
+                fingerprint: offset == append.firstEvent ? append.fingerprint : nil)
             version += 1
         }
         count += UInt32(append.eventCount)
     }
 
-    /// Appends the sealed frame to `output` and returns its hash (the next frame's previous hash).
-    func seal(into output: inout [UInt8], previousHash: SHA256Digest.Bytes) -> SHA256Digest.Bytes {
+    /// Adds one event of a prepared batch to the canonical chain, reading its fields back from
+    /// the bytes the batch encoded.
+    @inline(__always)
+    private mutating func chainRecord(
+        _ batch: PreparedBatch, append index: Int, event: PreparedBatch.Event, version: UInt64, position: UInt64,
+        fingerprint: CommandFingerprint?
+    ) {
+        let bytes = UnsafeRawPointer(batch.bytes.baseAddress!)
+        var head = ByteReader(UnsafeRawBufferPointer(start: bytes + event.start, count: event.middle - event.start))
+        var tail = ByteReader(UnsafeRawBufferPointer(start: bytes + event.middle, count: event.end - event.middle))
+        let type: UnsafeRawBufferPointer
+        let schema: UInt64
+        let actor: UnsafeRawBufferPointer
+        let payload: UnsafeRawBufferPointer
+        do {
+            type = try head.slice()
+            schema = try head.varint()
+            actor = try tail.slice()
+            _ = try CommandIDCodec.slice(&tail)
+            payload = try tail.slice()
+        } catch {
+            // The batch encoded these bytes itself: they always read back.
+            preconditionFailure("a prepared event does not read back")
+        }
+        chain.add(
+            position: position, streamVersion: version, recordedAt: recordedAt, occurredAt: event.occurredAt,
+            schemaVersion: UInt16(truncatingIfNeeded: schema), fingerprint: fingerprint, stream: batch.streamID(index),
+            eventType: type, actor: actor, commandID: batch.commandID(index), payload: payload)
+    }
+
+    /// Appends the sealed frame to `output` and returns the canonical head after its last record
+    /// (the next frame's starting head).
+    func seal(into output: inout [UInt8]) -> SHA256Digest.Bytes {
         let start = output.count
         let bound = Int(LZ4_compressBound(Int32(raw.bytes.count)))
         output.append(contentsOf: repeatElement(0, count: FrameHeader.size + bound))
@@ -72,7 +115,7 @@ struct FrameBuilder {
             frame.storeBytes(of: count.littleEndian, toByteOffset: 24, as: UInt32.self)
             frame.storeBytes(of: UInt32(0), toByteOffset: 28, as: UInt32.self)
             frame.storeBytes(of: recordedAt.littleEndian, toByteOffset: 32, as: Int64.self)
-            let hash = FrameHeader.chainHash(previous: previousHash, frame: UnsafeRawBufferPointer(frame))
+            let hash = chain.head
             withUnsafeBytes(of: hash) { UnsafeMutableRawBufferPointer(rebasing: frame[40..<72]).copyMemory(from: $0) }
             let crc = FrameHeader.checksum(frame: UnsafeRawBufferPointer(frame))
             frame.storeBytes(of: crc.littleEndian, toByteOffset: 4, as: UInt32.self)

@@ -59,6 +59,9 @@ struct Recovery {
         if writable { Checkpoint.removeUnusedRuns(in: directory, keeping: index.streamRuns + index.commandRuns) }
 
         var damage: (number: UInt32, offset: UInt64, reason: String)?
+        var chain = ChainTracker(canonicalHead: index.headHash, legacyFrameHash: index.legacyFrameHash)
+        // Whether the segment appends would go to is format 2 (then a new one is started).
+        var lastSegmentIsLegacy = false
         segments: for number in numbers {
             let url = directory.appendingPathComponent(Segment.fileName(number))
             if let resume, number < resume.segment {
@@ -67,16 +70,22 @@ struct Recovery {
             }
             let file = try LogFile.open(url, writable: writable)
             var start = UInt64(Segment.headerSize)
+            guard let header = try Segment.readHeader(file) else {
+                damage = (number, 0, "the segment header is missing, torn or does not continue the chain")
+                break segments
+            }
             if let resume, number == resume.segment {
                 start = resume.offset
+                chain.resume(inLegacySegment: header.isLegacy)
             } else {
-                guard let header = try Segment.readHeader(file), header.firstPosition == index.lastPosition + 1,
-                    header.previousHash == index.headHash
+                guard header.firstPosition == index.lastPosition + 1,
+                    chain.beginSegment(isLegacy: header.isLegacy, previousHash: header.previousHash)
                 else {
                     damage = (number, 0, "the segment header is missing, torn or does not continue the chain")
                     break segments
                 }
             }
+            lastSegmentIsLegacy = header.isLegacy
             files[number] = file
             writer.segment = number
             writer.segmentEnd = start
@@ -91,10 +100,11 @@ struct Recovery {
                     writer.segmentEnd = offset
                     break segments
                 case .frame(let frame):
+                    var trial = chain
                     let problem = scanner.withBytes(of: frame) { bytes -> String? in
-                        FrameCheck.problem(
+                        trial.problem(
                             frame: bytes, header: frame.header, storedCRC: frame.storedCRC,
-                            previousHash: index.headHash, expectedPosition: index.lastPosition + 1)
+                            expectedPosition: index.lastPosition + 1)
                     }
                     if let problem {
                         damage = (number, frame.offset, problem)
@@ -105,7 +115,7 @@ struct Recovery {
                         segment: number, offset: frame.offset, length: UInt32(frame.header.totalLength),
                         firstPosition: frame.header.firstPosition, count: frame.header.recordCount,
                         recordedAt: frame.header.recordedAt)
-                    // Decode first, then index: a frame whose records do not decode adds nothing.
+                    // Decode and chain first, then index: a frame that fails adds nothing.
                     var decoded:
                         [(
                             stream: String, version: UInt64, command: String, fingerprint: CommandFingerprint?,
@@ -115,9 +125,11 @@ struct Recovery {
                     do {
                         try scanner.withBytes(of: frame) { bytes in
                             try decoder.decode(frame: bytes, header: frame.header) { record in
+                                let command = record.commandID
+                                trial.add(record, commandID: command)
                                 decoded.append(
                                     (
-                                        record.streamID, record.streamVersion, record.commandID,
+                                        record.streamID, record.streamVersion, command,
                                         record.commandFingerprint, record.position
                                     ))
                             }
@@ -127,7 +139,14 @@ struct Recovery {
                         writer.segmentEnd = frame.offset
                         break segments
                     }
-                    let ordinal = index.add(frame: location, hash: frame.header.hash)
+                    if let problem = trial.finish(frame.header) {
+                        damage = (number, frame.offset, problem)
+                        writer.segmentEnd = frame.offset
+                        break segments
+                    }
+                    chain = trial
+                    let ordinal = index.add(frame: location, head: chain.canonicalHead)
+                    index.legacyFrameHash = chain.legacyFrameHash
                     for record in decoded {
                         index.add(
                             stream: record.stream, version: record.version, commandID: record.command,
@@ -164,6 +183,19 @@ struct Recovery {
                 // The checkpoint describes events that are cut now: rebuilt at the next checkpoint.
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(Checkpoint.fileName))
             }
+        }
+        if writable, lastSegmentIsLegacy {
+            // A format-2 log is continued in format 3: its segments stay as they are (so they keep
+            // verifying with their frame chain) and appends go to a new format-3 segment.
+            let number = writer.segment + 1
+            files[number] = try createSegment(
+                number, firstPosition: index.lastPosition + 1, previousHash: index.headHash)
+            writer.segment = number
+            writer.segmentEnd = UInt64(Segment.headerSize)
+            report.formatUpgraded = true
+            logger.info(
+                "continuing a format-2 event log in format 3 (canonical record chain) in a new segment",
+                metadata: ["segment": "\(Segment.fileName(number))", "lastPosition": "\(index.lastPosition)"])
         }
         report.lastPosition = index.lastPosition
         var acknowledgedFile: LogFile?
@@ -210,7 +242,8 @@ struct Recovery {
         let read = try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: last.offset) }
         let matches = bytes.withUnsafeBytes { raw -> Bool in
             guard read == bytes.count, let (header, crc) = FrameHeader.parse(raw) else { return false }
-            return FrameHeader.checksum(frame: raw) == crc && header.hash == checkpoint.index.headHash
+            let head = header.isLegacy ? checkpoint.index.legacyFrameHash : checkpoint.index.headHash
+            return FrameHeader.checksum(frame: raw) == crc && header.hash == head
                 && header.firstPosition == last.firstPosition
         }
         if !matches {
@@ -280,22 +313,5 @@ struct Recovery {
         try file.sync()
         try LogFile.syncDirectory(directory)
         return file
-    }
-}
-
-/// The checks every frame must pass: CRC32C, the hash chain, and the next position.
-enum FrameCheck {
-    static func problem(
-        frame: UnsafeRawBufferPointer, header: FrameHeader, storedCRC: UInt32, previousHash: SHA256Digest.Bytes,
-        expectedPosition: UInt64
-    ) -> String? {
-        guard FrameHeader.checksum(frame: frame) == storedCRC else { return "CRC32C mismatch (bytes changed or torn)" }
-        guard header.firstPosition == expectedPosition else {
-            return "the frame starts at position \(header.firstPosition), expected \(expectedPosition)"
-        }
-        guard FrameHeader.chainHash(previous: previousHash, frame: frame) == header.hash else {
-            return "hash chain broken (the frame was altered and its CRC recomputed)"
-        }
-        return nil
     }
 }

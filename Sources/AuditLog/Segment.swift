@@ -4,15 +4,19 @@ import Foundation
 ///
 /// ```
 /// offset size field
-///      0    8 magic "IASEG002" (format 2; format 1 is refused, not cut)
+///      0    8 magic "IASEG003" (format 3; "IASEG002" is format 2, still read; format 1 is refused)
 ///      8    8 position of the segment's first record
-///     16   32 hash of the last frame before this segment (zeros for the first)
+///     16   32 format 3: the canonical chain head before its first record (``RecordChain``);
+///             format 2: the hash of the last format-2 frame before it (zeros for the first)
 /// ```
-/// Frames follow back to back. A segment is closed once it reaches the configured size;
-/// the next one starts with the next frame.
+/// Frames follow back to back, all in the segment's format. A segment is closed once it
+/// reaches the configured size; the next one starts with the next frame. A log written in
+/// format 2 is continued in format 3: the writer starts a new segment when it opens one.
 enum Segment {
     static let headerSize = 48
-    static let magic = Array("IASEG002".utf8)
+    static let magic = Array("IASEG003".utf8)
+    /// Format-2 segments: read and verified, never written.
+    static let legacyMagic = Array("IASEG002".utf8)
     /// Magics of older formats this version does not read.
     static let olderMagics = [Array("IASEG001".utf8)]
 
@@ -47,8 +51,11 @@ enum Segment {
         return writer.bytes
     }
 
-    /// Reads a segment header: (first position, previous hash), or nil when it is not one.
-    static func readHeader(_ file: LogFile) throws -> (firstPosition: UInt64, previousHash: SHA256Digest.Bytes)? {
+    /// Reads a segment header: (first position, previous hash, whether it is format 2), or nil
+    /// when it is not one.
+    static func readHeader(_ file: LogFile) throws -> (
+        firstPosition: UInt64, previousHash: SHA256Digest.Bytes, isLegacy: Bool
+    )? {
         var bytes = [UInt8](repeating: 0, count: headerSize)
         let count = try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
         if count >= 8, olderMagics.contains(Array(bytes[0..<8])) {
@@ -57,11 +64,14 @@ enum Segment {
                 "\(file.url.lastPathComponent) was written in an older log format (\(String(decoding: bytes[0..<8], as: UTF8.self))) that this version does not read (open it with the itemaudit that wrote it, or move the directory aside)",
                 context: ["file": file.url.path])
         }
-        guard count == headerSize, Array(bytes[0..<8]) == magic else { return nil }
+        let stored = count >= 8 ? Array(bytes[0..<8]) : []
+        guard count == headerSize, stored == magic || stored == legacyMagic else { return nil }
         return bytes.withUnsafeBytes { raw in
             var hash = SHA256Digest.zero
             withUnsafeMutableBytes(of: &hash) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[16..<48])) }
-            return (UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)), hash)
+            return (
+                UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)), hash, stored == legacyMagic
+            )
         }
     }
 }

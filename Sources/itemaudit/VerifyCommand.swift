@@ -60,6 +60,7 @@ struct VerifyCommand: ParsableCommand {
         table.append(["events", String(report.eventCount)])
         table.append(["last position", String(report.lastPosition)])
         table.append(["head hash", report.headHash])
+        if let legacy = report.formatTwoFrameHash { table.append(["format-2 frame hash", legacy]) }
         table.append(["frames", String(report.frameCount)])
         table.append(["segments", String(report.segmentCount)])
         table.append(["bytes", String(report.bytes)])
@@ -88,6 +89,7 @@ struct VerifyCommand: ParsableCommand {
         var eventCount: UInt64
         var lastPosition: UInt64
         var headHash: String
+        var formatTwoFrameHash: String?
         var frameCount: Int
         var segmentCount: Int
         var bytes: UInt64
@@ -99,6 +101,7 @@ struct VerifyCommand: ParsableCommand {
             eventCount = report.eventCount
             lastPosition = report.lastPosition
             headHash = report.headHash
+            formatTwoFrameHash = report.formatTwoFrameHash
             frameCount = report.frameCount
             segmentCount = report.segmentCount
             bytes = report.bytes

@@ -123,9 +123,11 @@ struct EventLogRecoveryTests {
         // Decompress, change the payload's text, recompress, fix lengths and CRC; keep the old hash.
         let raw = try LZ4.decompress(
             Array(bytes[(start + FrameHeader.size)..<range.upperBound]), originalCount: Int(header.rawLength))
-        let altered = Array(
-            String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "number 1", with: "number 7").utf8)
-        #expect(altered != raw)
+        // Byte for byte (the raw records are not all UTF-8): the record stays well-formed.
+        var altered = raw
+        let needle = Array("number 1".utf8)
+        let at = try #require((0...(raw.count - needle.count)).first { Array(raw[$0..<($0 + needle.count)]) == needle })
+        altered[at + needle.count - 1] = UInt8(ascii: "7")
         let body = LZ4.compress(altered)
         var newFrame = Array(bytes[start..<(start + FrameHeader.size)]) + body
         newFrame.withUnsafeMutableBytes { frame in
