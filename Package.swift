@@ -98,6 +98,7 @@ let package = Package(
                 "Rules",
                 "Inspection",
                 "Projections",
+                "PostgresLog",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +142,7 @@ let package = Package(
                 "Rules",
                 "Inspection",
                 "Projections",
+                "PostgresLog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -190,7 +192,9 @@ let package = Package(
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(
             name: "PostgresLogTests",
-            dependencies: ["PostgresLog", "AuditLog", "PostgresTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "PostgresLog", "AuditLog", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The EventStore promises, run against the file log and PostgreSQL alike.
         .testTarget(

@@ -37,7 +37,9 @@ extension CommandFingerprint {
 
 extension VerificationReport {
     /// A report for a store without segments or frames: what it counted and the first problem.
-    package init(eventCount: UInt64, lastPosition: UInt64, headHash: String, bytes: UInt64, problem: VerificationProblem?) {
+    package init(
+        eventCount: UInt64, lastPosition: UInt64, headHash: String, bytes: UInt64, problem: VerificationProblem?
+    ) {
         self.init(
             eventCount: eventCount, lastPosition: lastPosition, headHash: headHash, frameCount: 0, segmentCount: 0,
             bytes: bytes, problem: problem, unfinishedWrite: nil)

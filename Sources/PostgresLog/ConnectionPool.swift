@@ -64,6 +64,11 @@ final class ConnectionPool: @unchecked Sendable {
         return url.sslMode == "prefer" ? .prefer(context) : .require(context)
     }
 
+    deinit {
+        // A connection must be closed before it goes away: each is kept alive until its close completes.
+        for connection in idle { connection.close().whenComplete { _ in _ = connection } }
+    }
+
     /// Leases a connection for `body`, blocking the calling thread while it waits or connects.
     /// - Throws: ``PostgresLogError`` `.unreachable` when no connection can be had in time.
     func withConnection<R>(_ body: (PostgresConnection) throws -> R) throws -> R {
@@ -234,7 +239,7 @@ final class ConnectionPool: @unchecked Sendable {
             let wake = waiters.isEmpty ? nil : waiters.removeFirst().wake
             return (wake, closed && !connection.isClosed)
         }
-        if closeIt { connection.close().whenComplete { _ in } }
+        if closeIt { connection.close().whenComplete { _ in _ = connection } }
         wake?()
     }
 

@@ -26,7 +26,9 @@ enum Migrations {
     ///   `.migrationFailed` when a migration fails (nothing of it stays).
     static func run(on connection: PostgresConnection, url: PostgresStoreURL, logger: Logger) throws -> Outcome {
         func simple(_ sql: String) throws {
-            _ = try connection.simpleQuery(sql).wait()
+            for statement in SQLScript.statements(sql) {
+                _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+            }
         }
         do {
             try simple(
@@ -49,7 +51,7 @@ enum Migrations {
             var current = 0
             for row in rows { current = Int(try row.decode(Int64.self)) }
             guard current <= latestVersion else {
-                _ = try? connection.simpleQuery("ROLLBACK").wait()
+                _ = try? connection.query("ROLLBACK", logger: logger).wait()
                 throw PostgresLogError(
                     .schemaTooNew,
                     "the database at \(url.redacted) has schema version \(current) but this itemaudit knows versions up to \(latestVersion) (upgrade itemaudit; a newer one migrated this database)",
@@ -69,12 +71,13 @@ enum Migrations {
                     logger: logger
                 ).wait()
                 logger.info(
-                    "applied a schema migration", metadata: ["url": "\(url.redacted)", "migration": "\(migration.name)"])
+                    "applied a schema migration",
+                    metadata: ["url": "\(url.redacted)", "migration": "\(migration.name)"])
             }
             try simple("COMMIT")
             return Outcome(from: current, to: max(current, latestVersion))
         } catch {
-            _ = try? connection.simpleQuery("ROLLBACK").wait()
+            _ = try? connection.query("ROLLBACK", logger: logger).wait()
             if let error = error as? PostgresLogError { throw error }
             throw PostgresLogError(
                 .migrationFailed,

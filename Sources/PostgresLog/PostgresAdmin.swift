@@ -26,7 +26,11 @@ public enum PostgresAdmin {
         let pool = try ConnectionPool(url: url, maximum: 1, timeout: .seconds(10), logger: logger)
         defer { pool.close() }
         do {
-            try pool.withConnection { connection in _ = try connection.simpleQuery(sql).wait() }
+            try pool.withConnection { connection in
+                for statement in SQLScript.statements(sql) {
+                    _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+                }
+            }
         } catch let error as PostgresLogError {
             throw error
         } catch {
@@ -36,13 +40,14 @@ public enum PostgresAdmin {
         }
     }
 
-    /// The rows `sql` returns, each as its columns' text (NULL as nil).
+    /// The rows `sql` (one statement) returns, each column's bytes as text (NULL as nil; numbers
+    /// come in binary, so cast them to text in the statement).
     public static func rows(_ sql: String, on url: PostgresStoreURL, logger: Logger) throws -> [[String?]] {
         let pool = try ConnectionPool(url: url, maximum: 1, timeout: .seconds(10), logger: logger)
         defer { pool.close() }
         do {
             return try pool.withConnection { connection in
-                try connection.simpleQuery(sql).wait().map { row in
+                try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait().map { row in
                     row.map { cell in cell.bytes.map { String(buffer: $0) } }
                 }
             }

@@ -38,7 +38,8 @@ extension PostgresEventStore {
         }
         if append.streamID.isEmpty || append.commandID.isEmpty {
             throw EventLogError(
-                .invalidArgument, "an append needs a stream id and a command id (pass non-empty ones)", context: context)
+                .invalidArgument, "an append needs a stream id and a command id (pass non-empty ones)", context: context
+            )
         }
         let texts = [append.streamID, append.commandID, append.actor] + append.events.map(\.eventType)
         if texts.contains(where: { $0.utf8.contains(0) }) {

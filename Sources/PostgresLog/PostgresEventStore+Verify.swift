@@ -39,24 +39,35 @@ extension PostgresEventStore {
                 for row in rows {
                     let fields = try RowReader.fields(row)
                     guard fields.position == expected else {
-                        fail(expected, "position \(expected) is missing (the next event stored is at \(fields.position)): events were deleted")
+                        fail(
+                            expected,
+                            "position \(expected) is missing (the next event stored is at \(fields.position)): events were deleted"
+                        )
                         break pages
                     }
                     guard fields.position <= head.position else {
-                        fail(fields.position, "position \(fields.position) lies past the head row's last position \(head.position)")
+                        fail(
+                            fields.position,
+                            "position \(fields.position) lies past the head row's last position \(head.position)")
                         break pages
                     }
                     let record = RowReader.record(fields)
                     let version = (versions[record.streamID] ?? 0) + 1
                     guard record.streamVersion == version else {
-                        fail(record.position, "stream '\(record.streamID)' jumps to version \(record.streamVersion) where \(version) was due")
+                        fail(
+                            record.position,
+                            "stream '\(record.streamID)' jumps to version \(record.streamVersion) where \(version) was due"
+                        )
                         break pages
                     }
                     var next = chain
                     next.append(record)
                     let stored = row.makeRandomAccess()[11].bytes.map { Array(buffer: $0) }
                     guard stored == next.head else {
-                        fail(record.position, "position \(record.position) does not match its chain hash: the row was changed after it was appended")
+                        fail(
+                            record.position,
+                            "position \(record.position) does not match its chain hash: the row was changed after it was appended"
+                        )
                         break pages
                     }
                     chain = next
@@ -74,6 +85,7 @@ extension PostgresEventStore {
         } else if problem == nil && chain.head != head.hash {
             fail(last, "the head row's hash \(RecordChain.hex(head.hash)) is not the chain head \(chain.hex)")
         }
-        return VerificationReport(eventCount: last, lastPosition: last, headHash: chain.hex, bytes: bytes, problem: problem)
+        return VerificationReport(
+            eventCount: last, lastPosition: last, headHash: chain.hex, bytes: bytes, problem: problem)
     }
 }

@@ -88,7 +88,9 @@ public final class PostgresEventStore: @unchecked Sendable {
             metadata: [
                 "url": "\(url.redacted)", "lastPosition": "\(head.position)", "schema": "\(outcome.to)",
             ])
-        return PostgresEventStore(url: url, options: options, schema: (outcome.from, outcome.to), pool: pool, clock: clock, logger: logger, head: head)
+        return PostgresEventStore(
+            url: url, options: options, schema: (outcome.from, outcome.to), pool: pool, clock: clock, logger: logger,
+            head: head)
     }
 
     private init(

@@ -44,7 +44,7 @@ public final class PostgresLogSubscription: Sendable {
         while !Task.isCancelled {
             do {
                 let connection = try await store.pool.connectDedicated()
-                defer { connection.close().whenComplete { _ in } }
+                defer { connection.close().whenComplete { _ in _ = connection } }
                 try await connection.listen(on: PostgresEventStore.notifyChannel) { notifications in
                     // What was committed before the LISTEN took effect is read from the head row.
                     _ = try await store.refresh()

@@ -103,7 +103,9 @@ struct RowReader {
         let payloadStart = scratch.count
         scratch.append(contentsOf: fields.payload.readableBytesView)
         return try scratch.withUnsafeBytes { base in
-            func slice(_ from: Int, _ to: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: base[from..<to]) }
+            func slice(_ from: Int, _ to: Int) -> UnsafeRawBufferPointer {
+                UnsafeRawBufferPointer(rebasing: base[from..<to])
+            }
             let view = EventRecordView(
                 position: fields.position, streamVersion: fields.streamVersion, schemaVersion: fields.schemaVersion,
                 recordedAt: Timestamp(microsecondsSinceEpoch: fields.recordedAt),

@@ -51,12 +51,15 @@ struct LogStoreConformanceTests {
         _ = try await store.append(
             to: "batch-1", expected: .noStream, commandID: "c1", actor: "a", events: [event("x")])
         await #expect(throws: EventLogError.self) {
-            _ = try await store.append(to: "batch-1", expected: .noStream, commandID: "c2", actor: "a", events: [event("y")])
+            _ = try await store.append(
+                to: "batch-1", expected: .noStream, commandID: "c2", actor: "a", events: [event("y")])
         }
         do {
             _ = try await store.append(batch: [
-                StreamAppend(streamID: "batch-2", expected: .noStream, commandID: "c3", actor: "a", events: [event("z")]),
-                StreamAppend(streamID: "batch-1", expected: .exactly(5), commandID: "c4", actor: "a", events: [event("w")]),
+                StreamAppend(
+                    streamID: "batch-2", expected: .noStream, commandID: "c3", actor: "a", events: [event("z")]),
+                StreamAppend(
+                    streamID: "batch-1", expected: .exactly(5), commandID: "c4", actor: "a", events: [event("w")]),
             ])
             Issue.record("a batch with a conflicting stream append was written")
         } catch let error as EventLogError {
@@ -112,7 +115,8 @@ struct LogStoreConformanceTests {
                     for version in 0..<4 {
                         do {
                             _ = try await store.append(
-                                to: "shared", expected: .exactly(UInt64(version)), commandID: "race-\(writer)-\(version)",
+                                to: "shared", expected: .exactly(UInt64(version)),
+                                commandID: "race-\(writer)-\(version)",
                                 actor: "w\(writer)", events: [event("\(writer)")])
                             won += 1
                         } catch let error as EventLogError where error.code == .versionConflict {}

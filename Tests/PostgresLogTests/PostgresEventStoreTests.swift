@@ -22,7 +22,7 @@ struct PostgresEventStoreTests {
         let second = try PostgresEventStore.open(url: database.url, logger: Self.logger)
         #expect(second.schema.from == first.schema.to)
         try second.close()
-        let versions = try database.rows("SELECT version FROM itemaudit_schema_migrations ORDER BY version")
+        let versions = try database.rows("SELECT version::text FROM itemaudit_schema_migrations ORDER BY version")
         #expect(versions.map { $0.first ?? nil } == (1...first.schema.to).map { String($0) })
     }
 
@@ -70,7 +70,8 @@ struct PostgresEventStoreTests {
         let store = try PostgresEventStore.open(url: database.url, logger: Self.logger)
         defer { try? store.close() }
         for index in 0..<5 {
-            _ = try await store.append(to: "s\(index)", expected: .noStream, commandID: "c\(index)", actor: "a", events: [event("x")])
+            _ = try await store.append(
+                to: "s\(index)", expected: .noStream, commandID: "c\(index)", actor: "a", events: [event("x")])
         }
         try database.execute(
             """
@@ -101,7 +102,8 @@ struct PostgresEventStoreTests {
                     for index in 0..<30 {
                         let result = try await store.append(
                             to: "batch-\(index % 3)", expected: .any, commandID: "cmd-\(index)", actor: "device",
-                            events: [event("\(index)")], commandFingerprint: CommandFingerprint(sha256Of: [UInt8(index)]))
+                            events: [event("\(index)")],
+                            commandFingerprint: CommandFingerprint(sha256Of: [UInt8(index)]))
                         results.append(result)
                     }
                     return results
@@ -141,7 +143,8 @@ struct PostgresEventStoreTests {
         var seen = await positions.next()
         #expect(seen == 1)
         for index in 1...5 {
-            _ = try await writer.append(to: "s", expected: .any, commandID: "c\(index)", actor: "a", events: [event("x")])
+            _ = try await writer.append(
+                to: "s", expected: .any, commandID: "c\(index)", actor: "a", events: [event("x")])
         }
         while let position = seen, position < 6 { seen = await positions.next() }
         #expect(seen == 6)

@@ -14,7 +14,8 @@ struct PostgresStoreURLTests {
     }
 
     @Test func aHostPortUserAndPasswordThatNeverShows() throws {
-        let url = try PostgresStoreURL("postgresql://audit:s3cret@db.example:6543/ledger?sslmode=require", environment: [:])
+        let url = try PostgresStoreURL(
+            "postgresql://audit:s3cret@db.example:6543/ledger?sslmode=require", environment: [:])
         #expect(!url.isUnixSocket)
         #expect(url.host == "db.example")
         #expect(url.port == 6543)
