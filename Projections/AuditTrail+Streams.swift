@@ -10,7 +10,7 @@ extension AuditTrail {
     ///
     /// An inspector's timeline may hold events of any stream (receptions, registrations by them),
     /// so it is read from the whole log.
-    public static func indexedTimeline(_ subject: HistorySubject, in log: EventLog, upTo end: UInt64? = nil)
+    public static func indexedTimeline(_ subject: HistorySubject, in log: any EventStore, upTo end: UInt64? = nil)
         async throws -> [TimelineEntry]
     {
         if case .inspector = subject { return try timeline(subject, in: log, upTo: end) }
@@ -19,8 +19,11 @@ extension AuditTrail {
         if case .gtin(let gtin) = subject { streams.insert(InspectionStreams.product(gtin)) }
         if case .batch(let id) = subject { streams.insert(InspectionStreams.batch(id)) }
         var records: [EventRecord] = []
-        for try await record in log.records(stream: InspectionStreams.allocations) {
-            guard record.position <= end else { break }
+        var allocations: [EventRecord] = []
+        try log.forEachRecord(inStream: InspectionStreams.allocations, fromVersion: 1) {
+            if $0.position <= end { allocations.append($0) }
+        }
+        for record in allocations {
             records.append(record)
             guard InspectionEvent.registeredType(named: record.eventType) != nil else { continue }
             switch try decode(record) {
@@ -46,9 +49,8 @@ extension AuditTrail {
             }
         }
         for stream in streams.sorted() where stream != InspectionStreams.allocations {
-            for try await record in log.records(stream: stream) {
-                guard record.position <= end else { break }
-                records.append(record)
+            try log.forEachRecord(inStream: stream, fromVersion: 1) {
+                if $0.position <= end { records.append($0) }
             }
         }
         records.sort { $0.position < $1.position }

@@ -34,7 +34,7 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
 public enum AuditTrail {
     /// Every event about `subject` up to `end` (the last position when nil), in log order.
     /// - Throws: ``ProjectionError`` `.undecodable` for a damaged payload, or the log's errors.
-    public static func timeline(_ subject: HistorySubject, in log: EventLog, upTo end: UInt64? = nil) throws
+    public static func timeline(_ subject: HistorySubject, in log: any EventStore, upTo end: UInt64? = nil) throws
         -> [TimelineEntry]
     {
         var matcher = Matcher(subject: subject)

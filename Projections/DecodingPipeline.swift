@@ -53,7 +53,7 @@ final class DecodingPipeline: @unchecked Sendable {
     private static let depth = 8
 
     /// Starts reading `start...end` of `log`, decoding the types `wanted` marks.
-    init(log: EventLog, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
+    init(log: any EventStore, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
         let thread = Thread { [self] in
             var types = EventTypeInterner()
             var paths = AttributePathNumbers()

@@ -26,7 +26,7 @@ final class FoldLoop: @unchecked Sendable {
 
     /// Starts folding `start...end` of `log` (nothing before `checkpoints.min()` is read).
     init(
-        log: EventLog, upTo end: UInt64, projections: [any Projection], folds: [any ProjectionFold],
+        log: any EventStore, upTo end: UInt64, projections: [any Projection], folds: [any ProjectionFold],
         checkpoints: [UInt64], context: FoldContext, saveCheckpoint: WriteStatement, chunkSize: Int
     ) {
         self.folds = folds

@@ -58,7 +58,7 @@ public struct ProjectionRunner: Sendable {
     /// - Throws: ``ProjectionError`` or the log's ``EventLogError``.
     @discardableResult
     public func catchUp(
-        _ store: ProjectionStore, log: EventLog, upTo end: UInt64? = nil, only: Set<String>? = nil,
+        _ store: ProjectionStore, log: any EventStore, upTo end: UInt64? = nil, only: Set<String>? = nil,
         progress: (UInt64, UInt64) throws -> Void = { _, _ in }
     ) throws -> Report {
         let selected = try select(only)

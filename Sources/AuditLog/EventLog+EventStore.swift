@@ -11,21 +11,51 @@ extension EventLog: EventStore {
     public func refresh() async throws -> UInt64 { lastPosition }
 
     /// What `commandID` appended, from the command-id index (a hit reads the frame holding it).
+    ///
+    /// A miss (the usual answer: a new command) costs one probe of the recent ids and of the
+    /// on-disk runs' key filters, under the index lock, without copying the index.
     public func appendedCommand(_ commandID: String) throws -> AppendedCommand? {
-        let snapshot = stateLock.withLock { index }
-        let reader: FrameRecordsReader = { try self.records(inFrame: snapshot.frames[Int($0)]) }
-        guard let entry = try snapshot.command(commandID, frameRecords: reader),
-            let ordinal = snapshot.frameOrdinal(containing: entry.firstPosition),
-            let first = try reader(UInt32(ordinal)).first(where: { $0.position == entry.firstPosition })
-        else { return nil }
+        var text = commandID
+        let found = text.withUTF8 { utf8 -> (entry: CommandEntry?, snapshot: LogIndex?) in
+            let id = UnsafeRawBufferPointer(utf8)
+            return stateLock.withLock {
+                let key = index.keyHash(id)
+                if let entry = index.recent.command(key: key, id: id) { return (entry, nil) }
+                return index.commandRuns.contains { $0.keys.contains(key) } ? (nil, index) : (nil, nil)
+            }
+        }
+        var entry = found.entry
+        if entry == nil, let snapshot = found.snapshot {
+            entry = try snapshot.command(commandID) { try self.records(inFrame: snapshot.frames[Int($0)]) }
+        }
+        guard let entry else { return nil }
+        let first = try readRecords(from: entry.firstPosition, upTo: entry.firstPosition).first
+        guard let first else { return nil }
         return AppendedCommand(
             streamID: first.streamID, positions: entry.result.positions, streamVersion: entry.streamVersion,
             fingerprint: entry.fingerprint)
     }
 
-    /// The stream's version from the stream index, and the end of the last frame holding its events.
+    /// The stream's version from the stream index, and the end of the last frame holding its
+    /// events (a stream appended to since the last checkpoint is answered without reading).
     public func streamState(of stream: String) throws -> StreamState {
-        let snapshot = stateLock.withLock { index }
+        var text = stream
+        let found = text.withUTF8 { utf8 -> (state: StreamState?, snapshot: LogIndex?) in
+            let id = UnsafeRawBufferPointer(utf8)
+            return stateLock.withLock {
+                let key = index.keyHash(id)
+                if let slot = index.recent.streamSlot(key: key, id: id) {
+                    let last = index.recent.lastFrame(ofStreamAt: slot).map { index.frames[Int($0)].lastPosition }
+                    return (
+                        StreamState(
+                            version: index.recent.streams[slot].version, reachesUpTo: last ?? index.lastPosition), nil
+                    )
+                }
+                return index.streamRuns.contains { $0.keys.contains(key) } ? (nil, index) : (nil, nil)
+            }
+        }
+        if let state = found.state { return state }
+        guard let snapshot = found.snapshot else { return StreamState(version: 0, reachesUpTo: 0) }
         return try snapshot.streamState(of: stream) { try self.records(inFrame: snapshot.frames[Int($0)]) }
     }
 
@@ -47,14 +77,14 @@ extension EventLog: EventStore {
 }
 
 extension LogIndex {
-    /// The version of `stream` and a position no event of it lies after (see ``StreamState``).
+    /// The version of `stream` and a position no event of it lies after (see ``StreamState``),
+    /// from the recent streams or the on-disk runs (a run hit reads the frame it names).
     func streamState(of stream: String, frameRecords: FrameRecordsReader) throws -> StreamState {
         var text = stream
         let key = keyHash(stream)
         let slot = text.withUTF8 { recent.streamSlot(key: key, id: UnsafeRawBufferPointer($0)) }
         if let slot {
-            let ordinal = recent.frames(ofStreamAt: slot).last.map { Int($0.frame) }
-            let reach = ordinal.map { frames[$0].lastPosition } ?? lastPosition
+            let reach = recent.lastFrame(ofStreamAt: slot).map { frames[Int($0)].lastPosition } ?? lastPosition
             return StreamState(version: recent.streams[slot].version, reachesUpTo: reach)
         }
         for run in streamRuns.reversed() {

@@ -90,6 +90,26 @@ extension EventStore {
         ])[0]
     }
 
+    /// ``forEachRecord(from:upTo:_:)`` from the first position, or up to the last one.
+    public func forEachRecord(from start: UInt64 = 1, _ body: (EventRecord) throws -> Void) throws {
+        try forEachRecord(from: start, upTo: nil, body)
+    }
+
+    /// ``forEachRecord(from:upTo:_:)`` from the first position.
+    public func forEachRecord(upTo end: UInt64?, _ body: (EventRecord) throws -> Void) throws {
+        try forEachRecord(from: 1, upTo: end, body)
+    }
+
+    /// ``forEachRecordView(from:upTo:_:)`` from `start` to the last position.
+    public func forEachRecordView(from start: UInt64 = 1, _ body: (EventRecordView) throws -> Void) throws {
+        try forEachRecordView(from: start, upTo: nil, body)
+    }
+
+    /// ``forEachRecordView(from:upTo:_:)`` from the first position.
+    public func forEachRecordView(upTo end: UInt64?, _ body: (EventRecordView) throws -> Void) throws {
+        try forEachRecordView(from: 1, upTo: end, body)
+    }
+
     /// Every record of positions `start...end` (``lastPosition`` when nil), in an array.
     public func readRecords(from start: UInt64 = 1, upTo end: UInt64? = nil) throws -> [EventRecord] {
         var records: [EventRecord] = []

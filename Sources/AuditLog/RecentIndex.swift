@@ -119,6 +119,13 @@ struct RecentIndex: Sendable {
         commandSlot(key: key, id: id).map { commands[$0].entry }
     }
 
+    /// The ordinal of the last frame holding events of the stream at `index` in ``streams``
+    /// (nil when none is recorded).
+    func lastFrame(ofStreamAt index: Int) -> UInt32? {
+        let link = streams[index].lastLink
+        return link >= 0 ? frameLinks[Int(link)].frame.frame : nil
+    }
+
     /// The frames of the stream at `index` in ``streams``, in order, with the version of the
     /// first event in each.
     func frames(ofStreamAt index: Int) -> [StreamFrame] {

@@ -233,9 +233,11 @@ struct Recovery {
     /// The checkpoint, when its segment is present, long enough, and its last frame is the one
     /// it names (same position and hash): otherwise the index is rebuilt.
     private func usableCheckpoint(_ checkpoint: Checkpoint?, numbers: [UInt32]) throws -> Checkpoint? {
-        guard let checkpoint, numbers.contains(checkpoint.segment),
-            let last = checkpoint.index.frames.last, last.segment == checkpoint.segment,
-            last.offset + UInt64(last.length) == checkpoint.endOffset
+        // It ends after its last frame, or at the start of a later segment (one begun empty, as
+        // when a format-2 log is continued in format 3).
+        guard let checkpoint, numbers.contains(checkpoint.segment), let last = checkpoint.index.frames.last,
+            last.segment == checkpoint.segment && last.offset + UInt64(last.length) == checkpoint.endOffset
+                || last.segment < checkpoint.segment && checkpoint.endOffset == UInt64(Segment.headerSize)
         else { return nil }
         let file = try LogFile.open(directory.appendingPathComponent(Segment.fileName(last.segment)), writable: false)
         var bytes = [UInt8](repeating: 0, count: Int(last.length))

@@ -18,14 +18,14 @@ extension AuditService {
         return try await log.append(batch: appends)
     }
 
-    /// After losing a race on `stream`: catches up, and while the winner's records are not
-    /// folded yet and an append to the stream is still under way, waits for it to finish (the
-    /// condition is signalled by ``append(_:)``), then catches up again.
-    func awaitWinner(on stream: String, knownVersion: UInt64) async throws {
-        try catchUp()
-        while version(of: stream) == knownVersion, appendsUnderWay[stream] != nil {
+    /// After losing a race on `stream`: when an append of this service to the stream is still
+    /// under way (the winner, most likely, whose records are not in the store yet), waits for
+    /// one to finish (signalled by ``append(_:)``), then folds what the store holds.
+    func awaitWinner(on stream: String) async throws {
+        if appendsUnderWay[stream] != nil {
             await withCheckedContinuation { appendWaiters[stream, default: []].append($0) }
-            try catchUp()
         }
+        _ = try? await log.refresh()
+        try catchUp()
     }
 }

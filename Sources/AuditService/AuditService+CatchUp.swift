@@ -2,42 +2,18 @@ import AuditLog
 import Inspection
 
 extension AuditService {
-    /// Folds every record after ``appliedPosition`` into the state, the stream versions and the
-    /// command index.
+    /// Folds every record after ``appliedPosition`` into the state (stream versions and command
+    /// ids are the log store's to answer: see ``streamState(of:)`` and ``repeatOutcome(_:)``).
     func catchUp() throws {
         let end = log.lastPosition
         guard end > appliedPosition else { return }
         var folded = state
-        var versions = streamVersions
-        var commands = commands
         var unknown = unknownRecords
         var position = appliedPosition
         var identityFolded: IdentityState?
         let identityDirectory = identity
-        // Consecutive records usually share a command and a stream: index each run once.
-        var runCommand = ""
-        var runStream = ""
-        var runFirst: UInt64 = 0
-        var runFingerprint: CommandFingerprint?
-        func closeRun(_ record: CommandRecord?) {
-            if let record { commands[runCommand] = record }
-        }
-        var current: CommandRecord?
         do {
             try log.forEachRecord(from: appliedPosition + 1, upTo: end) { record in
-                let sameRun = record.commandID == runCommand && record.streamID == runStream
-                if !sameRun {
-                    closeRun(current)
-                    runCommand = record.commandID
-                    runStream = record.streamID
-                    runFirst = record.position
-                    runFingerprint = record.commandFingerprint
-                }
-                current = CommandRecord(
-                    stream: record.streamID, firstPosition: runFirst, lastPosition: record.position,
-                    streamVersion: record.streamVersion, fingerprint: runFingerprint,
-                    createdID: sameRun ? current?.createdID : nil)
-                versions[record.streamID] = record.streamVersion
                 position = record.position
                 let event: InspectionEvent
                 do throws(PayloadDecodingError) {
@@ -57,7 +33,6 @@ extension AuditService {
                     return
                 }
                 folded.apply(event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
-                if let created = CommandRecord.createdID(by: event) { current?.createdID = created }
             }
         } catch let error as PayloadDecodingError {
             throw AuditServiceError(
@@ -66,12 +41,44 @@ extension AuditService {
             throw AuditServiceError(
                 .log, "cannot read the event log: \(error)", context: ["position": "\(position + 1)"])
         }
-        closeRun(current)
         state = folded
-        streamVersions = versions
-        self.commands = commands
         unknownRecords = unknown
         appliedPosition = position
         if let identityFolded { identity.replace(identityFolded) }
+    }
+
+    /// Catches up with the store when `position` lies beyond what is folded: first learning of
+    /// appends other processes made to a shared store, then folding.
+    func catchUp(through position: UInt64) async throws {
+        if position > log.lastPosition {
+            do {
+                _ = try await log.refresh()
+            } catch {
+                throw AuditServiceError(.log, "cannot read the event log: \(error)")
+            }
+        }
+        try catchUp()
+    }
+
+    /// The stream's version in the store and how far its events reach.
+    func streamState(of stream: String) async throws -> StreamState {
+        do {
+            return try await log.streamState(of: stream)
+        } catch {
+            throw AuditServiceError(.log, "cannot read the version of stream \(stream): \(error)")
+        }
+    }
+
+    /// What a command id created, read from the records it appended (for a duplicate's answer).
+    func createdID(at positions: ClosedRange<UInt64>) -> String? {
+        var created: String?
+        try? log.forEachRecord(from: positions.lowerBound, upTo: positions.upperBound) { record in
+            guard created == nil,
+                let event = try? InspectionEvent.decode(
+                    eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
+            else { return }
+            created = CommandRecord.createdID(by: event)
+        }
+        return created
     }
 }

@@ -10,16 +10,34 @@ extension AuditService {
     /// again: if the command still holds it is appended, otherwise it is refused.
     /// - Throws: ``AuditServiceError`` when the log fails (refusals are outcomes, not errors).
     public func execute(_ envelope: CommandEnvelope) async throws -> CommandOutcome {
-        for _ in 0..<max(1, configuration.maxAttempts) {
-            if let outcome = repeatOutcome(envelope) { return outcome }
+        var conflicts = 0
+        var refolds = 0
+        while conflicts < max(1, configuration.maxAttempts) {
+            if let outcome = try await repeatOutcome(envelope) { return outcome }
             let basis = appliedPosition
             let decision: Decision
             do {
                 decision = try state.decide(envelope, context: context)
             } catch {
+                // Refuse only on the store's latest state: fold what others appended, decide again.
+                _ = try? await log.refresh()
+                if log.lastPosition > appliedPosition, refolds < Self.maximumRefolds {
+                    refolds += 1
+                    try catchUp()
+                    continue
+                }
                 return refused(envelope, error)
             }
-            let append = proposed(envelope, decision, expected: version(of: decision.stream))
+            // The expected version is the store's, valid only if the state decided on holds every
+            // event of the stream; otherwise fold what is missing and decide again.
+            let stream = try await streamState(of: decision.stream)
+            guard appliedPosition == basis, stream.reachesUpTo <= basis else {
+                refolds += 1
+                guard refolds <= Self.maximumRefolds else { break }
+                try await catchUp(through: stream.reachesUpTo)
+                continue
+            }
+            let append = proposed(envelope, decision, expected: stream.version)
             let result: AppendResult
             do {
                 result = try await self.append([append])[0]
@@ -27,15 +45,16 @@ extension AuditService {
                 return reused(envelope, error.context["positions"] ?? "?")
             } catch let error as EventLogError where error.code == .versionConflict {
                 logger.debug("append conflict; deciding again", metadata: ["stream": "\(decision.stream)"])
+                conflicts += 1
                 conflictRetries += 1
                 // The winner's records may not be folded yet: wait for its append, not a timer.
-                try await awaitWinner(on: decision.stream, knownVersion: version(of: decision.stream))
+                try await awaitWinner(on: decision.stream)
                 continue
             } catch {
                 throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": envelope.commandID])
             }
             if !result.wasDuplicate, appliedPosition == basis, result.positions.lowerBound == basis + 1 {
-                fold(envelope, decision, result, fingerprint: append.commandFingerprint)
+                fold(decision, result, at: envelope.occurredAt ?? now)
             } else {
                 try catchUp()
             }
@@ -48,38 +67,70 @@ extension AuditService {
             context: ["commandID": envelope.commandID])
     }
 
+    /// How often one command folds and decides again because the state was behind the store.
+    static let maximumRefolds = 64
+
     /// Runs many commands in order with one durable write: the path for imports, device syncs and
     /// the generator. Each command is decided against the state left by the ones before it;
     /// refusals do not stop the rest. If the write conflicts, the commands run one by one.
     public func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
         guard !envelopes.isEmpty else { return [] }
+        for _ in 0..<Self.maximumRefolds {
+            if let outcomes = try await executeOnce(batch: envelopes) { return outcomes }
+        }
+        var outcomes: [CommandOutcome] = []
+        for envelope in envelopes { outcomes.append(try await execute(envelope)) }
+        return outcomes
+    }
+
+    /// One try at ``execute(batch:)``: nil when the state moved or was behind the store for a
+    /// stream while deciding (the caller tries again after folding).
+    private func executeOnce(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome]? {
+        // Decide on the store's latest state (refusals included).
+        try await catchUp(through: .max)
+        var outcomes: [CommandOutcome?] = Array(repeating: nil, count: envelopes.count)
+        var repeats: [Int] = []
+        for (index, envelope) in envelopes.enumerated() {
+            if let outcome = try await repeatOutcome(envelope) {
+                outcomes[index] = outcome
+            } else {
+                repeats.append(index)
+            }
+        }
         let basis = appliedPosition
         var working = state
         var versions: [String: UInt64] = [:]
         var seen: [String: Int] = [:]
-        var outcomes: [CommandOutcome?] = Array(repeating: nil, count: envelopes.count)
         var decided: [(index: Int, decision: Decision)] = []
         var appends: [StreamAppend] = []
         let context = context
-        for (index, envelope) in envelopes.enumerated() {
-            if let outcome = repeatOutcome(envelope) {
-                outcomes[index] = outcome
-                continue
-            }
+        for index in repeats {
+            let envelope = envelopes[index]
             if seen[envelope.commandID] != nil { continue }  // answered after the write, like the first
             do {
                 let decision = try working.decide(envelope, context: context)
-                let expected = versions[decision.stream] ?? version(of: decision.stream)
+                let expected: UInt64
+                if let known = versions[decision.stream] {
+                    expected = known
+                } else {
+                    let stream = try await streamState(of: decision.stream)
+                    guard appliedPosition == basis, stream.reachesUpTo <= basis else {
+                        try await catchUp(through: stream.reachesUpTo)
+                        return nil
+                    }
+                    expected = stream.version
+                }
                 let time = envelope.occurredAt ?? context.now
                 for event in decision.events { working.apply(event, at: time) }
                 versions[decision.stream] = expected + UInt64(decision.events.count)
                 seen[envelope.commandID] = decided.count
                 decided.append((index, decision))
                 appends.append(proposed(envelope, decision, expected: expected))
-            } catch {
-                outcomes[index] = refused(envelope, error)
+            } catch let refusal as CommandRefusal {
+                outcomes[index] = refused(envelope, refusal)
             }
         }
+        guard appliedPosition == basis else { return nil }
         var results: [AppendResult] = []
         do {
             results = try await append(appends)
@@ -99,16 +150,6 @@ extension AuditService {
             && (results.first.map { $0.positions.lowerBound == basis + 1 } ?? true)
         if contiguous, let last = results.last {
             state = working
-            for ((_, decision), result) in zip(decided, results) {
-                streamVersions[decision.stream] = result.streamVersion
-            }
-            for ((append, result), (_, decision)) in zip(zip(appends, results), decided) {
-                commands[append.commandID] = CommandRecord(
-                    stream: append.streamID, firstPosition: result.positions.lowerBound,
-                    lastPosition: result.positions.upperBound, streamVersion: result.streamVersion,
-                    fingerprint: append.commandFingerprint,
-                    createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
-            }
             appliedPosition = last.positions.upperBound
         } else {
             try catchUp()
@@ -117,7 +158,7 @@ extension AuditService {
             outcomes[index] = outcome(envelopes[index], decision, result)
         }
         for (index, envelope) in envelopes.enumerated() where outcomes[index] == nil {
-            outcomes[index] = repeatOutcome(envelope)
+            outcomes[index] = try await repeatOutcome(envelope)
         }
         await notifyObservers()
         return outcomes.compactMap { $0 }
@@ -134,16 +175,25 @@ extension AuditService {
 
     // MARK: - Pieces of the path
 
-    /// The original outcome when the command id is already in the log.
-    func repeatOutcome(_ envelope: CommandEnvelope) -> CommandOutcome? {
-        guard let record = commands[envelope.commandID] else { return nil }
-        if let stored = record.fingerprint, stored != envelope.fingerprint {
-            return reused(envelope, "\(record.firstPosition)-\(record.lastPosition) on \(record.stream)")
+    /// The original outcome when the command id is already in the log store (asked of the store:
+    /// it keeps the index of command ids), or the refusal when it was used for another command.
+    func repeatOutcome(_ envelope: CommandEnvelope) async throws -> CommandOutcome? {
+        let used: AppendedCommand?
+        do {
+            used = try await log.appendedCommand(envelope.commandID)
+        } catch {
+            throw AuditServiceError(
+                .log, "cannot look up command id \(envelope.commandID): \(error)",
+                context: ["commandID": envelope.commandID])
+        }
+        guard let used else { return nil }
+        guard used.isSameCommand(envelope.fingerprint) else {
+            return reused(envelope, "\(used.positions.lowerBound)-\(used.positions.upperBound) on \(used.streamID)")
         }
         return CommandOutcome(
             commandID: envelope.commandID, commandType: envelope.command.typeName, status: .duplicate,
-            stream: record.stream, positions: record.firstPosition...record.lastPosition,
-            streamVersion: record.streamVersion, createdID: record.createdID)
+            stream: used.streamID, positions: used.positions, streamVersion: used.streamVersion,
+            createdID: createdID(at: used.positions))
     }
 
     /// The refusal of a command sent under an id already used for a different command.
@@ -176,17 +226,8 @@ extension AuditService {
     }
 
     /// Folds a decision appended right after ``appliedPosition`` without reading it back.
-    private func fold(
-        _ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult, fingerprint: CommandFingerprint?
-    ) {
-        let time = envelope.occurredAt ?? now
+    private func fold(_ decision: Decision, _ result: AppendResult, at time: EventTime) {
         for event in decision.events { state.apply(event, at: time) }
-        streamVersions[decision.stream] = result.streamVersion
-        commands[envelope.commandID] = CommandRecord(
-            stream: decision.stream, firstPosition: result.positions.lowerBound,
-            lastPosition: result.positions.upperBound,
-            streamVersion: result.streamVersion, fingerprint: fingerprint,
-            createdID: decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
         appliedPosition = result.positions.upperBound
     }
 
@@ -197,7 +238,7 @@ extension AuditService {
             streamVersion: result.streamVersion,
             eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType),
             createdID: result.wasDuplicate
-                ? commands[envelope.commandID]?.createdID
+                ? createdID(at: result.positions)
                 : decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
     }
 

@@ -9,13 +9,13 @@ import Projections
 public actor ProjectionFollower: LogObserver {
     /// The projection database (`<data>/projections.sqlite`).
     public nonisolated let store: ProjectionStore
-    private let log: EventLog
+    private let log: any EventStore
     private let runner: ProjectionRunner
     private let logger: Logger
     /// The last error a catch-up met, if any (the next advance tries again).
     public private(set) var lastError: String?
 
-    init(store: ProjectionStore, log: EventLog, runner: ProjectionRunner, logger: Logger) {
+    init(store: ProjectionStore, log: any EventStore, runner: ProjectionRunner, logger: Logger) {
         self.store = store
         self.log = log
         self.runner = runner

@@ -21,7 +21,7 @@ public struct LogRecoveryOutcome: Sendable {
 extension AuditService {
     /// A note for people about a tail the log cut on its own when it was opened (a write torn
     /// by a crash, never acknowledged), or nil when opening cut nothing.
-    public nonisolated var recoveryNote: String? { log.recovery.summary }
+    public nonisolated var recoveryNote: String? { log.openingNote }
 
     /// Checks the log of `dataDirectory` and, when `cutTail` is set and the log is damaged, cuts
     /// it at the first damage: the damaged frame and everything after it move to quarantine files

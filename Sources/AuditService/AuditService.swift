@@ -5,7 +5,8 @@ import Logging
 
 /// The application: owns a data directory and runs every command through one path.
 ///
-/// `<data>/log/` holds the event log, `<data>/blobs/` the photo store. A command is decided
+/// `<data>/log/` holds the event log (or another ``EventStore`` chosen at open), `<data>/blobs/`
+/// the photo store. A command is decided
 /// against the state folded from the log, appended with the stream's expected version and its
 /// command id, then folded in. A conflict (another append won) catches up and decides again;
 /// a repeated command id is answered with the original result. The CLI and the HTTP server call
@@ -35,8 +36,8 @@ public actor AuditService {
 
     /// The data directory.
     public nonisolated let dataDirectory: URL
-    /// The event log (modules of this package read it; everyone appends only through the service).
-    package nonisolated let log: EventLog
+    /// The log store (modules of this package read it; everyone appends only through the service).
+    package nonisolated let log: any EventStore
     /// The photo store.
     public nonisolated let photos: PhotoStore
     /// The configuration in use.
@@ -50,10 +51,6 @@ public actor AuditService {
     public internal(set) var state = InspectionState()
     /// The last log position folded into ``state``.
     public internal(set) var appliedPosition: UInt64 = 0
-    /// Every stream's version as of ``appliedPosition``.
-    var streamVersions: [String: UInt64] = [:]
-    /// Every command id in the log, with where it landed.
-    var commands: [String: CommandRecord] = [:]
     /// Records of event types this build does not fold (written by other modules or newer builds).
     public internal(set) var unknownRecords = 0
     var observers: [any LogObserver] = []
@@ -67,12 +64,14 @@ public actor AuditService {
     /// Opens (creating when needed) the data directory and folds the log into memory.
     ///
     /// - Parameters:
+    ///   - store: the log store to use, already open; nil opens the file log in `<data>/log/`.
+    ///     The service closes it in ``close()``.
     ///   - clock: the server clock (recorded-at times, expiry, allocation); inject a
     ///     `ManualClock` for deterministic runs.
     /// - Throws: ``AuditServiceError`` when the directory or the log cannot be opened or read.
     public static func open(
-        dataDirectory: URL, configuration: Configuration = Configuration(), clock: any LogClock = SystemClock(),
-        logger: Logger
+        dataDirectory: URL, store: (any EventStore)? = nil, configuration: Configuration = Configuration(),
+        clock: any LogClock = SystemClock(), logger: Logger
     ) async throws -> AuditService {
         if DataDirectoryProbe.isFile(dataDirectory) {
             throw AuditServiceError(
@@ -86,11 +85,13 @@ public actor AuditService {
                 .dataDirectory, "cannot create the data directory (check the --data path and its permissions)",
                 context: ["directory": dataDirectory.path])
         }
-        let log: EventLog
+        let log: any EventStore
         do {
-            log = try EventLog.open(
-                directory: DataDirectory(dataDirectory).log,
-                configuration: configuration.log, clock: clock, logger: logger)
+            log =
+                try store
+                ?? EventLog.open(
+                    directory: DataDirectory(dataDirectory).log,
+                    configuration: configuration.log, clock: clock, logger: logger)
         } catch let error as EventLogError where error.code == .lockHeld {
             throw AuditServiceError(
                 .logBusy,
@@ -112,7 +113,7 @@ public actor AuditService {
     }
 
     private init(
-        dataDirectory: URL, log: EventLog, photos: PhotoStore, configuration: Configuration, clock: any LogClock,
+        dataDirectory: URL, log: any EventStore, photos: PhotoStore, configuration: Configuration, clock: any LogClock,
         logger: Logger
     ) {
         self.dataDirectory = dataDirectory
@@ -150,8 +151,11 @@ public actor AuditService {
     /// The last position in the log.
     public nonisolated var lastPosition: UInt64 { log.lastPosition }
 
-    /// The stream version the service knows for `stream` (0 when it has no events).
-    public func version(of stream: String) -> UInt64 { streamVersions[stream] ?? 0 }
+    /// The stream's version in the log store (0 when it has no events).
+    /// - Throws: ``AuditServiceError`` `.log` when the store cannot answer.
+    public func version(of stream: String) async throws -> UInt64 {
+        try await streamState(of: stream).version
+    }
 
     /// Registers an observer told of every position the log reaches (projections catch up from it).
     public func addObserver(_ observer: any LogObserver) { observers.append(observer) }

@@ -15,7 +15,7 @@ public enum ProjectionDatabase {
     /// The projection database of `dataDirectory`, caught up with `log`.
     /// - Throws: ``ProjectionError`` when the projections cannot be built at all.
     public static func caughtUp(
-        dataDirectory: URL, log: EventLog, logger: Logger, note: (String) -> Void
+        dataDirectory: URL, log: any EventStore, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
         let home = DataDirectory(dataDirectory).projections
         let writable = isWritable(dataDirectory, home)

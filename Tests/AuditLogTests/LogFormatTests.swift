@@ -101,6 +101,10 @@ struct LogFormatTests {
         #expect(log.recovery.formatUpgraded)
         #expect(log.lastPosition == events)
         let canonicalBefore = log.headHash
+        try log.close()
+        // Reopened before any append: the checkpoint at the start of the empty new segment is used.
+        log = try openLog(directory.url, .init())
+        #expect(!log.recovery.rebuiltIndex && !log.recovery.formatUpgraded && log.headHash == canonicalBefore)
         let result = try await log.append(
             to: "after-upgrade", expected: .noStream, commandID: "cmd-new", actor: "a", events: [event("E", "new")])
         #expect(result.positions == (events + 1)...(events + 1))

@@ -19,13 +19,26 @@ extension AuditService {
         -> CommandOutcome
     {
         for _ in 0..<max(1, configuration.maxAttempts) {
-            if let record = commands[commandID] {
-                return CommandOutcome(
-                    commandID: commandID, commandType: command.typeName, status: .duplicate, stream: record.stream,
-                    positions: record.firstPosition...record.lastPosition, streamVersion: record.streamVersion)
+            let used: AppendedCommand?
+            do {
+                used = try await log.appendedCommand(commandID)
+            } catch {
+                throw AuditServiceError(.log, "cannot look up command id \(commandID): \(error)")
             }
+            if let used {
+                return CommandOutcome(
+                    commandID: commandID, commandType: command.typeName, status: .duplicate, stream: used.streamID,
+                    positions: used.positions, streamVersion: used.streamVersion)
+            }
+            let basis = appliedPosition
             let (stream, event) = try identity.snapshot().decide(command)
-            let expected = version(of: stream)
+            // The store's version holds only if the accounts decided on include all of the stream.
+            let current = try await streamState(of: stream)
+            guard appliedPosition == basis, current.reachesUpTo <= basis else {
+                try await catchUp(through: current.reachesUpTo)
+                continue
+            }
+            let expected = current.version
             let append = StreamAppend(
                 streamID: stream, expected: expected == 0 ? .noStream : .exactly(expected), commandID: commandID,
                 actor: actor,

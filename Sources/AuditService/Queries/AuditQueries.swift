@@ -12,7 +12,7 @@ import Projections
 public struct AuditQueries: Sendable {
     /// The data directory read.
     public let directory: DataDirectory
-    let log: EventLog
+    let log: any EventStore
     let logger: Logger
     /// Told, in one line, what was done to answer despite the state of the directory (a damaged
     /// projection database set aside and rebuilt).

@@ -45,7 +45,11 @@ extension AuditQueries {
                     .invalidRequest,
                     "\(option) \(time.iso8601) is in the future: \(endTime) (give a time up to now, or omit \(option))")
             }
-            return log.lastPosition(asOfRecordedAt: time)
+            do {
+                return try log.lastPosition(asOfRecordedAt: time)
+            } catch {
+                throw AuditServiceError(.log, "cannot read the event log as of \(time.iso8601): \(error)")
+            }
         }
     }
 
