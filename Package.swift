@@ -219,7 +219,7 @@ let package = Package(
             name: "AuditServiceTests",
             dependencies: [
                 "AuditService", "SampleData", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
-                "TestSupport",
+                "TestSupport", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -51,7 +51,7 @@ extension AuditService {
                 try await awaitWinner(on: decision.stream)
                 continue
             } catch {
-                throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": envelope.commandID])
+                throw AuditServiceError.store(error, "cannot append", context: ["commandID": envelope.commandID])
             }
             if !result.wasDuplicate, appliedPosition == basis, result.positions.lowerBound == basis + 1 {
                 fold(decision, result, at: envelope.occurredAt ?? now)
@@ -142,7 +142,7 @@ extension AuditService {
             }
             return outcomes.compactMap { $0 }
         } catch {
-            throw AuditServiceError(.log, "cannot append a batch of \(appends.count) commands: \(error)")
+            throw AuditServiceError.store(error, "cannot append a batch of \(appends.count) commands")
         }
         let contiguous =
             appliedPosition == basis && results.allSatisfy { !$0.wasDuplicate }
@@ -182,9 +182,8 @@ extension AuditService {
         do {
             used = try await log.appendedCommand(envelope.commandID)
         } catch {
-            throw AuditServiceError(
-                .log, "cannot look up command id \(envelope.commandID): \(error)",
-                context: ["commandID": envelope.commandID])
+            throw AuditServiceError.store(
+                error, "cannot look up command id \(envelope.commandID)", context: ["commandID": envelope.commandID])
         }
         guard let used else { return nil }
         guard used.isSameCommand(envelope.fingerprint) else {

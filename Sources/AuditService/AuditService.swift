@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import Inspection
 import Logging
+import PostgresLog
 
 /// The application: owns a data directory and runs every command through one path.
 ///
@@ -58,6 +59,8 @@ public actor AuditService {
     /// that lost a race on a stream waits for the winner's append instead of polling).
     var appendsUnderWay: [String: Int] = [:]
     var appendWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Folds what other servers append to a shared (PostgreSQL) store (see ``open(dataDirectory:location:configuration:clock:logger:)``).
+    var sharedStoreFollower: Task<Void, Never>?
     /// How many appends lost a race on their stream and were decided again (for diagnostics).
     public internal(set) var conflictRetries = 0
 
@@ -103,8 +106,14 @@ public actor AuditService {
             throw AuditServiceError(
                 .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])
         }
-        let photos = try PhotoStore(
-            directory: DataDirectory(dataDirectory).blobs, policy: configuration.photos)
+        let photos =
+            if let shared = log as? PostgresEventStore {
+                PhotoStore(
+                    database: PostgresBlobStore(store: shared), directory: DataDirectory(dataDirectory).blobs,
+                    policy: configuration.photos)
+            } else {
+                try PhotoStore(directory: DataDirectory(dataDirectory).blobs, policy: configuration.photos)
+            }
         let service = AuditService(
             dataDirectory: dataDirectory, log: log, photos: photos, configuration: configuration, clock: clock,
             logger: logger)
@@ -133,6 +142,7 @@ public actor AuditService {
 
     /// Waits for pending appends and closes the log.
     public func close() throws {
+        sharedStoreFollower?.cancel()
         do {
             try log.close()
         } catch {

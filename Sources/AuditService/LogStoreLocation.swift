@@ -55,7 +55,8 @@ public struct LogStoreLocation: Sendable, Hashable, CustomStringConvertible {
                 url: parsed, options: .init(poolSize: poolSize, timeoutMilliseconds: timeoutMilliseconds), clock: clock,
                 logger: logger)
         } catch let error as PostgresLogError {
-            throw AuditServiceError(.log, error.message, context: error.context)
+            let code: AuditServiceError.Code = error.code == .unreachable ? .storeUnavailable : .log
+            throw AuditServiceError(code, error.message, context: error.context)
         }
     }
 }

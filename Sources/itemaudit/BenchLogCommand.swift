@@ -22,7 +22,7 @@ struct BenchLogCommand: AsyncParsableCommand {
             and the peer: Python's eventsourcing library on the same cluster with the same events \
             (tools/bench/eventsourcing-peer.py; its figures are the baseline of the *-vs-eventsourcing rows).
 
-            Examples:
+            Example:
               itemaudit bench log --events 1000000 --format table
               itemaudit bench log --events 200000 --store "$(tools/pg-cluster start)" --format table
             """

@@ -37,6 +37,7 @@ struct GenerateCommand: AsyncParsableCommand {
     @Flag(help: "Replace the log an earlier generate wrote in --data (an interrupted one, say).") var replace = false
 
     func run() async throws {
+        try data.requireFileLog("generate")
         let configuration = size.configuration
         if DataDirectory(data.url).holdsEvents {
             guard replace else {

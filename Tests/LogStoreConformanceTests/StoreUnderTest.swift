@@ -24,7 +24,7 @@ final class StoreUnderTest: @unchecked Sendable {
     private let directory: TemporaryDirectory?
     let database: TemporaryDatabase?
 
-    static let logger = Logger(label: "itemaudit.test.conformance")
+    static let logger = Logger(label: "itemaudit.test.conformance") { _ in SwiftLogNoOpLogHandler() }
     /// 2026-01-01T00:00:00Z: every history starts here, so both stores record the same times.
     static let start = Timestamp(microsecondsSinceEpoch: 1_767_225_600_000_000)
 

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("The PostgreSQL store: what only a database does")
 struct PostgresEventStoreTests {
-    static let logger = Logger(label: "itemaudit.test.postgres")
+    static let logger = Logger(label: "itemaudit.test.postgres") { _ in SwiftLogNoOpLogHandler() }
 
     func event(_ text: String) -> ProposedEvent {
         ProposedEvent(eventType: "Noted", occurredAt: Timestamp(microsecondsSinceEpoch: 0), payload: Array(text.utf8))

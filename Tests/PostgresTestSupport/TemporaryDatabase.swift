@@ -33,7 +33,11 @@ public final class TemporaryDatabase: Sendable {
     deinit { try? PostgresAdmin.dropDatabase(name, on: cluster, logger: Self.logger) }
 
     /// The URL as text, for command lines and environment variables.
-    public var urlString: String { "postgres:///\(name)?host=\(url.host)&user=\(url.user)" }
+    public var urlString: String {
+        url.isUnixSocket
+            ? "postgres:///\(name)?host=\(url.host)&port=\(url.port)&user=\(url.user)"
+            : "postgres://\(url.user)@\(url.host):\(url.port)/\(name)"
+    }
 
     /// Runs `sql` in this database.
     public func execute(_ sql: String) throws { try PostgresAdmin.execute(sql, on: url, logger: Self.logger) }
@@ -41,7 +45,7 @@ public final class TemporaryDatabase: Sendable {
     /// The rows `sql` returns in this database, as text.
     public func rows(_ sql: String) throws -> [[String?]] { try PostgresAdmin.rows(sql, on: url, logger: Self.logger) }
 
-    static let logger = Logger(label: "itemaudit.test.postgres")
+    static let logger = Logger(label: "itemaudit.test.postgres") { _ in SwiftLogNoOpLogHandler() }
 }
 
 /// The error of a test that needs the PostgreSQL cluster and was not given one.
