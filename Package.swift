@@ -241,7 +241,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["itemaudit", "AuditLog", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
