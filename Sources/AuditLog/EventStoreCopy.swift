@@ -26,11 +26,22 @@ public enum EventStoreCopy {
         let end = source.lastPosition
         let expected = source.headHash
         var next: UInt64 = 1
+        // Records of an append cut by a chunk's end wait for the rest of it: an append is copied
+        // whole, or its command id would come back as a duplicate for its second part.
+        var carried: [EventRecord] = []
         while next <= end {
             let last = min(end, next + UInt64(max(chunk, 1)) - 1)
-            let records = try source.readRecords(from: next, upTo: last)
-            try await destination.appendCopies(records)
-            progress?(last)
+            var records = carried + (try source.readRecords(from: next, upTo: last))
+            carried = []
+            if last < end, let cut = lastAppendStart(records) {
+                // The last append may go on in the next chunk: it waits (all of a chunk that is one append).
+                carried = Array(records[cut...])
+                records.removeSubrange(cut...)
+            }
+            if let copied = records.last?.position {
+                try await destination.appendCopies(records)
+                progress?(copied)
+            }
             next = last + 1
         }
         guard destination.lastPosition == end, destination.headHash == expected else {
@@ -40,5 +51,20 @@ public enum EventStoreCopy {
                 context: ["store": destination.location])
         }
         return Report(events: end, headHash: expected)
+    }
+
+    /// The index of the first record of the last append in `records` (an append: consecutive
+    /// records of one stream, command id and actor, only its first with a fingerprint).
+    static func lastAppendStart(_ records: [EventRecord]) -> Int? {
+        guard var start = records.indices.last else { return nil }
+        while start > 0, records[start].commandFingerprint == nil {
+            let previous = records[start - 1]
+            let record = records[start]
+            guard previous.streamID == record.streamID, previous.commandID == record.commandID,
+                previous.actor == record.actor
+            else { break }
+            start -= 1
+        }
+        return start
     }
 }

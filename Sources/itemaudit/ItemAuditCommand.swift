@@ -23,6 +23,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             RecordCommand.self,
             VerifyCommand.self,
             RecoverCommand.self,
+            StoreCommand.self,
             CheckCommand.self,
             RulesCommand.self,
             GS1Command.self,

@@ -69,4 +69,33 @@ struct EventStoreTests {
         #expect(state.reachesUpTo == 38)
         #expect(try log.appendedCommand("c-5")?.streamID == "s-1")
     }
+
+    @Test(
+        "a copy keeps positions, times, actors, command ids and the head, whatever the chunk size",
+        arguments: [1, 2, 5, 1000])
+    func copy(chunk: Int) async throws {
+        let source = try TemporaryDirectory()
+        let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_714_550_400_000_000))
+        let log = try openLog(source.url, clock: clock)
+        for (index, append) in LogFormatTests.history().enumerated() {
+            if index % 4 == 0 { clock.advance(microseconds: 1_000) }
+            _ = try await log.append(batch: [append])
+        }
+        let destination = try TemporaryDirectory()
+        let copy = try openLog(destination.url, clock: SteppingClock())
+        let report = try await EventStoreCopy.copy(from: log, to: copy, chunk: chunk)
+        #expect(report.headHash == log.headHash && copy.headHash == log.headHash)
+        #expect(try copy.allRecords() == log.allRecords())
+        #expect(try copy.allRecords().map(\.commandFingerprint) == log.allRecords().map(\.commandFingerprint))
+        // The copy answers the source's command ids as used, with the source's positions.
+        let again = try await copy.append(batch: [LogFormatTests.history()[7]])
+        #expect(again[0].wasDuplicate)
+        try copy.close()
+        #expect(try EventLog.verify(directory: destination.url).headHash == log.headHash)
+        // Into a store that is not empty: refused, nothing written.
+        let refused = try openLog(destination.url)
+        await #expect(throws: EventLogError.self) { _ = try await EventStoreCopy.copy(from: log, to: refused) }
+        try refused.close()
+        try log.close()
+    }
 }
