@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Inspection", targets: ["Inspection"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "AuditService", targets: ["AuditService"]),
+        .library(name: "PostgresLog", targets: ["PostgresLog"]),
         .library(name: "SampleData", targets: ["SampleData"]),
         .library(name: "Reports", targets: ["Reports"]),
     ],
@@ -34,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The web pages' templates (Reports).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The PostgreSQL log store (PostgresLog).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // liblz4 from the system, wrapped the way GRDB wraps SQLite.
@@ -51,6 +55,20 @@ let package = Package(
             dependencies: [
                 "CLZ4",
                 "CCRC32C",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The same log promises on PostgreSQL, for several servers sharing one log.
+        .target(
+            name: "PostgresLog",
+            dependencies: [
+                "AuditLog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -89,6 +107,7 @@ let package = Package(
                 "Rules",
                 "Inspection",
                 "Projections",
+                "PostgresLog",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,6 +160,7 @@ let package = Package(
                 "Rules",
                 "Inspection",
                 "Projections",
+                "PostgresLog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,6 +186,12 @@ let package = Package(
         ),
         // What the test targets share: temporary directories and the seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A scratch database per test on the cluster tools/pg-cluster runs (ITEMAUDIT_TEST_PG_URL).
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["PostgresLog", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PostgresTestSupport"
+        ),
         // Fuzz targets and a seeded mutation harness (tools/fuzz); libFuzzer when built with -sanitize=fuzzer.
         .executableTarget(
             name: "itemaudit-fuzz",
@@ -183,6 +209,20 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
+        .testTarget(
+            name: "PostgresLogTests",
+            dependencies: [
+                "PostgresLog", "AuditLog", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The EventStore promises, run against the file log and PostgreSQL alike.
+        .testTarget(
+            name: "LogStoreConformanceTests",
+            dependencies: [
+                "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection", "TestSupport"]),
@@ -198,7 +238,7 @@ let package = Package(
             name: "AuditServiceTests",
             dependencies: [
                 "AuditService", "SampleData", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
-                "TestSupport",
+                "TestSupport", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -224,7 +264,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["itemaudit", "AuditLog", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,7 +18,7 @@ struct ProblemMiddleware: RouterMiddleware {
         let route =
             Endpoint.match(method: request.method, path: request.uri.path)?.rawValue
             ?? WebRoute.match(method: request.method, path: request.uri.path)?.label ?? "unmatched"
-        let response: Response
+        var response: Response
         do {
             response = try await next(request, context)
         } catch {
@@ -27,6 +27,7 @@ struct ProblemMiddleware: RouterMiddleware {
                 context.logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
             }
             response = try problem.response(from: request, context: context)
+            if problem.code == "store-unavailable" { response.headers[.retryAfter] = "2" }
         }
         let elapsed = ContinuousClock.now - start
         server.metrics.makeCounter(
@@ -56,6 +57,12 @@ struct ProblemMiddleware: RouterMiddleware {
             return Problem(
                 .serviceUnavailable, "busy", "other appends to the same stream kept winning; nothing was applied",
                 remedy: "send the same request again (command ids make that safe)")
+        }
+        if let error = error as? AuditServiceError, error.code == .storeUnavailable {
+            return Problem(
+                .serviceUnavailable, "store-unavailable",
+                "the shared log's database cannot be reached; nothing was written",
+                remedy: "send the same request again after Retry-After seconds (command ids make that safe)")
         }
         if let http = error as? HTTPError {
             switch http.status {

@@ -62,7 +62,7 @@ extension AuditService {
             do {
                 _ = try await log.refresh()
             } catch {
-                throw AuditServiceError(.log, "cannot read the event log: \(error)")
+                throw AuditServiceError.store(error, "cannot read the event log")
             }
         }
         try catchUp()
@@ -73,7 +73,7 @@ extension AuditService {
         do {
             return try await log.streamState(of: stream)
         } catch {
-            throw AuditServiceError(.log, "cannot read the version of stream \(stream): \(error)")
+            throw AuditServiceError.store(error, "cannot read the version of stream \(stream)")
         }
     }
 

@@ -34,9 +34,8 @@ extension AuditService {
         do {
             used = try await log.appendedCommand(envelope.commandID)
         } catch {
-            throw AuditServiceError(
-                .log, "cannot look up command id \(envelope.commandID): \(error)",
-                context: ["commandID": envelope.commandID])
+            throw AuditServiceError.store(
+                error, "cannot look up command id \(envelope.commandID)", context: ["commandID": envelope.commandID])
         }
         guard let used else { return nil }
         guard used.isSameCommand(envelope.fingerprint) else {

@@ -143,7 +143,7 @@ extension AuditService {
             logger.debug("group append conflict; catching up and deciding again")
             return .conflict
         } catch {
-            throw AuditServiceError(.log, "cannot append a group of \(appends.count) commands: \(error)")
+            throw AuditServiceError.store(error, "cannot append a group of \(appends.count) commands")
         }
         let contiguous =
             appliedPosition == basis && results.allSatisfy { !$0.wasDuplicate }

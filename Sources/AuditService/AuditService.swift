@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import Inspection
 import Logging
+import PostgresLog
 
 /// The application: owns a data directory and runs every command through one path.
 ///
@@ -59,6 +60,8 @@ public actor AuditService {
     /// Bundles waiting for the group writer, and whether it is running (``execute(batch:)``).
     var queuedBundles: [QueuedBundle] = []
     var groupWriterRunning = false
+    /// Folds what other servers append to a shared (PostgreSQL) store (see ``open(dataDirectory:location:configuration:clock:logger:)``).
+    var sharedStoreFollower: Task<Void, Never>?
     /// How many group writes lost a race with another writer and were decided again (diagnostics).
     public internal(set) var conflictRetries = 0
 
@@ -104,8 +107,14 @@ public actor AuditService {
             throw AuditServiceError(
                 .log, "cannot open the event log: \(error)", context: ["directory": dataDirectory.path])
         }
-        let photos = try PhotoStore(
-            directory: DataDirectory(dataDirectory).blobs, policy: configuration.photos)
+        let photos =
+            if let shared = log as? PostgresEventStore {
+                PhotoStore(
+                    database: PostgresBlobStore(store: shared), directory: DataDirectory(dataDirectory).blobs,
+                    policy: configuration.photos)
+            } else {
+                try PhotoStore(directory: DataDirectory(dataDirectory).blobs, policy: configuration.photos)
+            }
         let service = AuditService(
             dataDirectory: dataDirectory, log: log, photos: photos, configuration: configuration, clock: clock,
             logger: logger)
@@ -134,6 +143,7 @@ public actor AuditService {
 
     /// Waits for pending appends and closes the log.
     public func close() throws {
+        sharedStoreFollower?.cancel()
         do {
             try log.close()
         } catch {

@@ -23,6 +23,9 @@ public struct AuditServiceError: Error, Sendable, Hashable, CustomStringConverti
         case invalidRequest
         /// The projection database cannot be opened, brought up to date or written.
         case projections
+        /// The shared log's database cannot be reached right now; nothing was written (retry in
+        /// a moment; the same command id makes a resend safe).
+        case storeUnavailable
     }
 
     /// The kind of failure.

@@ -1,17 +1,29 @@
 import Crypto
 import Foundation
 import Inspection
+import PostgresLog
 
 /// A content-addressed store of inspection photos: `<blobs>/<first two hex>/<sha256>`.
 ///
 /// Uploads are independent of the log: an image may arrive before or after its `PhotoAttached`
 /// event (seed 6.2); an attached hash without a file is *pending*. Files are written to a temporary
-/// name and renamed, so a crash never leaves a partial blob under a valid name.
+/// name and renamed, so a crash never leaves a partial blob under a valid name. When the log is
+/// in PostgreSQL the blobs are in its database instead (``init(database:policy:)``), so every
+/// server sharing the log sees every photo.
 public struct PhotoStore: Sendable {
     /// The directory holding the blobs.
     public let directory: URL
     /// Size and type limits.
     public let policy: PhotoPolicy
+    /// The database's blob table, when the log is in PostgreSQL (then `directory` is unused).
+    let database: PostgresBlobStore?
+
+    /// The blob table of a PostgreSQL log's database.
+    public init(database: PostgresBlobStore, directory: URL, policy: PhotoPolicy) {
+        self.database = database
+        self.directory = directory
+        self.policy = policy
+    }
 
     /// A store in `directory` (created when missing).
     public init(directory: URL, policy: PhotoPolicy) throws {
@@ -24,6 +36,7 @@ public struct PhotoStore: Sendable {
         }
         self.directory = directory
         self.policy = policy
+        self.database = nil
     }
 
     /// What the store knows about a hash.
@@ -81,6 +94,15 @@ public struct PhotoStore: Sendable {
             throw AuditServiceError(
                 .photoRejected, "the bytes hash to \(hash), not \(expected) (the upload was damaged; send it again)")
         }
+        if let database {
+            do {
+                let isNew = try database.write(sha256: hash, bytes: bytes)
+                return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: isNew)
+            } catch {
+                throw AuditServiceError(
+                    .storeUnavailable, "cannot store the photo: \(error) (send it again in a moment)")
+            }
+        }
         let target = url(for: hash)
         if FileManager.default.fileExists(atPath: target.path) {
             return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: false)
@@ -133,13 +155,17 @@ public struct PhotoStore: Sendable {
     }
 
     /// Whether the image with this hash is stored.
-    public func contains(sha256: String) -> Bool { FileManager.default.fileExists(atPath: url(for: sha256).path) }
+    public func contains(sha256: String) -> Bool {
+        if let database { return Self.isHash(sha256) && database.contains(sha256: sha256) }
+        return FileManager.default.fileExists(atPath: url(for: sha256).path)
+    }
 
     /// Stored or pending.
     public func status(sha256: String) -> Status { contains(sha256: sha256) ? .stored : .pending }
 
     /// The stored bytes, or nil when pending.
     public func read(sha256: String) -> [UInt8]? {
+        if let database { return Self.isHash(sha256) ? database.read(sha256: sha256) : nil }
         guard Self.isHash(sha256), let data = FileManager.default.contents(atPath: url(for: sha256).path) else {
             return nil
         }

@@ -41,7 +41,7 @@ struct AppsAdd: AsyncParsableCommand {
 
     func run() async throws {
         let appID = id ?? "app-" + UUID().uuidString.lowercased().prefix(8)
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             let (_, secret) = try await service.registerApp(
                 appID: appID, name: name, actor: UsersCommand.actor, commandID: UsersCommand.commandID("apps-add"))
@@ -73,7 +73,7 @@ struct AppsList: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         let rows = service.identity.snapshot().apps.values.sorted { $0.appID < $1.appID }.map {
             Row(appID: $0.appID, name: $0.name, revoked: $0.revoked)
         }
@@ -101,7 +101,7 @@ struct AppsRevoke: AsyncParsableCommand {
     @OptionGroup var data: DataDirectoryOption
 
     func run() async throws {
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             _ = try await service.execute(
                 identity: .revokeApp(AppRevoked(appID: appID, reason: reason)),

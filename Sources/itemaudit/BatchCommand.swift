@@ -25,7 +25,7 @@ struct BatchCommand: ParsableCommand {
     var id: String
 
     func run() throws {
-        guard let batch = try asOf.queries(data.url).batch(id) else {
+        guard let batch = try asOf.queries(data).batch(id) else {
             throw CLIFailure.badInput(
                 "no batch \(id) in the log (list the batches with itemaudit batches)")
         }

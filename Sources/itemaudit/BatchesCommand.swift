@@ -54,7 +54,7 @@ struct BatchesCommand: ParsableCommand {
             status: status.flatMap { Self.code($0, of: 0...7, label: { ReportLabels.batchStatus($0) }) },
             mode: mode.flatMap { Self.code($0, of: 0...4, label: { ReportLabels.mode($0) }) },
             inspectorID: inspector, locationID: location)
-        let rows = try asOf.queries(data.url).batches(filter)
+        let rows = try asOf.queries(data).batches(filter)
         output.emit(rows) {
             var table = TextTable(
                 columns: [
@@ -93,7 +93,7 @@ struct OverdueCommand: ParsableCommand {
     @OptionGroup var asOf: AsOfOptions
 
     func run() throws {
-        let rows = try asOf.queries(data.url).overdueSamples()
+        let rows = try asOf.queries(data).overdueSamples()
         output.emit(rows) {
             var table = TextTable(
                 columns: ["gtin", "name", "productTypeLabel", "receivedAt", "inspectBefore", "daysOverdue"],

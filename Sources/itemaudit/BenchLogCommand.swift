@@ -15,13 +15,30 @@ struct BenchLogCommand: AsyncParsableCommand {
             appenders each awaiting its own durable append; replay reads, decompresses, checks and \
             decodes everything; bytes-per-event counts the files on disk.
 
+            With --store postgres://…, measures the PostgreSQL store instead, with the file log \
+            measured in the same run as the baseline (each in scratch space: databases created on \
+            the URL's cluster and dropped afterwards), adds subscription-lag-p50/p99/max-ms (an \
+            append's start on one store to its position arriving through LISTEN/NOTIFY at another), \
+            and the peer: Python's eventsourcing library on the same cluster with the same events \
+            (tools/bench/eventsourcing-peer.py; its figures are the baseline of the *-vs-eventsourcing rows).
+
             Example:
               itemaudit bench log --events 1000000 --format table
+              itemaudit bench log --events 200000 --store "$(tools/pg-cluster start)" --format table
             """
     )
 
     @Option(help: "Events to append and replay.")
     var events: Int = 1_000_000
+
+    @Option(help: ArgumentHelp("Measure the PostgreSQL store on this cluster (a libpq URL).", valueName: "url"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("The peer benchmark script (with --store).", valueName: "file"))
+    var peerScript: String = "tools/bench/eventsourcing-peer.py"
+
+    @Flag(help: "With --store, skip the Python eventsourcing peer.")
+    var noPeer = false
 
     @OptionGroup var output: FormatOption
 
@@ -35,6 +52,19 @@ struct BenchLogCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let logger = Logger(label: "itemaudit.bench") { _ in SwiftLogNoOpLogHandler() }
+        if let store {
+            let benchmark: StoreLogBenchmark
+            do {
+                benchmark = try StoreLogBenchmark(events: events, urlText: store, directory: scratch, logger: logger)
+            } catch {
+                throw CLIFailure.badInput("\(error) (check --store)")
+            }
+            let report = try await benchmark.run(peerScript: noPeer ? nil : URL(fileURLWithPath: peerScript)) { step in
+                FileHandle.standardError.write(Data("bench: \(step)\n".utf8))
+            }
+            report.print(output.format)
+            return
+        }
         let benchmark = LogBenchmark(events: events, directory: scratch, logger: logger)
         let report = try await benchmark.run { step in
             FileHandle.standardError.write(Data("bench: \(step)\n".utf8))

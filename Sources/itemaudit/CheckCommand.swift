@@ -74,7 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("--stdin-format must be jsonl, jsonld or csv (got '\(stdinFormat)')")
         }
         // Opened before checking, so a busy or unusable data directory fails fast, with nothing printed.
-        let service = recordToLog ? try await ServiceAccess.open(data.url, logger: Self.logger) : nil
+        let service = recordToLog ? try await ServiceAccess.open(data, logger: Self.logger) : nil
         var reports: [DatasheetReport] = []
         var summary = CheckSummary()
         var malformed = 0

@@ -29,7 +29,7 @@ struct CoverageCommand: ParsableCommand {
     var by: CoverageGrouping = .type
 
     func run() throws {
-        let queries = try asOf.queries(data.url)
+        let queries = try asOf.queries(data)
         let rows = try queries.coverage(from: period.fromMicros, to: period.toMicros, by: by)
         output.emit(rows) { Self.table(rows, by: by) }
     }

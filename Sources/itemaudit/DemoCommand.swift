@@ -34,6 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try data.requireFileLog("demo")
         let directory = data.url
         try Self.refuseIfBeingWritten(directory)
         do { try DemoScenario.prepare(directory) } catch { throw CLIFailure.badInput(error.description) }

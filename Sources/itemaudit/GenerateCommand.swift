@@ -47,6 +47,7 @@ struct GenerateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try data.requireFileLog("generate")
         let configuration = size.configuration
         let resuming = resume && DataDirectory(data.url).holdsEvents
         if DataDirectory(data.url).holdsEvents {

@@ -76,7 +76,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let queries = try ProjectionAccess.queries(data.url)
+        let queries = try ProjectionAccess.queries(data)
         let end = try asOf.map { try queries.position(of: $0, option: "--as-of") }
         let entries = try await queries.history(subject, upTo: end, from: period.fromMicros, to: period.toMicros)
         // Nothing at all about the subject is a mistyped id, not an empty history; nothing

@@ -27,7 +27,7 @@ struct InspectorsCommand: ParsableCommand {
     var by: PeriodUnit?
 
     func run() throws {
-        let rows = try asOf.queries(data.url).inspectors(
+        let rows = try asOf.queries(data).inspectors(
             from: period.fromMicros, to: period.toMicros, per: by)
         output.emit(rows) { Self.table(rows, per: by) }
     }

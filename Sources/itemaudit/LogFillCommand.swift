@@ -37,6 +37,7 @@ struct LogFillCommand: AsyncParsableCommand {
     var checkpointInterval: Int = 64 << 20
 
     func run() async throws {
+        try data.requireFileLog("log-fill")
         do {
             try await LogTools.fill(
                 directory: DataDirectory(data.url).log, events: events, batch: batch, hold: hold,
@@ -64,6 +65,7 @@ struct LogOpenCommand: ParsableCommand {
     @OptionGroup var data: DataDirectoryOption
 
     func run() throws {
+        try data.requireFileLog("log-open")
         try LogTools.openAndClose(directory: DataDirectory(data.url).log) { line in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }

@@ -24,7 +24,7 @@ struct ProductCommand: ParsableCommand {
     var gtin: String
 
     func run() throws {
-        guard let quality = try asOf.queries(data.url).product(gtin: gtin) else {
+        guard let quality = try asOf.queries(data).product(gtin: gtin) else {
             throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
         }
         if output.format == .table { print(Self.headline(quality)) }

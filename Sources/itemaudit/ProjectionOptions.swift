@@ -16,6 +16,19 @@ enum ProjectionAccess {
         try AuditQueries.open(DataDirectory(data)) { FileHandle.standardError.write(Data("note: \($0)\n".utf8)) }
     }
 
+    /// The queries of `data`'s directory and log store (--store).
+    static func queries(_ data: DataDirectoryOption) throws -> AuditQueries {
+        let location = data.location
+        guard location.isPostgres else { return try queries(data.url) }
+        do {
+            return try AuditQueries.open(DataDirectory(data.url), location: location) {
+                FileHandle.standardError.write(Data("note: \($0)\n".utf8))
+            }
+        } catch let error as AuditServiceError {
+            throw CLIFailure.badInput("cannot open the log at \(location): \(error.message)")
+        }
+    }
+
     /// `value` as an ISO 8601 UTC date-time (microseconds only when not zero).
     static func time(_ micros: Int64?) -> String {
         micros.map { Timestamp(microsecondsSinceEpoch: $0).iso8601 } ?? "-"
@@ -66,7 +79,7 @@ struct AsOfOptions: ParsableArguments {
     }
 
     /// The queries of `data`, reading as of the point or from the database given.
-    func queries(_ data: URL) throws -> AuditQueries {
+    func queries(_ data: DataDirectoryOption) throws -> AuditQueries {
         let queries = try ProjectionAccess.queries(data)
         if let asOf {
             return try queries.reading(.asOf(try queries.position(of: asOf, option: "--as-of")))

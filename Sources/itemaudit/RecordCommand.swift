@@ -71,7 +71,7 @@ struct RecordCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("cannot read \(file): \(error.localizedDescription) (check the path)")
         }
-        let service = try await ServiceAccess.open(data.url, logger: Self.logger)
+        let service = try await ServiceAccess.open(data, logger: Self.logger)
         if output.format == .csv { print(output.spreadsheet.byteOrderMark + TextTable.csvHeader) }
         var failures = 0
         var chunk = pending

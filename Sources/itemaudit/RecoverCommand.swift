@@ -28,6 +28,7 @@ struct RecoverCommand: ParsableCommand {
     @Flag(help: "Cut the log at its first damage, moving the rest to a quarantine file.") var cutTail = false
 
     func run() throws {
+        try data.requireFileLog("recover")
         let logger = Logger(label: "itemaudit.recover") { _ in SwiftLogNoOpLogHandler() }
         let outcome: LogRecoveryOutcome
         do {

@@ -59,7 +59,7 @@ struct ReplayCommand: ParsableCommand {
                 throw CLIFailure.badInput("--out \(error.message)")
             }
         }
-        let queries = try ProjectionAccess.queries(data.url)
+        let queries = try ProjectionAccess.queries(data)
         // Checked before anything is replaced: a point past the end is refused with the file untouched.
         let end = try until.map { try queries.position(of: $0, option: "--until") } ?? queries.lastPosition
         let bar = ProgressBar.onTerminal(quiet: quiet)

@@ -30,6 +30,7 @@ struct SampleHistoryCommand: AsyncParsableCommand {
     var products: Int = 2_000
 
     func run() async throws {
+        try data.requireFileLog("sample-history")
         do {
             let last = try await LogTools.writeSampleHistory(
                 directory: DataDirectory(data.url).log, events: events, seed: seed, products: products)

@@ -45,7 +45,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let queries = try asOf.queries(data.url)
+        let queries = try asOf.queries(data)
         let filter = ProductFilter(text: text, productType: type, manufacturer: manufacturer)
         if categories {
             let nodes = try queries.categories(filter)

@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.badInput(
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")
         }
-        let service = try await ServiceAccess.open(data.url, logger: logger)
+        let service = try await ServiceAccess.open(data, logger: logger)
         let scheme = configuration.tls == nil ? "http" : "https"
         let dataPath = data.url.path
         do {

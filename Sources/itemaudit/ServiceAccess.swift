@@ -9,9 +9,19 @@ enum ServiceAccess {
         try await opening(data) { try await AuditService.open(dataDirectory: data, logger: logger) }
     }
 
+    /// The audit service on `data`'s directory and log store (--store), or a `CLIFailure` (exit 2).
+    static func open(_ data: DataDirectoryOption, logger: Logger) async throws -> AuditService {
+        let location = data.location
+        return try await opening(data.url, location: location) {
+            try await AuditService.open(dataDirectory: data.url, location: location, logger: logger)
+        }
+    }
+
     /// The audit service `open` opens on `data` (with a clock of its own, say), or a `CLIFailure`
     /// (exit 2) saying why not; nothing is written on failure.
-    static func opening(_ data: URL, _ open: () async throws -> AuditService) async throws -> AuditService {
+    static func opening(
+        _ data: URL, location: LogStoreLocation = .dataDirectory, _ open: () async throws -> AuditService
+    ) async throws -> AuditService {
         do {
             let service = try await open()
             if let note = service.recoveryNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
@@ -22,6 +32,8 @@ enum ServiceAccess {
             throw CLIFailure.badInput(
                 "another process is writing the log in \(data.path) (wait for it to finish or stop it; nothing was written)"
             )
+        } catch let error as AuditServiceError where location.isPostgres {
+            throw CLIFailure.badInput("cannot open the log at \(location): \(error.message)")
         } catch let error as AuditServiceError {
             throw CLIFailure.badInput("cannot open \(data.path): \(error.message) (check --data or $ITEMAUDIT_DATA)")
         }

@@ -81,7 +81,7 @@ struct UsersAdd: AsyncParsableCommand {
                 "unknown role '\(role)' (use one of \(UserRole.allCases.map(\.name).joined(separator: ", ")))")
         }
         let password = try UsersCommand.readPassword(fromStandardInput: passwordStdin)
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             let outcome = try await service.addUser(
                 username: username, name: name ?? username, role: role, password: password,
@@ -111,7 +111,7 @@ struct UsersList: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         let rows = service.identity.snapshot().users.values.sorted { $0.username < $1.username }.map {
             Row(username: $0.username, name: $0.name, role: $0.role.name, disabled: $0.disabled)
         }
@@ -139,7 +139,7 @@ struct UsersDisable: AsyncParsableCommand {
     @OptionGroup var data: DataDirectoryOption
 
     func run() async throws {
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             _ = try await service.execute(
                 identity: .disableUser(UserDisabled(username: username, reason: reason)),
@@ -164,7 +164,7 @@ struct UsersPasswd: AsyncParsableCommand {
 
     func run() async throws {
         let password = try UsersCommand.readPassword(fromStandardInput: passwordStdin)
-        let service = try await ServiceAccess.open(data.url, logger: UsersCommand.logger)
+        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             _ = try await service.changePassword(
                 username: username, password: password, actor: UsersCommand.actor,

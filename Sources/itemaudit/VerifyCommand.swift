@@ -11,7 +11,9 @@ struct VerifyCommand: ParsableCommand {
             Prints the event count, the last position and the head hash (write it down: a later \
             verify that prints another head for the same position means the log was altered). \
             On damage it names the first bad frame (segment file, byte offset, positions) and exits 1. \
-            The log lives in <data>/log/; a writer may keep running while this reads.
+            The log lives in <data>/log/ (or in PostgreSQL with --store URL, where every row's \
+            chain hash is recomputed and a changed or deleted row is named by position); a writer \
+            may keep running while this reads.
 
             Example:
               itemaudit verify --data ./itemaudit-data --format json
@@ -22,13 +24,24 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var output: FormatOption
 
     func run() throws {
-        let report = try AuditQueries.verify(DataDirectory(data.url))
+        let location = data.location
+        let report: VerificationReport
+        do {
+            report = try AuditQueries.verify(DataDirectory(data.url), location: location)
+        } catch let error as AuditServiceError where location.isPostgres {
+            throw CLIFailure.badInput("cannot verify the log at \(location): \(error.message)")
+        }
         print(render(report), terminator: "")
         if let torn = report.unfinishedWrite {
             FileHandle.standardError.write(
                 Data(
                     "note: \(torn.segment) ends in a write a crash interrupted at offset \(torn.offset), never acknowledged (\(torn.reason)); the next writer moves it aside, nothing acknowledged is affected\n"
                         .utf8))
+        }
+        if let problem = report.problem, location.isPostgres {
+            throw CLIFailure.problemsFound(
+                "position \(problem.firstPosition.map(String.init) ?? "?") in \(problem.segment) of \(location) is bad: \(problem.reason) (restore the database from a backup or a `store copy`)"
+            )
         }
         if let problem = report.problem {
             throw CLIFailure.problemsFound(

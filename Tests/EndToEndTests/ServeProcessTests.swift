@@ -16,9 +16,11 @@ struct ServeProcessTests {
         let process = Process()
         let port: Int
 
-        init(data: URL) throws {
+        init(data: URL, store: String? = nil) throws {
             process.executableURL = ItemAuditBinary.executable
-            process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "warning"]
+            process.arguments =
+                ["serve", "--data", data.path, "--port", "0", "--log-level", "warning"]
+                + (store.map { ["--store", $0] } ?? [])
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice

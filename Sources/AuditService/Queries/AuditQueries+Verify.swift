@@ -19,4 +19,18 @@ extension AuditQueries {
             throw AuditServiceError(.log, "cannot read the event log: \(error) (check the data directory)")
         }
     }
+
+    /// Checks the log at `location`: the data directory's (as ``verify(_:)``), or every row of a
+    /// PostgreSQL log against its chain (a changed or deleted row is a ``VerificationReport/problem``).
+    /// - Throws: ``AuditServiceError`` `.storeUnavailable` when the database cannot be reached.
+    public static func verify(_ directory: DataDirectory, location: LogStoreLocation) throws -> VerificationReport {
+        guard location.isPostgres else { return try verify(directory) }
+        let store = try location.openPostgres(clock: SystemClock(), logger: quietLogger)
+        defer { try? store.close() }
+        do {
+            return try store.verify(progress: nil)
+        } catch {
+            throw AuditServiceError.store(error, "cannot read the event log at \(location)")
+        }
+    }
 }

@@ -41,6 +41,26 @@ public struct AuditQueries: Sendable {
         }
     }
 
+    /// Opens the log at `location` for reading: the data directory's (as ``open(_:logger:note:)``),
+    /// or a PostgreSQL database, whose projections this data directory holds.
+    /// - Throws: ``AuditServiceError`` `.storeUnavailable` when the database cannot be reached,
+    ///   `.log` for a bad URL or a newer schema, `.dataDirectory` when the directory cannot be made.
+    public static func open(
+        _ directory: DataDirectory, location: LogStoreLocation, logger: Logger = quietLogger,
+        note: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws -> AuditQueries {
+        guard location.isPostgres else { return try open(directory, logger: logger, note: note) }
+        do {
+            try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        } catch {
+            throw AuditServiceError(
+                .dataDirectory, "cannot create the data directory for the projections (check --data)",
+                context: ["directory": directory.path])
+        }
+        let log = try location.openPostgres(clock: SystemClock(), logger: logger)
+        return AuditQueries(directory: directory, log: log, logger: logger, note: note)
+    }
+
     /// A logger that drops everything (the default: reports print their own errors).
     public static let quietLogger = Logger(label: "itemaudit.queries") { _ in SwiftLogNoOpLogHandler() }
 

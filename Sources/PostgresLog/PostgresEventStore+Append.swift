@@ -1,0 +1,187 @@
+import AuditLog
+import Logging
+import NIOCore
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// The channel every commit notifies, with the new last position as payload.
+    public static let notifyChannel = "itemaudit_log"
+
+    /// Appends to many streams at once, durably (returns after `COMMIT`): if any stream append
+    /// conflicts, nothing of the batch is written and the error is thrown.
+    /// - Throws: ``AuditLog/EventLogError`` `.versionConflict`, `.commandIDReused`,
+    ///   `.invalidArgument`, `.notWritable`; ``PostgresLogError`` `.unreachable` when the
+    ///   database is down (nothing written), `.commitUnknown` when the connection broke during
+    ///   `COMMIT` (resend with the same command ids: a duplicate is answered, not appended twice).
+    public func append(batch: [StreamAppend]) async throws -> [AppendResult] {
+        guard !batch.isEmpty else { return [] }
+        if stateLock.withLock({ closed }) {
+            throw EventLogError(.notWritable, "the PostgreSQL log \(url.redacted) is closed (open it again to append)")
+        }
+        var count = 0
+        for append in batch {
+            try Self.validate(append)
+            count += append.events.count
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            let lead = appends.enqueue(.init(batch: batch, eventCount: count, answer: continuation))
+            if lead { Task { await self.commitQueued() } }
+        }
+    }
+
+    /// What the file log refuses, plus what PostgreSQL's text cannot hold (a NUL character).
+    static func validate(_ append: StreamAppend) throws {
+        let context = ["stream": append.streamID, "commandID": append.commandID]
+        if append.events.isEmpty {
+            throw EventLogError(
+                .invalidArgument, "an append needs at least one event (pass the events to append)", context: context)
+        }
+        if append.streamID.isEmpty || append.commandID.isEmpty {
+            throw EventLogError(
+                .invalidArgument, "an append needs a stream id and a command id (pass non-empty ones)", context: context
+            )
+        }
+        let texts = [append.streamID, append.commandID, append.actor] + append.events.map(\.eventType)
+        if texts.contains(where: { $0.utf8.contains(0) }) {
+            throw EventLogError(
+                .invalidArgument,
+                "a stream id, command id, actor or event type holds a NUL character, which PostgreSQL cannot store (remove it)",
+                context: context)
+        }
+    }
+
+    /// Commits queued batches group by group until none is left.
+    func commitQueued() async {
+        while true {
+            let group = appends.takeGroup(maxEvents: options.maxGroupEvents)
+            guard !group.isEmpty else { return }
+            do {
+                let outcomes = try await pool.withConnection { connection in
+                    try await self.commit(group.map(\.batch), on: connection)
+                }
+                for (pending, outcome) in zip(group, outcomes) { pending.answer.resume(with: outcome) }
+            } catch {
+                for pending in group { pending.answer.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// One transaction: lock the head, read the versions and command ids the group touches,
+    /// decide each batch, write the accepted ones with the new head, commit.
+    func commit(_ batches: [[StreamAppend]], on connection: PostgresConnection) async throws -> [Result<
+        [AppendResult], any Error
+    >] {
+        let streams = Set(batches.lazy.flatMap { $0.map(\.streamID) })
+        let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
+        return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
+            batches.map { batch in Result { try plan.add(batch) } }
+        }
+    }
+
+    /// Appends records read from another store exactly as they are (`store copy`), in one
+    /// transaction; the chain hashes are recomputed from their content.
+    /// - Throws: ``AuditLog/EventLogError`` `.invalidArgument` when they do not continue the log.
+    public func appendCopies(_ records: [EventRecord]) async throws {
+        guard !records.isEmpty else { return }
+        let streams = Set(records.map(\.streamID))
+        let ids = Set(records.map(\.commandID))
+        try await pool.withConnection { connection in
+            try await self.transaction(on: connection, streams: streams, commandIDs: ids) { plan in
+                try plan.addCopies(records)
+            }
+        }
+    }
+
+    /// Runs `decide` on a plan made under the head lock, writes what it added and commits.
+    private func transaction<T: Sendable>(
+        on connection: PostgresConnection, streams: Set<String>, commandIDs: Set<String>,
+        decide: (inout GroupPlan) throws -> T
+    ) async throws -> T {
+        do {
+            _ = try await connection.query("BEGIN", logger: logger).get()
+        } catch {
+            throw unavailable(error)
+        }
+        var plan: GroupPlan
+        let outcome: T
+        do {
+            let headRows = try await connection.query(
+                "SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1 FOR UPDATE",
+                logger: logger
+            ).get()
+            guard let headRow = headRows.first else {
+                throw PostgresLogError(.queryFailed, "the head row of the log in \(url.redacted) is missing")
+            }
+            let (position, hash, recordedAt) = try headRow.decode((Int64, ByteBuffer, Int64).self)
+            let head = Head(position: UInt64(position), hash: Array(buffer: hash), recordedAt: recordedAt)
+            let (versions, commands) = try await lookUp(streams: Array(streams), ids: Array(commandIDs), on: connection)
+            plan = GroupPlan(head: head, now: clock.now(), versions: versions, commands: commands)
+            outcome = try decide(&plan)
+            if !plan.isEmpty {
+                _ = try await connection.query(plan.writeQuery, logger: logger).get()
+            }
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger).get()
+            throw unavailable(error)
+        }
+        do {
+            _ = try await connection.query("COMMIT", logger: logger).get()
+        } catch {
+            if let error = error as? PSQLError, error.serverInfo != nil {
+                throw unavailable(error)
+            }
+            throw PostgresLogError(
+                .commitUnknown,
+                "the connection to \(url.redacted) broke while committing: the append may or may not be stored (resend it with the same command id; a stored one is answered as a duplicate)",
+                context: ["url": url.redacted])
+        }
+        learn(plan.head)
+        return outcome
+    }
+
+    /// The current versions of the streams and the stored commands the batches name.
+    private func lookUp(streams: [String], ids: [String], on connection: PostgresConnection) async throws -> (
+        [String: UInt64], [String: AppendedCommand]
+    ) {
+        let rows = try await connection.query(
+            """
+            SELECT 'c'::text, command_id, coalesce(fingerprint, ''::bytea), first_position, last_position,
+                stream_version, stream_id
+            FROM itemaudit_commands WHERE command_id = ANY(\(ids)::text[])
+            UNION ALL
+            SELECT 's'::text, stream_id, ''::bytea, 0::int8, 0::int8, max(stream_version), stream_id
+            FROM itemaudit_events WHERE stream_id = ANY(\(streams)::text[]) GROUP BY stream_id
+            """, logger: logger
+        ).get()
+        var versions: [String: UInt64] = [:]
+        var commands: [String: AppendedCommand] = [:]
+        for row in rows {
+            let (kind, key, fingerprint, first, last, version, stream) = try row.decode(
+                (String, String, ByteBuffer, Int64, Int64, Int64, String).self)
+            if kind == "s" {
+                versions[key] = UInt64(version)
+            } else {
+                let stored = fingerprint.withUnsafeReadableBytes { CommandFingerprint(storedBytes: $0) }
+                commands[key] = AppendedCommand(
+                    streamID: stream, positions: UInt64(first)...UInt64(last), streamVersion: UInt64(version),
+                    fingerprint: stored)
+            }
+        }
+        return (versions, commands)
+    }
+
+    /// A database failure as the error callers handle: `.unreachable` when the server cannot be
+    /// talked to (retry later), `.queryFailed` with the server's message otherwise.
+    func unavailable(_ error: any Error) -> any Error {
+        if error is PostgresLogError || error is EventLogError { return error }
+        if let error = error as? PSQLError, error.serverInfo != nil {
+            return PostgresLogError(
+                .queryFailed, "the database at \(url.redacted) refused the append: \(ConnectionPool.describe(error))",
+                context: ["url": url.redacted])
+        }
+        return PostgresLogError(
+            .unreachable,
+            "the database at \(url.redacted) cannot be reached: \(ConnectionPool.describe(error)); nothing was written (retry when it is back)",
+            context: ["url": url.redacted])
+    }
+}

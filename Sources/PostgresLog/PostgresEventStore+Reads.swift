@@ -1,0 +1,143 @@
+import AuditLog
+import Logging
+import NIOCore
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// Calls `body` with every record from `start` through `end` (``lastPosition`` when nil), in
+    /// order, a page at a time (the next page is fetched while `body` works through this one).
+    /// - Throws: ``AuditLog/EventLogError`` `.corruptFrame` when a position is missing from the
+    ///   table, ``PostgresLogError`` `.unreachable`, or what `body` throws.
+    public func forEachRecord(from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecord) throws -> Void)
+        throws
+    {
+        try forEachRow(from: start, upTo: end) { row in try body(RowReader.record(row)) }
+    }
+
+    /// Like ``forEachRecord(from:upTo:_:)`` with views (valid during the call only).
+    public func forEachRecordView(
+        from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecordView) throws -> Void
+    ) throws {
+        var reader = RowReader()
+        try forEachRow(from: start, upTo: end) { row in try reader.withView(row, body) }
+    }
+
+    /// The rows of positions `start...end`, checked to be gapless.
+    func forEachRow(from start: UInt64, upTo end: UInt64?, _ body: (PostgresRow) throws -> Void) throws {
+        let first = max(start, 1)
+        let last = min(end ?? lastPosition, lastPosition)
+        guard first <= last else { return }
+        let page = UInt64(max(1, options.readPageSize))
+        try pool.withConnection { connection in
+            func fetch(_ from: UInt64) -> EventLoopFuture<PostgresQueryResult> {
+                let to = min(last, from + page - 1)
+                return connection.query(
+                    """
+                    SELECT \(unescaped: RowReader.columns) FROM itemaudit_events
+                    WHERE position BETWEEN \(Int64(from)) AND \(Int64(to)) ORDER BY position
+                    """, logger: logger)
+            }
+            var next = first
+            var inFlight = fetch(next)
+            while true {
+                let rows: PostgresQueryResult
+                do { rows = try inFlight.wait() } catch { throw readFailed(error) }
+                let pageEnd = min(last, next + page - 1)
+                if pageEnd < last { inFlight = fetch(pageEnd + 1) }
+                guard rows.count == Int(pageEnd - next + 1) else {
+                    throw EventLogError(
+                        .corruptFrame,
+                        "positions \(next)-\(pageEnd) of \(url.redacted) hold \(rows.count) events, not \(pageEnd - next + 1): events were deleted (run itemaudit verify)",
+                        context: ["url": url.redacted, "positions": "\(next)-\(pageEnd)"])
+                }
+                for row in rows { try body(row) }
+                if pageEnd >= last { return }
+                next = pageEnd + 1
+            }
+        }
+    }
+
+    /// Calls `body` with the events of `stream` from `version` on, in order.
+    public func forEachRecord(
+        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecord) throws -> Void
+    ) throws {
+        let page = max(1, options.readPageSize)
+        let limit = Int64(lastPosition)
+        var next = Int64(max(version, 1))
+        try pool.withConnection { connection in
+            while true {
+                let rows: PostgresQueryResult
+                do {
+                    rows = try connection.query(
+                        """
+                        SELECT \(unescaped: RowReader.columns) FROM itemaudit_events
+                        WHERE stream_id = \(stream) AND stream_version >= \(next) AND position <= \(limit)
+                        ORDER BY stream_version LIMIT \(page)
+                        """, logger: logger
+                    ).wait()
+                } catch { throw readFailed(error) }
+                for row in rows { try body(RowReader.record(row)) }
+                guard rows.count == page, let lastRow = rows.rows.last else { return }
+                next = Int64(try RowReader.fields(lastRow).streamVersion) + 1
+            }
+        }
+    }
+
+    /// The last position recorded at or before `time` (0 when nothing was), up to ``lastPosition``.
+    public func lastPosition(asOfRecordedAt time: Timestamp) throws -> UInt64 {
+        let rows: PostgresQueryResult
+        do {
+            rows = try pool.withConnection { connection in
+                try connection.query(
+                    """
+                    SELECT position FROM itemaudit_events WHERE recorded_at <= \(time.microsecondsSinceEpoch)
+                    ORDER BY recorded_at DESC, position DESC LIMIT 1
+                    """, logger: logger
+                ).wait()
+            }
+        } catch { throw readFailed(error) }
+        let found = try rows.first.map { UInt64(try $0.decode(Int64.self)) } ?? 0
+        return min(found, lastPosition)
+    }
+
+    /// What `commandID` appended, or nil when it was never appended.
+    public func appendedCommand(_ commandID: String) async throws -> AppendedCommand? {
+        let rows = try await pool.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT stream_id, first_position, last_position, stream_version, coalesce(fingerprint, ''::bytea)
+                FROM itemaudit_commands WHERE command_id = \(commandID)
+                """, logger: logger
+            ).get()
+        }
+        guard let row = rows.first else { return nil }
+        let (stream, first, last, version, fingerprint) = try row.decode(
+            (String, Int64, Int64, Int64, ByteBuffer).self)
+        return AppendedCommand(
+            streamID: stream, positions: UInt64(first)...UInt64(last), streamVersion: UInt64(version),
+            fingerprint: fingerprint.withUnsafeReadableBytes { CommandFingerprint(storedBytes: $0) })
+    }
+
+    /// The stream's version and the position of its last event (exact here).
+    public func streamState(of stream: String) async throws -> StreamState {
+        let rows = try await pool.withConnection { connection in
+            try await connection.query(
+                """
+                SELECT stream_version, position FROM itemaudit_events WHERE stream_id = \(stream)
+                ORDER BY stream_version DESC LIMIT 1
+                """, logger: logger
+            ).get()
+        }
+        guard let row = rows.first else { return StreamState(version: 0, reachesUpTo: 0) }
+        let (version, position) = try row.decode((Int64, Int64).self)
+        return StreamState(version: UInt64(version), reachesUpTo: UInt64(position))
+    }
+
+    func readFailed(_ error: any Error) -> any Error {
+        if error is PostgresLogError || error is EventLogError { return error }
+        return PostgresLogError(
+            .unreachable,
+            "cannot read the log at \(url.redacted): \(ConnectionPool.describe(error)) (is the database running?)",
+            context: ["url": url.redacted])
+    }
+}

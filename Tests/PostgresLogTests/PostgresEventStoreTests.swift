@@ -1,0 +1,171 @@
+import AuditLog
+import Foundation
+import Logging
+import PostgresLog
+import PostgresTestSupport
+import Testing
+
+@Suite("The PostgreSQL store: what only a database does")
+struct PostgresEventStoreTests {
+    static let logger = Logger(label: "itemaudit.test.postgres") { _ in SwiftLogNoOpLogHandler() }
+
+    func event(_ text: String) -> ProposedEvent {
+        ProposedEvent(eventType: "Noted", occurredAt: Timestamp(microsecondsSinceEpoch: 0), payload: Array(text.utf8))
+    }
+
+    @Test func theSchemaIsMigratedOnceAndItsVersionRecorded() throws {
+        let database = try TemporaryDatabase()
+        let first = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        #expect(first.schema.from == 0)
+        #expect(first.schema.to >= 1)
+        try first.close()
+        let second = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        #expect(second.schema.from == first.schema.to)
+        try second.close()
+        let versions = try database.rows("SELECT version::text FROM itemaudit_schema_migrations ORDER BY version")
+        #expect(versions.map { $0.first ?? nil } == (1...first.schema.to).map { String($0) })
+    }
+
+    @Test func aSchemaNewerThanTheBinaryIsRefused() throws {
+        let database = try TemporaryDatabase()
+        try PostgresEventStore.open(url: database.url, logger: Self.logger).close()
+        try database.execute("INSERT INTO itemaudit_schema_migrations (version, name) VALUES (9999, '9999_future.sql')")
+        do {
+            _ = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+            Issue.record("a newer schema was opened")
+        } catch let error as PostgresLogError {
+            #expect(error.code == .schemaTooNew)
+            #expect(error.message.contains("9999"))
+            #expect(error.message.contains("upgrade itemaudit"))
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsNamedWithoutItsPassword() throws {
+        let url = try PostgresStoreURL("postgres://audit:hunter2@/nowhere?host=/nonexistent-dir", environment: [:])
+        do {
+            _ = try PostgresEventStore.open(url: url, options: .init(timeoutMilliseconds: 2_000), logger: Self.logger)
+            Issue.record("opened a database that does not exist")
+        } catch let error as PostgresLogError {
+            #expect(error.code == .unreachable)
+            #expect(error.message.contains("postgres://audit@/nowhere?host=/nonexistent-dir"))
+            #expect(!error.message.contains("hunter2"))
+        }
+    }
+
+    @Test func theEventTableRefusesUpdatesAndDeletes() async throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        defer { try? store.close() }
+        _ = try await store.append(to: "s", expected: .noStream, commandID: "c", actor: "a", events: [event("x")])
+        #expect(throws: PostgresLogError.self) {
+            try database.execute("UPDATE itemaudit_events SET payload = '\\x00' WHERE position = 1")
+        }
+        #expect(throws: PostgresLogError.self) { try database.execute("DELETE FROM itemaudit_events") }
+        #expect(throws: PostgresLogError.self) { try database.execute("TRUNCATE itemaudit_events") }
+        #expect(try store.verify().problem == nil)
+    }
+
+    @Test func aDeletedEventIsAGapVerifyNamesAndReadsRefuse() async throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        defer { try? store.close() }
+        for index in 0..<5 {
+            _ = try await store.append(
+                to: "s\(index)", expected: .noStream, commandID: "c\(index)", actor: "a", events: [event("x")])
+        }
+        try database.execute(
+            """
+            ALTER TABLE itemaudit_events DISABLE TRIGGER USER;
+            DELETE FROM itemaudit_events WHERE position = 3;
+            ALTER TABLE itemaudit_events ENABLE TRIGGER USER;
+            """)
+        let report = try store.verify()
+        #expect(report.problem?.firstPosition == 3)
+        #expect(report.lastPosition == 2)
+        #expect(throws: EventLogError.self) { try store.forEachRecord(from: 1, upTo: nil) { _ in } }
+    }
+
+    @Test func twoStoresOnOneDatabaseShareGaplessPositionsAndCommandIDs() async throws {
+        let database = try TemporaryDatabase()
+        let left = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        let right = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        defer {
+            try? left.close()
+            try? right.close()
+        }
+        // Both "servers" receive the same 30 commands (a device resending to the other one)
+        // and race for the same stream versions.
+        let outcomes = try await withThrowingTaskGroup(of: [AppendResult].self) { group in
+            for store in [left, right] {
+                group.addTask {
+                    var results: [AppendResult] = []
+                    for index in 0..<30 {
+                        let result = try await store.append(
+                            to: "batch-\(index % 3)", expected: .any, commandID: "cmd-\(index)", actor: "device",
+                            events: [event("\(index)")],
+                            commandFingerprint: CommandFingerprint(sha256Of: [UInt8(index)]))
+                        results.append(result)
+                    }
+                    return results
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let fresh = outcomes.joined().filter { !$0.wasDuplicate }
+        #expect(fresh.count == 30)
+        _ = try await left.refresh()
+        let records = try left.readRecords()
+        #expect(records.map(\.position) == Array(1...30))
+        #expect(Set(records.map(\.commandID)).count == 30)
+        for stream in ["batch-0", "batch-1", "batch-2"] {
+            #expect(records.filter { $0.streamID == stream }.map(\.streamVersion) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        }
+        #expect(try right.verify().problem == nil)
+        #expect(try await right.refresh() == 30)
+        #expect(right.headHash == left.headHash)
+    }
+
+    @Test func aSubscriptionSeesAnotherServersAppendsInOrder() async throws {
+        let database = try TemporaryDatabase()
+        let writer = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        let reader = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        defer {
+            try? writer.close()
+            try? reader.close()
+        }
+        let subscription = PostgresLogSubscription(store: reader, pollInterval: .seconds(30))
+        defer { subscription.stop() }
+        var positions = subscription.positions.makeAsyncIterator()
+        #expect(await positions.next() == 0)
+        // The LISTEN is in place once the subscription has read the head; give it that moment
+        // through a first append whose arrival we wait for.
+        _ = try await writer.append(to: "s", expected: .noStream, commandID: "c0", actor: "a", events: [event("x")])
+        var seen = await positions.next()
+        #expect(seen == 1)
+        for index in 1...5 {
+            _ = try await writer.append(
+                to: "s", expected: .any, commandID: "c\(index)", actor: "a", events: [event("x")])
+        }
+        while let position = seen, position < 6 { seen = await positions.next() }
+        #expect(seen == 6)
+        #expect(reader.lastPosition == 6)
+        #expect(reader.headHash == writer.headHash)
+        var read: [UInt64] = []
+        try reader.forEachRecord(from: 1, upTo: nil) { read.append($0.position) }
+        #expect(read == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func photosAreContentAddressedBlobs() throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        defer { try? store.close() }
+        let blobs = PostgresBlobStore(store: store)
+        let hash = String(repeating: "ab", count: 32)
+        #expect(!blobs.contains(sha256: hash))
+        #expect(try blobs.write(sha256: hash, bytes: [1, 2, 3]))
+        #expect(try !blobs.write(sha256: hash, bytes: [1, 2, 3]))
+        #expect(blobs.contains(sha256: hash))
+        #expect(blobs.read(sha256: hash) == [1, 2, 3])
+        #expect(blobs.read(sha256: String(repeating: "cd", count: 32)) == nil)
+    }
+}
