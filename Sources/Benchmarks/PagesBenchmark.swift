@@ -47,7 +47,7 @@ public enum PagesBenchmark {
             },
             Case(page: .product, parameters: ["gtin": gtin]) { queries in
                 _ = try queries.product(gtin: gtin)
-                _ = try queries.packaging(gtin: gtin)
+                _ = try queries.packagingHierarchy(gtin: gtin)
             },
             Case(page: .batch, parameters: [:]) { queries in _ = try queries.batches() },
             Case(page: .batch, parameters: ["batch": firstBatch]) { queries in
