@@ -69,7 +69,7 @@ struct ProductPage {
     }
 
     private func packaging(_ gtin: String) throws -> PageContent.Section {
-        let hierarchy = try translate { try scope.queries.packaging(gtin: gtin) }
+        let hierarchy = try translate { try scope.queries.packagingHierarchy(gtin: gtin) }
         let levels = hierarchy.map { $0.containedIn.reversed() + [$0.product] + $0.contains } ?? []
         var table = DataTable(
             name: "packaging", caption: "Packaging hierarchy, largest level first",
