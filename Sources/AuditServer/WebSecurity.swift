@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Reports
 
 /// The browser side's protections that are not the session itself: response headers, the
 /// cross-origin check on posts, CSRF token comparison and the login redirect's target.
@@ -101,33 +102,16 @@ enum WebSecurity {
         return fields
     }
 
-    /// Escapes text for HTML (the server's own error pages).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     /// The server's own small page for a refusal or an error (the report pages have their own).
     static func errorPage(_ status: HTTPResponse.Status, _ message: String) -> Response {
         let title = "\(status.code) \(status.reasonPhrase)"
         return html(
             """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title)) – ItemAudit</title>
+            <html lang="en"><head><meta charset="utf-8"><title>\(HTML.escape(title)) – ItemAudit</title>
             <meta name="viewport" content="width=device-width, initial-scale=1"></head>
             <body style="font-family:sans-serif;max-width:40em;margin:2em auto;color:#111;background:#fff">
-            <h1>\(escape(title))</h1><p>\(escape(message))</p><p><a href="/">Back to the dashboard</a></p>
+            <h1>\(HTML.escape(title))</h1><p>\(HTML.escape(message))</p><p><a href="/">Back to the dashboard</a></p>
             </body></html>
             """, status: status)
     }

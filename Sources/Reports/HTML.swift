@@ -1,8 +1,9 @@
-/// Escaping for text written into HTML and SVG outside the templates (chart labels, titles).
-enum HTML {
+/// Escaping for text written into HTML and SVG outside the templates (chart labels, titles; the
+/// server's own error pages).
+public enum HTML {
     /// `text` with `&`, `<`, `>`, `"` and `'` replaced by entities: safe in element text and in a
     /// quoted attribute, as the templates' `{{ }}` escape.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else {
             return text
         }
