@@ -148,9 +148,12 @@ final class BenchServeChild {
     let process = Process()
     let port: Int
 
-    init(executable: URL, data: URL) throws {
+    init(executable: URL, data: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = executable
-        process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "error"]
+        process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "error"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         process.standardOutput = out
         try process.run()

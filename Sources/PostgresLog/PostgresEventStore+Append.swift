@@ -140,17 +140,24 @@ extension PostgresEventStore {
     }
 
     /// The current versions of the streams and the stored commands the batches name.
+    ///
+    /// One index probe per key, whatever the table's size: a `LATERAL … LIMIT 1` per key keeps
+    /// the planner from answering `= ANY(thousands of keys)` with a sequential scan (which it
+    /// picks for a long array, and which made each group commit as slow as the log is long).
     private func lookUp(streams: [String], ids: [String], on connection: PostgresConnection) async throws -> (
         [String: UInt64], [String: AppendedCommand]
     ) {
         let rows = try await connection.query(
             """
-            SELECT 'c'::text, command_id, coalesce(fingerprint, ''::bytea), first_position, last_position,
-                stream_version, stream_id
-            FROM itemaudit_commands WHERE command_id = ANY(\(ids)::text[])
+            SELECT 'c'::text, c.command_id, coalesce(c.fingerprint, ''::bytea), c.first_position, c.last_position,
+                c.stream_version, c.stream_id
+            FROM unnest(\(ids)::text[]) AS i(id) CROSS JOIN LATERAL (
+                SELECT * FROM itemaudit_commands WHERE command_id = i.id LIMIT 1) AS c
             UNION ALL
-            SELECT 's'::text, stream_id, ''::bytea, 0::int8, 0::int8, max(stream_version), stream_id
-            FROM itemaudit_events WHERE stream_id = ANY(\(streams)::text[]) GROUP BY stream_id
+            SELECT 's'::text, s.id, ''::bytea, 0::int8, 0::int8, e.stream_version, s.id
+            FROM unnest(\(streams)::text[]) AS s(id) CROSS JOIN LATERAL (
+                SELECT stream_version FROM itemaudit_events WHERE stream_id = s.id
+                ORDER BY stream_version DESC LIMIT 1) AS e
             """, logger: logger
         ).get()
         var versions: [String: UInt64] = [:]
