@@ -123,13 +123,16 @@ enum BoundedProcess {
     }
 
     /// Waits up to `seconds` for `process` to end; kills it (SIGKILL) when it has not. True when it ended.
+    /// Never `waitUntilExit()`: Foundation reports an exit only once every descendant holding
+    /// the child's descriptors has closed them, which a daemon the child started never does.
     @discardableResult
     static func waitForExit(_ process: Process, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         guard process.isRunning else { return true }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let grace = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < grace { usleep(20_000) }
         return false
     }
 }
