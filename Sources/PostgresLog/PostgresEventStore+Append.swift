@@ -72,16 +72,42 @@ extension PostgresEventStore {
         }
     }
 
-    /// One transaction: lock the head, read the versions and command ids the group touches,
-    /// decide each batch, write the accepted ones with the new head, commit.
+    /// One transaction: lock the head, read the versions the group's streams are at, decide
+    /// each batch, write the accepted ones with the new head, commit.
+    ///
+    /// The command ids are not looked up at first: almost every command is new, and the primary
+    /// key of `itemaudit_commands` refuses one that is not (the write fails, nothing is stored).
+    /// Then the group is decided again in a new transaction with its command ids read, so a
+    /// resent command is answered as a duplicate and a reused id refused, as always.
     func commit(_ batches: [[StreamAppend]], on connection: PostgresConnection) async throws -> [Result<
         [AppendResult], any Error
     >] {
         let streams = Set(batches.lazy.flatMap { $0.map(\.streamID) })
-        let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
-        return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
-            batches.map { batch in Result { try plan.add(batch) } }
+        do {
+            return try await transaction(on: connection, streams: streams, commandIDs: []) { plan in
+                let outcomes = batches.map { batch in Result { try plan.add(batch) } }
+                // A conflict may be a resent command (answered, not refused): look the ids up.
+                for case .failure(let error as EventLogError) in outcomes where error.code == .versionConflict {
+                    throw CommandIDTaken()
+                }
+                return outcomes
+            }
+        } catch is CommandIDTaken {
+            let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
+            return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
+                batches.map { batch in Result { try plan.add(batch) } }
+            }
         }
+    }
+
+    /// A write refused because one of its command ids is stored already (by an earlier append
+    /// or another server), or a conflict decided without the command ids: decide the group
+    /// again with them looked up.
+    struct CommandIDTaken: Error {}
+
+    static func isCommandIDTaken(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let info = error.serverInfo else { return false }
+        return info[.sqlState] == "23505" && info[.constraintName] == "itemaudit_commands_pkey"
     }
 
     /// Appends records read from another store exactly as they are (`store copy`), in one
@@ -137,6 +163,7 @@ extension PostgresEventStore {
             _ = try await write?.get()
         } catch {
             _ = try? await commit.get()
+            if commandIDs.isEmpty && Self.isCommandIDTaken(error) { throw CommandIDTaken() }
             if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
             throw commitUnknown()
         }
@@ -261,7 +288,7 @@ extension PostgresEventStore {
     /// A database failure as the error callers handle: `.unreachable` when the server cannot be
     /// talked to (retry later), `.queryFailed` with the server's message otherwise.
     func unavailable(_ error: any Error) -> any Error {
-        if error is PostgresLogError || error is EventLogError { return error }
+        if error is PostgresLogError || error is EventLogError || error is CommandIDTaken { return error }
         if let error = error as? PSQLError, error.serverInfo != nil {
             return PostgresLogError(
                 .queryFailed, "the database at \(url.redacted) refused the append: \(ConnectionPool.describe(error))",
