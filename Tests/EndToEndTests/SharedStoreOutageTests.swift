@@ -19,7 +19,7 @@ struct SharedStoreOutageTests {
 
     @Test(
         "database stopped: reads 200 from the projections, appends 503 with Retry-After; restarted: appends accepted",
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(5)))
     func databaseBrieflyDown() async throws {
         _ = try TemporaryDatabase.clusterURL()  // the suite runs under tools/test, which provides PostgreSQL
         let store = try BoundedProcess.pgCluster(["start", "--new"], seconds: 120)
