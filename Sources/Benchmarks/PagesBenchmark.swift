@@ -4,6 +4,9 @@ import Reports
 
 /// `bench pages`: how long each web page takes to draw, against the same ``AuditQueries`` calls
 /// without drawing (the baseline), both measured in the same run on the same data.
+///
+/// The queries hold the projection database open between pages, as a server does; the first
+/// draw of each page is measured like the others (it is in the max).
 public enum PagesBenchmark {
     /// One page to draw: its parameters and the queries it makes.
     struct Case {
@@ -12,8 +15,12 @@ public enum PagesBenchmark {
         var queries: @Sendable (AuditQueries) async throws -> Void
     }
 
-    /// The median milliseconds of `repetitions` draws of every page, each with its baseline.
-    public static func run(queries: AuditQueries, repetitions: Int = 20) async throws -> [BenchmarkResult] {
+    /// The median and the longest milliseconds of `repetitions` draws of every page, each with
+    /// its baseline; then dashboards drawn per second by `clients` concurrent drawers for
+    /// `seconds` (against the dashboard's queries alone at the same concurrency).
+    public static func run(
+        queries: AuditQueries, repetitions: Int = 20, clients: Int = 2, seconds: Int = 3
+    ) async throws -> [BenchmarkResult] {
         let now = Timestamp(Date())
         let pages = ReportPages(queries: queries, links: .server(basePath: "/pages"), now: { now })
         let viewer = PageViewer(userID: "bench", role: "manager", csrfToken: "token")
@@ -48,6 +55,7 @@ public enum PagesBenchmark {
             Case(page: .product, parameters: ["gtin": gtin]) { queries in
                 _ = try queries.product(gtin: gtin)
                 _ = try queries.packagingHierarchy(gtin: gtin)
+                for photo in try queries.photos(gtin: gtin) { _ = queries.isPhotoStored(sha256: photo.sha256) }
             },
             Case(page: .batch, parameters: [:]) { queries in _ = try queries.batches() },
             Case(page: .batch, parameters: ["batch": firstBatch]) { queries in
@@ -85,9 +93,48 @@ public enum PagesBenchmark {
                 + (item.parameters.isEmpty ? "" : "-" + item.parameters.keys.sorted().joined(separator: "-"))
             results.append(BenchmarkResult(name: name, value: median(drawn), unit: "ms", baseline: median(baseline)))
             results.append(
+                BenchmarkResult(
+                    name: name + "-max", value: drawn.max() ?? 0, unit: "ms", baseline: baseline.max() ?? 0))
+            results.append(
                 BenchmarkResult(name: name + "-size", value: Double(bytes) / 1024, unit: "kB", baseline: nil))
         }
+        let dashboard = cases[0]
+        let drawnRate = try await rate(clients: clients, seconds: seconds) {
+            let page = try await pages.render(.dashboard, parameters: [:], viewer: viewer)
+            guard page.status == 200 else {
+                throw BenchmarkFailure(message: "the dashboard answered \(page.status)")
+            }
+        }
+        let queriedRate = try await rate(clients: clients, seconds: seconds) {
+            try await dashboard.queries(queries)
+            _ = queries.logHead()
+        }
+        results.append(
+            BenchmarkResult(name: "page-dashboard-per-second", value: drawnRate, unit: "pages/s", baseline: queriedRate)
+        )
         return results
+    }
+
+    /// How many times per second `clients` concurrent loops run `body`, over `seconds`.
+    static func rate(clients: Int, seconds: Int, _ body: @escaping @Sendable () async throws -> Void) async throws
+        -> Double
+    {
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(max(1, seconds))
+        let total = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<max(1, clients) {
+                group.addTask {
+                    var count = 0
+                    while ContinuousClock.now < deadline {
+                        try await body()
+                        count += 1
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(total) / (milliseconds(ContinuousClock.now - start) / 1000)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {

@@ -1,23 +1,55 @@
 import AuditLog
 import Foundation
+import PostgresLog
 
 extension AuditQueries {
-    /// Checks every frame's CRC32C and the whole hash chain of the log in `directory`.
+    /// Checks every frame's CRC32C and the whole hash chain of the log in `directory`, and notes
+    /// the result in the directory (``LastVerification``, shown on the dashboard) when it may be written.
     ///
     /// Needs no lock: a writer may keep running while this reads. A damaged log is a report with
     /// a ``VerificationReport/problem``, not an error.
     /// - Throws: ``AuditServiceError`` `.dataDirectory` when there is no log, `.log` when it cannot be read.
-    public static func verify(_ directory: DataDirectory) throws -> VerificationReport {
+    public static func verify(_ directory: DataDirectory, now: Timestamp = Timestamp(Date())) throws
+        -> VerificationReport
+    {
         guard directory.hasLog else {
             throw AuditServiceError(
                 .dataDirectory, "no event log at \(directory.log.path) (pass --data with the data directory)",
                 context: ["directory": directory.path])
         }
+        let report: VerificationReport
         do {
-            return try EventLog.verify(directory: directory.log)
+            report = try EventLog.verify(directory: directory.log)
         } catch {
             throw AuditServiceError(.log, "cannot read the event log: \(error) (check the data directory)")
         }
+        LastVerification(verifiedAt: now, report: report).write(directory)
+        return report
+    }
+
+    /// Checks the log these queries read (the data directory's, or a PostgreSQL log) like
+    /// ``verify(_:now:)`` and notes the result in the data directory.
+    /// - Throws: ``AuditServiceError`` `.log` or `.storeUnavailable` when the log cannot be read.
+    public func verifyLog(now: Timestamp = Timestamp(Date())) throws -> LastVerification {
+        guard let shared = log as? PostgresEventStore else {
+            let report = try Self.verify(directory, now: now)
+            return LastVerification(verifiedAt: now, report: report)
+        }
+        let report: VerificationReport
+        do {
+            report = try shared.verify(progress: nil)
+        } catch {
+            throw AuditServiceError.store(error, "cannot read the event log")
+        }
+        let note = LastVerification(verifiedAt: now, report: report)
+        note.write(directory)
+        return note
+    }
+
+    /// The last verification noted in the data directory, nil when the log was never verified
+    /// here (or the note cannot be read).
+    public func lastVerification() -> LastVerification? {
+        LastVerification.read(directory)
     }
 
     /// Checks the log at `location`: the data directory's (as ``verify(_:)``), or every row of a
@@ -28,7 +60,9 @@ extension AuditQueries {
         let store = try location.openPostgres(clock: SystemClock(), logger: quietLogger)
         defer { try? store.close() }
         do {
-            return try store.verify(progress: nil)
+            let report = try store.verify(progress: nil)
+            LastVerification(verifiedAt: Timestamp(Date()), report: report).write(directory)
+            return report
         } catch {
             throw AuditServiceError.store(error, "cannot read the event log at \(location)")
         }
