@@ -85,7 +85,7 @@ public struct AuditQueries: Sendable {
     /// The projection database of the data directory, caught up with the log (in a temporary
     /// place when the directory is read-only; set aside and rebuilt when damaged): opened once,
     /// then only the events appended since the last report are folded.
-    func projections() throws -> ProjectionStore {
+    package func projections() throws -> ProjectionStore {
         try live.caughtUp(directory: directory, log: log, logger: logger, note: note)
     }
 }
