@@ -66,10 +66,13 @@ extension AuditQueries {
     /// not one (a projection database from another log).
     private func photo(_ row: PhotoRow) -> InspectionPhoto? {
         var attached: PhotoAttached?
-        try? log.forEachRecord(from: row.position, upTo: row.position) { record in
-            guard record.eventType == PhotoAttached.eventType,
-                case .photoAttached(let event)? = try? InspectionEvent.decode(
-                    eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
+        // Read in place (a view into the decompressed frame): no record of the frame is copied.
+        try? log.forEachRecordView(from: row.position, upTo: row.position) { record in
+            guard record.hasEventType(PhotoAttached.eventType),
+                case .photoAttached(let event)? = try? record.withPayload({ payload in
+                    try InspectionEvent.decode(
+                        eventType: PhotoAttached.eventType, schemaVersion: Int(record.schemaVersion), payload: payload)
+                })
             else { return }
             attached = event
         }
