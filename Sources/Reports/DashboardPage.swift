@@ -55,7 +55,7 @@ struct DashboardPage {
             scope.pages.verification.map { LastVerification(verifiedAt: $0.at, report: $0.report) }
             ?? scope.pages.queries.lastVerification()
         guard let last else {
-            return "never verified here (run itemaudit verify; a server verifies at start)"
+            return "never verified here (itemaudit serve verifies the log at start; itemaudit verify prints it)"
         }
         let report = last.report
         return "\(last.verifiedAt.iso8601): \(last.result), \(report.eventCount) events to position "

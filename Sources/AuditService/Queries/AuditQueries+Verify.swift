@@ -3,37 +3,35 @@ import Foundation
 import PostgresLog
 
 extension AuditQueries {
-    /// Checks every frame's CRC32C and the whole hash chain of the log in `directory`, and notes
-    /// the result in the directory (``LastVerification``, shown on the dashboard) when it may be written.
+    /// Checks every frame's CRC32C and the whole hash chain of the log in `directory`. Changes
+    /// nothing (`itemaudit verify` is a reader); a server notes its own verifications with
+    /// ``verifyLog(now:)``.
     ///
     /// Needs no lock: a writer may keep running while this reads. A damaged log is a report with
     /// a ``VerificationReport/problem``, not an error.
     /// - Throws: ``AuditServiceError`` `.dataDirectory` when there is no log, `.log` when it cannot be read.
-    public static func verify(_ directory: DataDirectory, now: Timestamp = Timestamp(Date())) throws
-        -> VerificationReport
-    {
+    public static func verify(_ directory: DataDirectory) throws -> VerificationReport {
         guard directory.hasLog else {
             throw AuditServiceError(
                 .dataDirectory, "no event log at \(directory.log.path) (pass --data with the data directory)",
                 context: ["directory": directory.path])
         }
-        let report: VerificationReport
         do {
-            report = try EventLog.verify(directory: directory.log)
+            return try EventLog.verify(directory: directory.log)
         } catch {
             throw AuditServiceError(.log, "cannot read the event log: \(error) (check the data directory)")
         }
-        LastVerification(verifiedAt: now, report: report).write(directory)
-        return report
     }
 
     /// Checks the log these queries read (the data directory's, or a PostgreSQL log) like
-    /// ``verify(_:now:)`` and notes the result in the data directory.
+    /// ``verify(_:)`` and notes the result in the data directory (``LastVerification``), where the
+    /// dashboard reads it: what the server does at start, every few hours and for `GET /v1/verify`.
     /// - Throws: ``AuditServiceError`` `.log` or `.storeUnavailable` when the log cannot be read.
     public func verifyLog(now: Timestamp = Timestamp(Date())) throws -> LastVerification {
         guard let shared = log as? PostgresEventStore else {
-            let report = try Self.verify(directory, now: now)
-            return LastVerification(verifiedAt: now, report: report)
+            let note = LastVerification(verifiedAt: now, report: try Self.verify(directory))
+            note.write(directory)
+            return note
         }
         let report: VerificationReport
         do {
@@ -60,9 +58,7 @@ extension AuditQueries {
         let store = try location.openPostgres(clock: SystemClock(), logger: quietLogger)
         defer { try? store.close() }
         do {
-            let report = try store.verify(progress: nil)
-            LastVerification(verifiedAt: Timestamp(Date()), report: report).write(directory)
-            return report
+            return try store.verify(progress: nil)
         } catch {
             throw AuditServiceError.store(error, "cannot read the event log at \(location)")
         }

@@ -4,10 +4,10 @@ import Foundation
 /// The last full verification of a data directory's log: when it ran and what it found, kept in
 /// `<data>/last-verification.json` so the dashboard can show it without verifying again.
 ///
-/// Every verification through ``AuditQueries/verify(_:)`` (`itemaudit verify`, `GET /v1/verify`,
-/// `itemaudit report`, the server's own check at start and every few hours) writes it. It is a
-/// note about the log, not part of it: losing it loses nothing but the note, and the next
-/// verification writes it again.
+/// The server writes it (``AuditQueries/verifyLog(now:)``): it verifies the log at start, every
+/// few hours and for `GET /v1/verify`. `itemaudit verify` only reads, like every CLI reader; a
+/// static report verifies and shows its own result. It is a note about the log, not part of it:
+/// losing it loses nothing but the note, and the next verification writes it again.
 public struct LastVerification: Sendable, Hashable, Codable {
     /// The file's name inside a data directory.
     public static let fileName = "last-verification.json"
