@@ -42,7 +42,8 @@ struct ReportUpkeepService: Service {
             if note.report.isIntact {
                 server.logger.info(
                     "log verified",
-                    metadata: ["events": "\(note.report.eventCount)", "head": "\(note.report.headHash)"])
+                    // The head hash is left out: no log line carries a 64-digit hex value (tokens look alike).
+                    metadata: ["events": "\(note.report.eventCount)", "position": "\(note.report.lastPosition)"])
             } else {
                 server.logger.error("log verification found damage", metadata: ["result": "\(note.result)"])
             }
