@@ -47,6 +47,8 @@ public actor AuditService {
     public nonisolated let identity = IdentityDirectory()
     /// App secrets opened so far (checking a request's signature needs one each time).
     nonisolated let openedSecrets = OpenedSecrets()
+    /// The projection database the reports of ``queries`` read, held open and caught up.
+    nonisolated let liveProjections = LiveProjections()
     let clock: any LogClock
     let logger: Logger
 
