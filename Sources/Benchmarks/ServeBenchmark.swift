@@ -110,8 +110,15 @@ public struct ServeBenchmark: Sendable {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let elapsed = ContinuousClock.now - start
+        if let groups = try? await BenchServeReads.groupCommits(client: client, baseURL: base) { note(groups) }
         note("HTTP: \(seconds) s of reads")
-        let reads = try await BenchServeReads.run(clients, seconds: seconds)
+        // The manager's dashboard figure, from as many clients as there are devices.
+        let managers = (0..<devices).map { _ in
+            BenchServeDevice(
+                client: client, baseURL: base, appID: BenchServeSetup.appID, secret: secret,
+                inspector: BenchServePages.manager, password: BenchServeSetup.password)
+        }
+        let reads = try await BenchServeReads.run(managers, seconds: seconds)
         return (tallies, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, reads)
     }
 }
