@@ -48,8 +48,12 @@ extension CommandEnvelope {
         }
         let decoder = JSONDecoder()
         decoder.userInfo[.commandActor] = actor
+        guard let base = body.baseAddress else { throw .notABundle }
         do {
-            return try decoder.decode(Bundle.self, from: Data(body)).commands
+            // The body's own bytes, not a copy: the decoder is done with them before this returns.
+            let bytes = Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: body.count, deallocator: .none)
+            return try decoder.decode(Bundle.self, from: bytes).commands
         } catch let error as DecodingError {
             let path = Self.path(of: error)
             let index = path.count > 1 ? path[1].intValue ?? 0 : 0
