@@ -196,3 +196,33 @@ final class BenchServeChild {
         process.waitUntilExit()
     }
 }
+
+/// CPU time of this process (the bench's own HTTP client, sharing the cores with the server) and
+/// of the server child, so each phase can say which side used the machine.
+struct BenchServeCPU: Sendable {
+    /// The server child's process id.
+    let serverPID: Int32
+
+    /// CPU seconds used so far by this process and by the server.
+    func sample() -> (client: Double, server: Double) {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let client =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks.
+        let stat = (try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = fields.count > 12 ? (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0) : 0
+        return (client, ticks / Double(sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    /// "PHASE: the server used S cores, this client C cores" since `start`, over `seconds`.
+    func describe(_ phase: String, since start: (client: Double, server: Double), seconds: Double) -> String {
+        let now = sample()
+        let server = (now.server - start.server) / seconds
+        let client = (now.client - start.client) / seconds
+        return "HTTP \(phase): the server used \(String(format: "%.2f", server)) cores, this client "
+            + "\(String(format: "%.2f", client)) (both share the machine's cores)"
+    }
+}

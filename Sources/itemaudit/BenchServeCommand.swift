@@ -17,7 +17,9 @@ struct BenchServeCommand: AsyncParsableCommand {
             second, ratio against the direct path), p50-ms and p99-ms (bundle latency, HdrHistogram), \
             reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the manager's dashboard per \
             second, N clients sharing a cookie session from the login form) and memory (the server's \
-            peak resident MB).
+            peak resident MB). Notes on standard error say how many bundles shared each durable \
+            group write and how many cores the server and this process's own HTTP client used in \
+            each phase (they share the machine; tools/bench/wrk-reads cross-checks reads with wrk).
 
             Example:
               itemaudit bench serve --devices 64 --seconds 10 --format json

@@ -147,11 +147,17 @@ extension CommandEnvelope {
         }
     }
 
-    /// The command as one line of compact JSON with sorted keys.
-    public func jsonLine() -> String {
+    /// The encoder of ``jsonLine()`` (made once: every appended command's fingerprint uses it;
+    /// encoding with it is thread-safe).
+    private static let lineEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
+        return encoder
+    }()
+
+    /// The command as one line of compact JSON with sorted keys.
+    public func jsonLine() -> String {
+        guard let data = try? Self.lineEncoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }
