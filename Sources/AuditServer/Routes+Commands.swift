@@ -155,7 +155,9 @@ extension Routes {
                 outcomes.append(Self.outcome(result))
             }
         }
-        let result = BundleResult(outcomes: outcomes, position: await service.appliedPosition)
+        // The log's durable end, which the bundle's appends are inside (read without waiting for
+        // the service's actor, busy deciding the next group).
+        let result = BundleResult(outcomes: outcomes, position: service.log.lastPosition)
         let reused = outcomes.enumerated().filter { $0.element.refusal?.code == "commandIDReused" }.map(\.offset)
         if !reused.isEmpty {
             // Never a duplicate: the id names another command. The rest of the bundle ran; its
