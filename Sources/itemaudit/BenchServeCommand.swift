@@ -15,9 +15,11 @@ struct BenchServeCommand: AsyncParsableCommand {
             baseline runs the same flow through AuditService directly in this process, on its own \
             scratch directory, for the same time. Figures: commands (acknowledged durably per \
             second, ratio against the direct path), p50-ms and p99-ms (bundle latency, HdrHistogram), \
-            reads (GET /v1/batches/{id} per second, N devices), pages (the manager's dashboard per \
+            reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the manager's dashboard per \
             second, N clients sharing a cookie session from the login form) and memory (the server's \
-            peak resident MB).
+            peak resident MB). Notes on standard error say how many bundles shared each durable \
+            group write and how many cores the server and this process's own HTTP client used in \
+            each phase (they share the machine; tools/bench/wrk-reads cross-checks reads with wrk).
 
             With --nodes N --store postgres://…, runs the device flow across N servers sharing one \
             PostgreSQL log (devices spread round-robin over them) against one server on the same \
