@@ -87,7 +87,10 @@ struct CoveragePeriods {
         switch unit {
         case .day, .week:
             let date = Self.civil(key)
-            return Self.digits(date.year, 4) + "-" + Self.digits(date.month, 2) + "-" + Self.digits(date.day, 2)
+            // Only a week can start before the year 0 (0000-01-01 was a Saturday): SQLite's
+            // `date()` names it `-0001-12-27`.
+            let year = date.year < 0 ? "-" + Self.digits(-date.year, 4) : Self.digits(date.year, 4)
+            return year + "-" + Self.digits(date.month, 2) + "-" + Self.digits(date.day, 2)
         case .month:
             return Self.digits(floorDivide(key, 12), 4) + "-" + Self.digits(floorModulo(key, 12) + 1, 2)
         }
