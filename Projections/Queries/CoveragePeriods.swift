@@ -26,9 +26,11 @@ struct CoveragePeriods {
     /// for a month), the figures of the finished inspections in `[from, to)`, in key order; nil
     /// when an inspection lies outside the years 0–9999, which SQLite's dates do not name.
     func totals(_ db: Database, from: Int64, to: Int64) throws -> [(key: Int64, totals: Totals)]? {
+        // Read in the order of `coverage_inspection_gtin` (no sort); not `INDEXED BY` it, so a
+        // database whose catch-up has not yet made the index still answers.
         let statement = try db.cachedStatement(
             sql: """
-                SELECT occurred_at, gtin FROM quality_inspection INDEXED BY coverage_inspection_gtin
+                SELECT occurred_at, gtin FROM quality_inspection
                 WHERE occurred_at >= ? AND occurred_at < ? ORDER BY gtin, occurred_at
                 """)
         let handle = statement.sqliteStatement
@@ -49,10 +51,10 @@ struct CoveragePeriods {
                     message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
             guard let key = key(microseconds: sqlite3_column_int64(handle, 0)) else { return nil }
-            let length = Int(sqlite3_column_bytes(handle, 1))
             let sameProduct: Bool
+            // The text first, then its length (the order SQLite documents).
             if let text = sqlite3_column_text(handle, 1) {
-                let bytes = UnsafeBufferPointer(start: text, count: length)
+                let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, 1)))
                 sameProduct = bytes.elementsEqual(previous)
                 if !sameProduct { previous.replaceSubrange(previous.indices, with: bytes) }
             } else {
