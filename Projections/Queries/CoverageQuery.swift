@@ -92,6 +92,9 @@ extension ProjectionStore {
         return try database.read { db in
             guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else { return [] }
             let arguments: StatementArguments = ["from": from, "to": to, "due": min(to, Int64.max - 1)]
+            if let unit = grouping.period, let rows = try Self.periodCoverage(db, unit: unit, from: from, to: to) {
+                return Self.coverageRows(rows, grouping: grouping)
+            }
             let sql: String
             switch grouping {
             case .type: sql = Self.coverageByTypeSQL
@@ -107,18 +110,55 @@ extension ProjectionStore {
                     GROUP BY \(column) ORDER BY \(column)
                     """
             }
-            var previous: Int?
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                let catalogue: Int = row[1]
-                let inspected: Int = row[2]
-                let result = CoverageRow(
-                    group: row[0], grouping: grouping, catalogue: catalogue, inspected: inspected,
-                    percent: catalogue > 0 ? (Double(inspected) * 1000 / Double(catalogue)).rounded() / 10 : 0,
-                    inspections: row[3], neverInspected: row[4], overdue: row[5],
-                    change: grouping.period == nil ? nil : previous.map { row[3] - $0 })
-                defer { previous = row[3] }
-                return result
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+                CoverageFigures(
+                    group: row[0], catalogue: row[1], inspected: row[2], inspections: row[3], neverInspected: row[4],
+                    overdue: row[5])
             }
+            return Self.coverageRows(rows, grouping: grouping)
+        }
+    }
+
+    /// One group's figures as the queries count them.
+    private struct CoverageFigures {
+        var group: String
+        var catalogue: Int
+        var inspected: Int
+        var inspections: Int
+        var neverInspected: Int?
+        var overdue: Int?
+    }
+
+    /// A time grouping's figures counted in one ordered pass (``CoveragePeriods``), nil when a
+    /// time lies outside what SQLite's dates name (the SQL then counts them).
+    private static func periodCoverage(_ db: Database, unit: PeriodUnit, from: Int64, to: Int64) throws
+        -> [CoverageFigures]?
+    {
+        let periods = CoveragePeriods(unit: unit)
+        guard let totals = try periods.totals(db, from: from, to: to) else { return nil }
+        guard !totals.isEmpty else { return [] }
+        let catalogue =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM coverage_product WHERE registered_at < ?"),
+                arguments: [to]) ?? 0
+        return totals.map {
+            CoverageFigures(
+                group: periods.name($0.key), catalogue: catalogue, inspected: $0.totals.products,
+                inspections: $0.totals.inspections, neverInspected: nil, overdue: nil)
+        }
+    }
+
+    /// The rows of a grouping's figures: percentages, labels, and a time grouping's changes.
+    private static func coverageRows(_ figures: [CoverageFigures], grouping: CoverageGrouping) -> [CoverageRow] {
+        var previous: Int?
+        return figures.map { row in
+            let result = CoverageRow(
+                group: row.group, grouping: grouping, catalogue: row.catalogue, inspected: row.inspected,
+                percent: row.catalogue > 0 ? (Double(row.inspected) * 1000 / Double(row.catalogue)).rounded() / 10 : 0,
+                inspections: row.inspections, neverInspected: row.neverInspected, overdue: row.overdue,
+                change: grouping.period == nil ? nil : previous.map { row.inspections - $0 })
+            previous = row.inspections
+            return result
         }
     }
 
