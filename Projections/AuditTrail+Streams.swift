@@ -1,4 +1,5 @@
 import AuditLog
+import Foundation
 import Inspection
 
 extension AuditTrail {
@@ -23,7 +24,11 @@ extension AuditTrail {
         try log.forEachRecord(inStream: InspectionStreams.allocations, fromVersion: 1) {
             if $0.position <= end { allocations.append($0) }
         }
+        // An allocation about the subject names it (its GTIN, batch or task id) in its payload:
+        // the ones that do not are skipped without decoding their task lists.
+        let needle = Array(subject.id.utf8)
         for record in allocations {
+            guard record.withPayload({ Self.contains($0, needle) }) else { continue }
             records.append(record)
             guard InspectionEvent.registeredType(named: record.eventType) != nil else { continue }
             switch try decode(record) {
@@ -56,9 +61,21 @@ extension AuditTrail {
         records.sort { $0.position < $1.position }
         var matcher = Matcher(subject: subject)
         var entries: [TimelineEntry] = []
+        var paths = AttributePathNumbers()
+        var taskID = ""
         for record in records {
             // Types this build does not know (written by other modules) are not about the subject.
-            guard InspectionEvent.registeredType(named: record.eventType) != nil else { continue }
+            guard let type = InspectionEvent.registeredType(named: record.eventType) else { continue }
+            // A task event is about a product, batch or task only through a task the matcher has
+            // learned: its task id is read without decoding the rest (most of a batch's stream).
+            if let kind = type.taskEventKind {
+                let read = record.withPayload { payload in
+                    TaskEvent.decode(
+                        kind, schemaVersion: Int(record.schemaVersion), payload: payload, paths: &paths, taskID: &taskID
+                    )
+                }
+                if read != nil, !matcher.tasks.contains(taskID) { continue }
+            }
             let event = try decode(record)
             guard matcher.matches(event, actor: record.actor) else { continue }
             entries.append(
@@ -68,6 +85,22 @@ extension AuditTrail {
                     eventType: record.eventType, summary: event.summary))
         }
         return entries
+    }
+
+    /// Whether `bytes` holds `needle` (an empty needle is everywhere).
+    static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard let base = bytes.baseAddress, bytes.count >= needle.count else { return false }
+        return needle.withUnsafeBytes { wanted in
+            guard let wanted = wanted.baseAddress else { return true }
+            let first = needle[0]
+            var offset = 0
+            while offset + needle.count <= bytes.count {
+                if bytes[offset] == first, memcmp(base + offset, wanted, needle.count) == 0 { return true }
+                offset += 1
+            }
+            return false
+        }
     }
 
     private static func decode(_ record: EventRecord) throws -> InspectionEvent {

@@ -11,6 +11,13 @@ public enum HistorySubject: Sendable, Hashable {
     case task(String)
     /// An inspector: their registration, their batches and tasks, and everything they did.
     case inspector(String)
+
+    /// The GTIN or id.
+    var id: String {
+        switch self {
+        case .gtin(let id), .batch(let id), .task(let id), .inspector(let id): id
+        }
+    }
 }
 
 /// One line of the auditor's timeline.

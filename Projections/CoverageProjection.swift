@@ -26,8 +26,26 @@ public struct CoverageProjection: Projection {
             CREATE TABLE coverage_listing (
               gtin TEXT NOT NULL, location TEXT NOT NULL, PRIMARY KEY (gtin, location)) WITHOUT ROWID
             """,
-        ]
+        ] + Self.queryIndexes
     }
+
+    /// The indexes the coverage queries read (``ProjectionStore/coverage(from:to:by:)``, the
+    /// overdue samples): the catalogue by type and by location, the received products, and the
+    /// quality projection's inspections per product and per mode, inspector and location, each
+    /// with its products in order so distinct products are counted without sorting.
+    ///
+    /// Plain indexes, so the runner builds them after a rebuild's bulk load and creates any that
+    /// are missing at the end of every catch-up: a database from before they existed gets them
+    /// without refolding, and they come back when the quality projection is rebuilt alone.
+    static let queryIndexes = [
+        "CREATE INDEX coverage_product_type ON coverage_product (product_type, registered_at)",
+        "CREATE INDEX coverage_product_due ON coverage_product (inspect_before) WHERE inspect_before IS NOT NULL",
+        "CREATE INDEX coverage_listing_location ON coverage_listing (location, gtin)",
+        "CREATE INDEX coverage_inspection_gtin ON quality_inspection (gtin, occurred_at)",
+        "CREATE INDEX coverage_inspection_mode ON quality_inspection (mode, gtin, occurred_at)",
+        "CREATE INDEX coverage_inspection_inspector ON quality_inspection (inspector, gtin, occurred_at)",
+        "CREATE INDEX coverage_inspection_location ON quality_inspection (location, gtin, occurred_at)",
+    ]
 
     public func makeFold(_ db: Database, context: FoldContext) throws -> any ProjectionFold {
         try CoverageFold(db, context: context)

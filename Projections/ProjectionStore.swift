@@ -56,9 +56,9 @@ public struct ProjectionStore: Sendable {
 /// Every projection this build knows, dependencies first.
 public enum ProjectionCatalog {
     /// The read models: batches (with the task directory), quality, inspectors, coverage,
-    /// products — on the fast engine — and the roster on the plain path.
+    /// products, photos — on the fast engine — and the roster on the plain path.
     public static let all: [any Projection] = [
         BatchProjection(), QualityProjection(), InspectorProjection(),
-        CoverageProjection(), ProductProjection(), PlainProjectionAdapter(RosterProjection()),
+        CoverageProjection(), ProductProjection(), PhotoProjection(), PlainProjectionAdapter(RosterProjection()),
     ]
 }

@@ -80,66 +80,35 @@ public struct CoverageRow: Sendable, Hashable, Codable {
 
 extension ProjectionStore {
     /// Coverage from `from` (inclusive) to `to` (exclusive), µs since the epoch (open ends when nil).
+    ///
+    /// Aggregated in SQL over the coverage projection's indexes (see ``CoverageProjection``): each
+    /// product's inspections are read once from `(gtin, occurred_at)`, a grouping's distinct
+    /// products stream from `(group, gtin, occurred_at)`, and only received products are checked
+    /// for being overdue. Each query's answer equals the plain definition in `CoverageRow`'s
+    /// fields (a test compares them on generated histories).
     public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
         let from = from ?? Int64.min
         let to = to ?? Int64.max
         return try database.read { db in
             guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else { return [] }
-            let period = "finished_at >= \(from) AND finished_at < \(to)"
-            // The finished inspections (the quality projection's), with the product's type.
-            let inspections = """
-                SELECT q.gtin, coalesce(p.product_type, -1) AS product_type, q.mode, q.location, q.inspector,
-                  q.occurred_at AS finished_at
-                FROM quality_inspection q LEFT JOIN coverage_product p ON p.gtin = q.gtin
-                """
-            // Per product: the last inspection before the end of the period.
-            let lastInspection = """
-                SELECT gtin, max(finished_at) AS last FROM inspection WHERE finished_at < \(to) GROUP BY gtin
-                """
-            let catalogue = "SELECT * FROM coverage_product WHERE registered_at < \(to)"
-            let overdueCondition = """
-                c.inspect_before IS NOT NULL AND c.inspect_before < \(min(to, Int64.max - 1))
-                  AND (l.last IS NULL OR l.last < c.received_at)
-                """
+            let arguments: StatementArguments = ["from": from, "to": to, "due": min(to, Int64.max - 1)]
             let sql: String
             switch grouping {
-            case .type:
-                sql = """
-                    WITH inspection AS (\(inspections)), cat AS (\(catalogue)), last AS (\(lastInspection)),
-                      done AS (SELECT product_type AS g, count(DISTINCT gtin) AS n, count(*) AS k
-                               FROM inspection WHERE \(period) GROUP BY product_type)
-                    SELECT CAST(c.product_type AS TEXT) AS g, count(*) AS catalogue,
-                      coalesce((SELECT n FROM done WHERE done.g = c.product_type), 0),
-                      coalesce((SELECT k FROM done WHERE done.g = c.product_type), 0),
-                      sum(l.last IS NULL), sum(\(overdueCondition))
-                    FROM cat c LEFT JOIN last l ON l.gtin = c.gtin GROUP BY c.product_type ORDER BY c.product_type
-                    """
-            case .location:
-                sql = """
-                    WITH inspection AS (\(inspections)), cat AS (\(catalogue)), last AS (\(lastInspection)),
-                      done AS (SELECT i.location AS g, count(DISTINCT i.gtin) AS n, count(*) AS k
-                               FROM inspection i
-                               JOIN coverage_listing s ON s.gtin = i.gtin AND s.location = i.location
-                               WHERE \(period) GROUP BY i.location)
-                    SELECT s.location AS g, count(*) AS catalogue,
-                      coalesce((SELECT n FROM done WHERE done.g = s.location), 0),
-                      coalesce((SELECT k FROM done WHERE done.g = s.location), 0),
-                      sum(l.last IS NULL), sum(\(overdueCondition))
-                    FROM coverage_listing s JOIN cat c ON c.gtin = s.gtin LEFT JOIN last l ON l.gtin = c.gtin
-                    GROUP BY s.location ORDER BY s.location
-                    """
+            case .type: sql = Self.coverageByTypeSQL
+            case .location: sql = Self.coverageByLocationSQL
             case .mode, .inspector, .day, .week, .month:
                 let column =
-                    grouping.period?.sql(seconds: "finished_at / 1000000") ?? (grouping == .mode ? "mode" : "inspector")
+                    grouping.period?.sql(seconds: "occurred_at / 1000000") ?? (grouping == .mode ? "mode" : "inspector")
                 sql = """
-                    WITH inspection AS (\(inspections))
-                    SELECT CAST(\(column) AS TEXT) AS g, (\("SELECT count(*) FROM (\(catalogue))")) AS catalogue,
+                    SELECT CAST(\(column) AS TEXT) AS g,
+                      (SELECT count(*) FROM coverage_product WHERE registered_at < :to) AS catalogue,
                       count(DISTINCT gtin), count(*), NULL, NULL
-                    FROM inspection WHERE \(period) GROUP BY \(column) ORDER BY \(column)
+                    FROM quality_inspection WHERE occurred_at >= :from AND occurred_at < :to
+                    GROUP BY \(column) ORDER BY \(column)
                     """
             }
             var previous: Int?
-            return try Row.fetchAll(db, sql: sql).map { row in
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 let catalogue: Int = row[1]
                 let inspected: Int = row[2]
                 let result = CoverageRow(
@@ -152,4 +121,53 @@ extension ProjectionStore {
             }
         }
     }
+
+    /// Received products still due at `:due` and not inspected since their reception (before
+    /// `:to`): the overdue ones, with `c` the catalogue row.
+    private static let overdueCondition = """
+        c.inspect_before IS NOT NULL AND c.inspect_before < :due AND c.registered_at < :to
+          AND NOT EXISTS (SELECT 1 FROM quality_inspection q WHERE q.gtin = c.gtin
+                          AND q.occurred_at >= coalesce(c.received_at, -9223372036854775808) AND q.occurred_at < :to)
+        """
+
+    /// Per product type: the catalogue registered before `:to`; the products (of any registration
+    /// time) inspected in the period and their inspections; the catalogue products never
+    /// inspected before `:to`; the overdue ones.
+    private static let coverageByTypeSQL = """
+        WITH per AS (SELECT gtin, sum(occurred_at >= :from) AS k FROM quality_inspection
+                     WHERE occurred_at < :to GROUP BY gtin),
+          seen AS (SELECT p.product_type AS g, sum(per.k > 0) AS n, sum(per.k) AS k,
+                     sum(p.registered_at < :to) AS before
+                   FROM per JOIN coverage_product p ON p.gtin = per.gtin GROUP BY p.product_type),
+          cat AS (SELECT product_type AS g, count(*) AS n FROM coverage_product WHERE registered_at < :to
+                  GROUP BY product_type),
+          due AS (SELECT c.product_type AS g, count(*) AS n FROM coverage_product c
+                  WHERE \(overdueCondition) GROUP BY c.product_type)
+        SELECT CAST(cat.g AS TEXT), cat.n, coalesce(seen.n, 0), coalesce(seen.k, 0),
+          cat.n - coalesce(seen.before, 0), coalesce(due.n, 0)
+        FROM cat LEFT JOIN seen ON seen.g = cat.g LEFT JOIN due ON due.g = cat.g ORDER BY cat.g
+        """
+
+    /// Per location (every listing is of a registered product: receiving needs a registration):
+    /// its listings of products registered before `:to`; the listed products
+    /// inspected there in the period and those inspections; the listed products never inspected
+    /// (anywhere) before `:to`; the overdue ones.
+    private static let coverageByLocationSQL = """
+        WITH listed AS (SELECT location AS g, count(*) AS n FROM coverage_listing GROUP BY location),
+          late AS (SELECT s.location AS g, count(*) AS n FROM coverage_product c
+                   CROSS JOIN coverage_listing s ON s.gtin = c.gtin WHERE c.registered_at >= :to GROUP BY s.location),
+          per AS (SELECT gtin FROM quality_inspection WHERE occurred_at < :to GROUP BY gtin),
+          seen AS (SELECT s.location AS g, count(*) AS n FROM per JOIN coverage_product c ON c.gtin = per.gtin
+                   JOIN coverage_listing s ON s.gtin = per.gtin WHERE c.registered_at < :to GROUP BY s.location),
+          done AS (SELECT q.location AS g, count(DISTINCT q.gtin) AS n, count(*) AS k FROM quality_inspection q
+                   JOIN coverage_listing s ON s.gtin = q.gtin AND s.location = q.location
+                   WHERE q.occurred_at >= :from AND q.occurred_at < :to GROUP BY q.location),
+          due AS (SELECT s.location AS g, count(*) AS n FROM coverage_product c
+                  JOIN coverage_listing s ON s.gtin = c.gtin WHERE \(overdueCondition) GROUP BY s.location)
+        SELECT listed.g, listed.n - coalesce(late.n, 0), coalesce(done.n, 0), coalesce(done.k, 0),
+          listed.n - coalesce(late.n, 0) - coalesce(seen.n, 0), coalesce(due.n, 0)
+        FROM listed LEFT JOIN late ON late.g = listed.g LEFT JOIN seen ON seen.g = listed.g
+          LEFT JOIN done ON done.g = listed.g LEFT JOIN due ON due.g = listed.g
+        WHERE listed.n > coalesce(late.n, 0) ORDER BY listed.g
+        """
 }

@@ -14,7 +14,8 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let endpoint = Endpoint.match(method: request.method, path: request.uri.path) else {
+        // The outer ProblemMiddleware matched the route already.
+        guard let endpoint = context.endpoint ?? Endpoint.match(method: request.method, path: request.uri.path) else {
             return try await next(request, context)
         }
         var context = context
@@ -43,21 +44,27 @@ struct AuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    // The signature headers' names, made once (a name is checked and lower-cased when made).
+    static let appField = HTTPField.Name(RequestSigning.appHeader)!
+    static let transactionField = HTTPField.Name(RequestSigning.transactionHeader)!
+    static let timestampField = HTTPField.Name(RequestSigning.timestampHeader)!
+    static let signatureField = HTTPField.Name(RequestSigning.signatureHeader)!
+
     /// The app id of a correctly signed, fresh, first-time request; a 401 problem otherwise.
     func verifySignature(_ request: Request, body: ByteBuffer) throws -> String {
         let headers = request.headers
-        func header(_ name: String) throws -> String {
-            guard let field = HTTPField.Name(name), let value = headers[field], !value.isEmpty else {
+        func header(_ field: HTTPField.Name) throws -> String {
+            guard let value = headers[field], !value.isEmpty else {
                 throw Problem.unauthorized(
-                    "signature-missing", "the request has no \(name) header",
+                    "signature-missing", "the request has no \(field.rawName) header",
                     remedy: "sign every request: see `itemaudit sign --help`")
             }
             return value
         }
-        let appID = try header(RequestSigning.appHeader)
-        let transactionID = try header(RequestSigning.transactionHeader)
-        let timestampText = try header(RequestSigning.timestampHeader)
-        let signature = try header(RequestSigning.signatureHeader)
+        let appID = try header(Self.appField)
+        let transactionID = try header(Self.transactionField)
+        let timestampText = try header(Self.timestampField)
+        let signature = try header(Self.signatureField)
         guard transactionID.utf8.count <= 128 else {
             throw Problem.unauthorized(
                 "transaction-invalid", "the transaction id is longer than 128 characters", remedy: "send a UUID")

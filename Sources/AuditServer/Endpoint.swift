@@ -86,12 +86,21 @@ public enum Endpoint: String, CaseIterable, Sendable {
 
     /// The endpoint answering `method` on a concrete path, if any (for the middleware, before routing).
     static func match(method: HTTPRequest.Method, path: String) -> Endpoint? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return allCases.first { endpoint in
-            guard endpoint.method == method else { return false }
-            let pattern = endpoint.path.split(separator: "/", omittingEmptySubsequences: false)
-            guard pattern.count == parts.count else { return false }
-            return zip(pattern, parts).allSatisfy { $0.hasPrefix("{") ? !$1.isEmpty : $0 == $1 }
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for (endpoint, pattern) in patterns where endpoint.method == method && pattern.count == parts.count {
+            // A nil segment is a `{parameter}`: any non-empty text.
+            let matches = zip(pattern, parts).allSatisfy { segment, part in
+                guard let segment else { return !part.isEmpty }
+                return segment.elementsEqual(part)
+            }
+            if matches { return endpoint }
         }
+        return nil
+    }
+
+    /// Each endpoint's path split at `/`, once: nil for a `{parameter}` segment.
+    private static let patterns: [(Endpoint, [[UInt8]?])] = allCases.map { endpoint in
+        let segments = endpoint.path.split(separator: "/", omittingEmptySubsequences: false)
+        return (endpoint, segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) })
     }
 }

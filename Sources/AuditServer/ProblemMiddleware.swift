@@ -15,9 +15,11 @@ struct ProblemMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
+        let endpoint = Endpoint.match(method: request.method, path: request.uri.path)
         let route =
-            Endpoint.match(method: request.method, path: request.uri.path)?.rawValue
-            ?? WebRoute.match(method: request.method, path: request.uri.path)?.label ?? "unmatched"
+            endpoint?.rawValue ?? WebRoute.match(method: request.method, path: request.uri.path)?.label ?? "unmatched"
+        var context = context
+        context.endpoint = endpoint
         var response: Response
         do {
             response = try await next(request, context)

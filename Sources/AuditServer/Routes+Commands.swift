@@ -26,12 +26,73 @@ extension Routes {
         var streamVersion: UInt64?
         var eventTypes: [String]?
         var refusal: Refusal?
+
+        /// Writes the members in sorted order, leaving out absent ones (as `JSONEncoder` does).
+        func write(to text: inout JSONText) {
+            text.beginObject()
+            text.key("commandID")
+            text.string(commandID)
+            if let eventTypes {
+                text.key("eventTypes")
+                text.strings(eventTypes)
+            }
+            if let positions {
+                text.key("positions")
+                text.beginObject()
+                text.key("first")
+                text.number(positions.first)
+                text.key("last")
+                text.number(positions.last)
+                text.endObject()
+            }
+            if let refusal {
+                text.key("refusal")
+                text.beginObject()
+                text.key("code")
+                text.string(refusal.code)
+                text.key("message")
+                text.string(refusal.message)
+                if let missing = refusal.missingPhotos {
+                    text.key("missingPhotos")
+                    text.strings(missing)
+                }
+                text.endObject()
+            }
+            text.key("status")
+            text.string(status)
+            if let stream {
+                text.key("stream")
+                text.string(stream)
+            }
+            if let streamVersion {
+                text.key("streamVersion")
+                text.number(streamVersion)
+            }
+            text.key("type")
+            text.string(type)
+            text.endObject()
+        }
     }
 
     struct BundleResult: Encodable {
         var outcomes: [Outcome]
         /// The log position after the bundle: pass it as `waitFor` to read your writes.
         var position: UInt64
+
+        /// The answer's JSON, as `JSONEncoder` with sorted keys writes it (every device's every
+        /// bundle is answered with one, so it skips the encoder's boxing).
+        func json() -> ByteBuffer {
+            var text = JSONText(capacity: 128 + outcomes.count * 192)
+            text.beginObject()
+            text.key("outcomes")
+            text.beginArray()
+            for outcome in outcomes { outcome.write(to: &text) }
+            text.endArray()
+            text.key("position")
+            text.number(position)
+            text.endObject()
+            return text.buffer
+        }
     }
 
     /// `POST /v1/commands`: a bundle saved offline, applied in order with one durable write.
@@ -94,7 +155,9 @@ extension Routes {
                 outcomes.append(Self.outcome(result))
             }
         }
-        let result = BundleResult(outcomes: outcomes, position: await service.appliedPosition)
+        // The log's durable end, which the bundle's appends are inside (read without waiting for
+        // the service's actor, busy deciding the next group).
+        let result = BundleResult(outcomes: outcomes, position: service.log.lastPosition)
         let reused = outcomes.enumerated().filter { $0.element.refusal?.code == "commandIDReused" }.map(\.offset)
         if !reused.isEmpty {
             // Never a duplicate: the id names another command. The rest of the bundle ran; its
@@ -109,7 +172,7 @@ extension Routes {
             problem.extra["position"] = "\(result.position)"
             throw problem
         }
-        return try json(result)
+        return Self.jsonResponse(result.json())
     }
 
     static func outcome(_ result: CommandOutcome) -> Outcome {
@@ -121,39 +184,33 @@ extension Routes {
             refusal: result.refusal.map { Refusal(code: $0.code.rawValue, message: $0.description) })
     }
 
-    /// The bundle's commands with the authenticated user as actor (a client's `actor` is ignored).
+    /// The bundle's commands with the authenticated user as actor (a client's `actor` is ignored):
+    /// each checked against its schema and decoded once, straight from the collected body.
     func parseBundle(_ request: Request, actor: String) async throws -> [CommandEnvelope] {
         let buffer = try await request.body.collect(upTo: .max)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any],
-            let commands = object["commands"] as? [Any]
-        else {
+        let parsed: Result<[CommandEnvelope], BundleParseError> = buffer.withUnsafeReadableBytes { bytes in
+            do throws(BundleParseError) {
+                return .success(try CommandEnvelope.bundle(bytes, actor: actor, limit: Self.maxBundle))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch parsed {
+        case .success(let envelopes):
+            return envelopes
+        case .failure(.notABundle):
             throw Problem.badRequest(
                 "invalid-body", "the body is not {\"commands\": [ … ]}",
                 remedy: "send a JSON object with a commands array")
-        }
-        guard !commands.isEmpty, commands.count <= Self.maxBundle else {
+        case .failure(.count(let count)):
             throw Problem.badRequest(
-                "invalid-bundle", "a bundle holds 1 to \(Self.maxBundle) commands, this one \(commands.count)",
+                "invalid-bundle", "a bundle holds 1 to \(Self.maxBundle) commands, this one \(count)",
                 remedy: "split it into smaller bundles")
+        case .failure(.command(let index, let error)):
+            throw Problem.badRequest(
+                "invalid-command", "commands[\(index)]: \(error.message)",
+                remedy: "fix that command (Schemas/commands/); nothing in the bundle was applied")
         }
-        var envelopes: [CommandEnvelope] = []
-        envelopes.reserveCapacity(commands.count)
-        for (index, item) in commands.enumerated() {
-            guard var fields = item as? [String: Any] else {
-                throw Problem.badRequest(
-                    "invalid-command", "commands[\(index)] is not an object", remedy: "see Schemas/commands/")
-            }
-            fields["actor"] = actor
-            do {
-                let data = try JSONSerialization.data(withJSONObject: fields)
-                envelopes.append(try CommandEnvelope(jsonLine: String(decoding: data, as: UTF8.self)))
-            } catch let error as CommandParseError {
-                throw Problem.badRequest(
-                    "invalid-command", "commands[\(index)]: \(error.message)",
-                    remedy: "fix that command (Schemas/commands/); nothing in the bundle was applied")
-            }
-        }
-        return envelopes
     }
 
     /// Refuses the bundle (403) when a command's type is not for the user's role, or an inspector

@@ -88,7 +88,14 @@ extension Routes {
         }
         let (from, to) = (try query.time("from"), try query.time("to"))
         try await waitIfAsked(query)
-        return try json(["rows": try await report { try $0.coverage(from: from, to: to, by: grouping) }])
+        // Read before the query runs: the answer reflects at least this position.
+        let position = service.log.lastPosition
+        let key = "coverage \(grouping.rawValue) \(from.map(String.init) ?? "-") \(to.map(String.init) ?? "-")"
+        // Without `to` the answer counts what is overdue now (on the system clock, as the query).
+        let body = try await server.answers.answer(key, position: position, dependsOnClock: to == nil) {
+            try Self.encode(["rows": try await report { try $0.coverage(from: from, to: to, by: grouping) }])
+        }
+        return Self.jsonResponse(body)
     }
 
     /// `GET /v1/inspectors?from=&to=`: analytics per inspector.
@@ -184,9 +191,10 @@ extension Routes {
         return try json(["entries": entries])
     }
 
-    /// `GET /v1/verify`: every CRC and the hash chain; the head hash to write down.
+    /// `GET /v1/verify`: every CRC and the hash chain; the head hash to write down. The result is
+    /// noted for the dashboard's "last verification".
     func verify() async throws -> Response {
-        let directory = DataDirectory(service.dataDirectory)
-        return try json(try await NIOThreadPool.singleton.runIfActive { try AuditQueries.verify(directory) })
+        let queries = service.queries
+        return try json(try await NIOThreadPool.singleton.runIfActive { try queries.verifyLog().report })
     }
 }

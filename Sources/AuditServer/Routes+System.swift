@@ -27,6 +27,11 @@ extension Routes {
     /// log's last position and the projection lag (positions the read models have not folded).
     func metrics() async -> Response {
         server.metrics.makeGauge(name: "itemaudit_log_position", labels: []).set(Double(service.lastPosition))
+        // Group commit: bundles per durable write is how well concurrent devices share fsyncs.
+        let groups = await service.groupStatistics
+        server.metrics.makeGauge(name: "itemaudit_group_writes", labels: []).set(Double(groups.writes))
+        server.metrics.makeGauge(name: "itemaudit_group_bundles", labels: []).set(Double(groups.bundles))
+        server.metrics.makeGauge(name: "itemaudit_group_largest_bundles", labels: []).set(Double(groups.largestGroup))
         let queries = service.queries
         // An unreadable projection database leaves the gauge out rather than failing the scrape.
         if let lag = try? await NIOThreadPool.singleton.runIfActive({ try queries.projectionLag() }) {

@@ -38,12 +38,26 @@ struct Routes: Sendable {
 
     /// A JSON response with sorted keys.
     func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Self.jsonResponse(try Self.encode(value), status: status)
+    }
+
+    /// The encoder of every JSON answer (sorted keys, slashes as they are); encoding is thread-safe.
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        return encoder
+    }()
+
+    /// `value` as JSON bytes with sorted keys.
+    static func encode(_ value: some Encodable) throws -> ByteBuffer {
+        ByteBuffer(bytes: try encoder.encode(value))
+    }
+
+    /// A JSON response of already encoded bytes.
+    static func jsonResponse(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// Decodes the (already collected) JSON body, or a 400 problem naming the field.

@@ -1,6 +1,20 @@
 import AuditLog
 import Inspection
 
+/// What the group writer did since the service opened: `bundles / writes` is how many bundles
+/// shared one durable append (one log commit, one fdatasync of the log).
+public struct GroupStatistics: Sendable, Hashable {
+    /// Group writes (each one durable append of the log; none when every command in it was a
+    /// duplicate or refused).
+    public var writes = 0
+    /// Bundles answered by those writes.
+    public var bundles = 0
+    /// Commands in those bundles.
+    public var commands = 0
+    /// The most bundles one write carried.
+    public var largestGroup = 0
+}
+
 /// A bundle of commands waiting for the next group write.
 struct QueuedBundle {
     var envelopes: [CommandEnvelope]
@@ -36,6 +50,10 @@ extension AuditService {
             queuedBundles.removeAll(keepingCapacity: true)
             do {
                 let outcomes = try await writeGroup(group.map(\.envelopes))
+                groupStatistics.writes += 1
+                groupStatistics.bundles += group.count
+                groupStatistics.commands += group.reduce(0) { $0 + $1.envelopes.count }
+                groupStatistics.largestGroup = max(groupStatistics.largestGroup, group.count)
                 for (bundle, outcome) in zip(group, outcomes) { bundle.continuation.resume(returning: outcome) }
             } catch {
                 for bundle in group { bundle.continuation.resume(throwing: error) }

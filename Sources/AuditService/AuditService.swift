@@ -47,6 +47,8 @@ public actor AuditService {
     public nonisolated let identity = IdentityDirectory()
     /// App secrets opened so far (checking a request's signature needs one each time).
     nonisolated let openedSecrets = OpenedSecrets()
+    /// The projection database the reports of ``queries`` read, held open and caught up.
+    nonisolated let liveProjections = LiveProjections()
     let clock: any LogClock
     let logger: Logger
 
@@ -60,6 +62,8 @@ public actor AuditService {
     /// Bundles waiting for the group writer, and whether it is running (``execute(batch:)``).
     var queuedBundles: [QueuedBundle] = []
     var groupWriterRunning = false
+    /// How many bundles and group writes the group writer made (how well it batches; diagnostics).
+    public internal(set) var groupStatistics = GroupStatistics()
     /// Folds what other servers append to a shared (PostgreSQL) store (see ``open(dataDirectory:location:configuration:clock:logger:)``).
     var sharedStoreFollower: Task<Void, Never>?
     /// How many group writes lost a race with another writer and were decided again (diagnostics).

@@ -83,6 +83,8 @@ public typealias CommandEnvelope = Inspection.CommandEnvelope
 public typealias InspectionCommand = Inspection.InspectionCommand
 /// Why a command's JSON could not be read.
 public typealias CommandParseError = Inspection.CommandParseError
+/// Why a device's bundle of commands cannot be taken.
+public typealias BundleParseError = Inspection.BundleParseError
 
 /// The seed's code lists, with their codes and labels (for device clients).
 public typealias BatchStatus = Inspection.BatchStatus

@@ -63,7 +63,8 @@ public struct ServeBenchmark: Sendable {
         let pages: Double
         do {
             result = try await Self.drive(
-                client: client, port: child.port, devices: devices, seconds: seconds, secret: secret, note: note)
+                client: client, port: child.port, devices: devices, seconds: seconds, secret: secret, note: note,
+                cpu: BenchServeCPU(serverPID: child.process.processIdentifier))
             note("HTTP: \(seconds) s of dashboard pages")
             pages = try await BenchServePages.run(
                 client: client, baseURL: "http://127.0.0.1:\(child.port)", clients: devices, seconds: seconds)
@@ -92,7 +93,8 @@ public struct ServeBenchmark: Sendable {
 
     /// The command phase, then the read phase, against the child server.
     static func drive(
-        client: HTTPClient, port: Int, devices: Int, seconds: Int, secret: [UInt8], note: (String) -> Void
+        client: HTTPClient, port: Int, devices: Int, seconds: Int, secret: [UInt8], note: (String) -> Void,
+        cpu: BenchServeCPU? = nil
     ) async throws
         -> (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double)
     {
@@ -103,6 +105,7 @@ public struct ServeBenchmark: Sendable {
                 inspector: BenchServeSetup.inspector($0), password: BenchServeSetup.password)
         }
         note("HTTP: \(devices) devices, \(seconds) s of commands")
+        var cpuStart = cpu?.sample()
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let tallies = try await withThrowingTaskGroup(of: BenchServeDevice.Tally.self) { group in
@@ -110,8 +113,22 @@ public struct ServeBenchmark: Sendable {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let elapsed = ContinuousClock.now - start
+        let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if let cpu, let cpuStart { note(cpu.describe("commands", since: cpuStart, seconds: elapsedSeconds)) }
+        if let groups = try? await BenchServeReads.groupCommits(client: client, baseURL: base) { note(groups) }
         note("HTTP: \(seconds) s of reads")
-        let reads = try await BenchServeReads.run(clients, seconds: seconds)
-        return (tallies, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, reads)
+        // The manager's dashboard figure, from as many clients as there are devices.
+        let managers = (0..<devices).map { _ in
+            BenchServeDevice(
+                client: client, baseURL: base, appID: BenchServeSetup.appID, secret: secret,
+                inspector: BenchServePages.manager, password: BenchServeSetup.password)
+        }
+        cpuStart = cpu?.sample()
+        let readStart = ContinuousClock.now
+        let reads = try await BenchServeReads.run(managers, seconds: seconds)
+        let readTime = ContinuousClock.now - readStart
+        let readSeconds = Double(readTime.components.seconds) + Double(readTime.components.attoseconds) / 1e18
+        if let cpu, let cpuStart { note(cpu.describe("reads", since: cpuStart, seconds: readSeconds)) }
+        return (tallies, elapsedSeconds, reads)
     }
 }

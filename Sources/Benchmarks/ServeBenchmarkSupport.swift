@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import AuditServer
 import AuditService
 import Foundation
@@ -53,12 +54,11 @@ enum BenchServeSetup {
             appID: appID, name: "bench devices", actor: "bench", commandID: "setup-app", secret: secret)
     }
 
-    /// A JSON command object as the server would take it: with the actor set, parsed the same way.
-    static func envelope(_ json: String, actor: String) throws -> CommandEnvelope {
-        var fields = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
-        fields["actor"] = actor
-        return try CommandEnvelope(
-            jsonLine: String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self))
+    /// A bundle of JSON command objects as the server takes it: the body a device sends, parsed
+    /// the same way, with the actor set.
+    static func bundle(_ commands: [String], actor: String) throws -> [CommandEnvelope] {
+        let body = Array(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
+        return try body.withUnsafeBytes { try CommandEnvelope.bundle($0, actor: actor, limit: 1000) }
     }
 }
 
@@ -88,7 +88,7 @@ enum BenchServeBaseline {
             round += 1
             let plan = BenchServeFlow(inspector: inspector, round: round)
             commands += try await executeRetrying(
-                service, [try BenchServeSetup.envelope(plan.allocate, actor: inspector)])
+                service, try BenchServeSetup.bundle([plan.allocate], actor: inspector))
             guard let batch = await service.deviceBatches(inspectorID: inspector, status: 0, mode: nil).first,
                 let detail = await service.deviceBatch(batch.batchID)
             else { break }
@@ -96,8 +96,7 @@ enum BenchServeBaseline {
             let photos = tasks.map { plan.photo(for: $0.id) }
             for photo in photos { _ = try service.photos.store(photo, contentType: "image/jpeg") }
             for chunk in plan.work(batchID: batch.batchID, tasks: tasks, photos: photos) {
-                commands += try await executeRetrying(
-                    service, try chunk.map { try BenchServeSetup.envelope($0, actor: inspector) })
+                commands += try await executeRetrying(service, try BenchServeSetup.bundle(chunk, actor: inspector))
             }
         }
         return commands
@@ -115,23 +114,22 @@ enum BenchServeBaseline {
     }
 }
 
-/// The read phase: every device fetches one of its batches with its tasks, as fast as answered.
+/// The read phase: every client (the manager, logged in once per client) asks for coverage by
+/// type (`GET /v1/coverage?by=type`, the office dashboard's read), as fast as answered.
 enum BenchServeReads {
+    static let path = "/v1/coverage?by=type"
+
     /// Successful reads per second.
-    static func run(_ devices: [BenchServeDevice], seconds: Int) async throws -> Double {
+    static func run(_ clients: [BenchServeDevice], seconds: Int) async throws -> Double {
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
-            for device in devices {
+            for client in clients {
                 group.addTask {
-                    let token = try await device.login()
-                    let list = try await device.send(.GET, "/v1/batches", token: token)
-                    let id =
-                        (BenchServeDevice.object(list.body)["batches"] as? [[String: Any]])?.first?["batchID"]
-                        as? String ?? "none"
+                    let token = try await client.login()
                     var count = 0
                     while ContinuousClock.now < deadline {
-                        if try await device.send(.GET, "/v1/batches/\(id)", token: token).status == 200 { count += 1 }
+                        if try await client.send(.GET, path, token: token).status == 200 { count += 1 }
                     }
                     return count
                 }
@@ -141,6 +139,19 @@ enum BenchServeReads {
         let elapsed = ContinuousClock.now - start
         return Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
+
+    /// How the server's group writer batched the command phase, from `/metrics`.
+    static func groupCommits(client: HTTPClient, baseURL: String) async throws -> String {
+        let response = try await client.execute(HTTPClientRequest(url: baseURL + "/metrics"), timeout: .seconds(10))
+        let text = String(buffer: try await response.body.collect(upTo: 16 << 20))
+        func gauge(_ name: String) -> Int {
+            let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
+        }
+        let (writes, bundles) = (gauge("itemaudit_group_writes"), gauge("itemaudit_group_bundles"))
+        return
+            "HTTP: \(bundles) bundles in \(writes) group writes (\(String(format: "%.1f", Double(bundles) / Double(max(writes, 1)))) a write, at most \(gauge("itemaudit_group_largest_bundles")))"
+    }
 }
 
 /// `itemaudit serve --port 0` as a child process, so its memory is its own.
@@ -148,9 +159,12 @@ final class BenchServeChild {
     let process = Process()
     let port: Int
 
-    init(executable: URL, data: URL) throws {
+    init(executable: URL, data: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = executable
-        process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "error"]
+        process.arguments = ["serve", "--data", data.path, "--port", "0", "--log-level", "error"] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -183,5 +197,35 @@ final class BenchServeChild {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+}
+
+/// CPU time of this process (the bench's own HTTP client, sharing the cores with the server) and
+/// of the server child, so each phase can say which side used the machine.
+struct BenchServeCPU: Sendable {
+    /// The server child's process id.
+    let serverPID: Int32
+
+    /// CPU seconds used so far by this process and by the server.
+    func sample() -> (client: Double, server: Double) {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let client =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks.
+        let stat = (try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8)) ?? ""
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        let ticks = fields.count > 12 ? (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0) : 0
+        return (client, ticks / Double(sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    /// "PHASE: the server used S cores, this client C cores" since `start`, over `seconds`.
+    func describe(_ phase: String, since start: (client: Double, server: Double), seconds: Double) -> String {
+        let now = sample()
+        let server = (now.server - start.server) / seconds
+        let client = (now.client - start.client) / seconds
+        return "HTTP \(phase): the server used \(String(format: "%.2f", server)) cores, this client "
+            + "\(String(format: "%.2f", client)) (both share the machine's cores)"
     }
 }

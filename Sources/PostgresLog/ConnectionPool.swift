@@ -83,6 +83,36 @@ final class ConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// Leases one connection, waiting as ``withConnection(_:)-1`` does, plus up to `extra` more
+    /// that are idle or can be opened at once (never waiting for one), for reads that spread
+    /// their pages over several connections.
+    func withConnections<R>(extra: Int, _ body: ([PostgresConnection]) throws -> R) throws -> R {
+        var connections = [try acquireBlocking()]
+        defer { for connection in connections { release(connection) } }
+        while connections.count <= extra, let connection = try? leaseWithoutWaiting() {
+            connections.append(connection)
+        }
+        return try body(connections)
+    }
+
+    /// An idle connection, or a new one when the pool has room; nil when all are busy or the
+    /// connect fails.
+    private func leaseWithoutWaiting() throws -> PostgresConnection? {
+        switch try nextStep(waiterID: nil, wake: nil) {
+        case .use(let connection): return connection
+        case .connect(let id):
+            do {
+                return try PostgresConnection.connect(
+                    on: group.next(), configuration: configuration, id: id, logger: logger
+                ).wait()
+            } catch {
+                _ = connectFailed(error)
+                return nil
+            }
+        case .wait: return nil
+        }
+    }
+
     /// Leases a connection for `body` without blocking a thread.
     func withConnection<R: Sendable>(_ body: (PostgresConnection) async throws -> R) async throws -> R {
         let connection = try await acquire()

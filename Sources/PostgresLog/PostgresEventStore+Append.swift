@@ -51,8 +51,14 @@ extension PostgresEventStore {
     }
 
     /// Commits queued batches group by group until none is left.
+    ///
+    /// After answering a group it yields once before taking the next: the callers it just
+    /// answered usually append again at once, and joining the next group saves them a commit.
     func commitQueued() async {
+        var first = true
         while true {
+            if !first { await Task.yield() }
+            first = false
             let group = appends.takeGroup(maxEvents: options.maxGroupEvents)
             guard !group.isEmpty else { return }
             do {
@@ -66,16 +72,42 @@ extension PostgresEventStore {
         }
     }
 
-    /// One transaction: lock the head, read the versions and command ids the group touches,
-    /// decide each batch, write the accepted ones with the new head, commit.
+    /// One transaction: lock the head, read the versions the group's streams are at, decide
+    /// each batch, write the accepted ones with the new head, commit.
+    ///
+    /// The command ids are not looked up at first: almost every command is new, and the primary
+    /// key of `itemaudit_commands` refuses one that is not (the write fails, nothing is stored).
+    /// Then the group is decided again in a new transaction with its command ids read, so a
+    /// resent command is answered as a duplicate and a reused id refused, as always.
     func commit(_ batches: [[StreamAppend]], on connection: PostgresConnection) async throws -> [Result<
         [AppendResult], any Error
     >] {
         let streams = Set(batches.lazy.flatMap { $0.map(\.streamID) })
-        let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
-        return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
-            batches.map { batch in Result { try plan.add(batch) } }
+        do {
+            return try await transaction(on: connection, streams: streams, commandIDs: []) { plan in
+                let outcomes = batches.map { batch in Result { try plan.add(batch) } }
+                // A conflict may be a resent command (answered, not refused): look the ids up.
+                for case .failure(let error as EventLogError) in outcomes where error.code == .versionConflict {
+                    throw CommandIDTaken()
+                }
+                return outcomes
+            }
+        } catch is CommandIDTaken {
+            let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
+            return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
+                batches.map { batch in Result { try plan.add(batch) } }
+            }
         }
+    }
+
+    /// A write refused because one of its command ids is stored already (by an earlier append
+    /// or another server), or a conflict decided without the command ids: decide the group
+    /// again with them looked up.
+    struct CommandIDTaken: Error {}
+
+    static func isCommandIDTaken(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let info = error.serverInfo else { return false }
+        return info[.sqlState] == "23505" && info[.constraintName] == "itemaudit_commands_pkey"
     }
 
     /// Appends records read from another store exactly as they are (`store copy`), in one
@@ -93,64 +125,147 @@ extension PostgresEventStore {
     }
 
     /// Runs `decide` on a plan made under the head lock, writes what it added and commits.
+    ///
+    /// Two waits for the database, not five: `BEGIN` goes out with the statement that locks the
+    /// head and looks up versions and command ids, and the write goes out with `COMMIT` (after
+    /// a failed write PostgreSQL answers that `COMMIT` by rolling back, so nothing is stored).
     private func transaction<T: Sendable>(
         on connection: PostgresConnection, streams: Set<String>, commandIDs: Set<String>,
         decide: (inout GroupPlan) throws -> T
     ) async throws -> T {
+        let begin = send("BEGIN", on: connection)
+        let locked = send(Self.lockAndLookUp(streams: Array(streams), ids: Array(commandIDs)), on: connection)
         do {
-            _ = try await connection.query("BEGIN", logger: logger).get()
+            _ = try await begin.get()
         } catch {
+            _ = try? await locked.get()
             throw unavailable(error)
         }
         var plan: GroupPlan
         let outcome: T
         do {
-            let headRows = try await connection.query(
-                "SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1 FOR UPDATE",
-                logger: logger
-            ).get()
-            guard let headRow = headRows.first else {
-                throw PostgresLogError(.queryFailed, "the head row of the log in \(url.redacted) is missing")
+            let (head, read, stored, current) = try decodeLookUp(try await locked.get())
+            var (versions, commands) = (read, stored)
+            if !current {
+                // A commit landed between this statement's snapshot and its lock: read again
+                // (a new statement sees it, and the lock is held now).
+                (versions, commands) = try await lookUp(streams: Array(streams), ids: Array(commandIDs), on: connection)
             }
-            let (position, hash, recordedAt) = try headRow.decode((Int64, ByteBuffer, Int64).self)
-            let head = Head(position: UInt64(position), hash: Array(buffer: hash), recordedAt: recordedAt)
-            let (versions, commands) = try await lookUp(streams: Array(streams), ids: Array(commandIDs), on: connection)
             plan = GroupPlan(head: head, now: clock.now(), versions: versions, commands: commands)
             outcome = try decide(&plan)
-            if !plan.isEmpty {
-                _ = try await connection.query(plan.writeQuery, logger: logger).get()
-            }
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger).get()
             throw unavailable(error)
         }
+        let write = plan.isEmpty ? nil : send(plan.writeQuery, on: connection)
+        let commit = send("COMMIT", on: connection)
         do {
-            _ = try await connection.query("COMMIT", logger: logger).get()
+            _ = try await write?.get()
         } catch {
-            if let error = error as? PSQLError, error.serverInfo != nil {
-                throw unavailable(error)
-            }
-            throw PostgresLogError(
-                .commitUnknown,
-                "the connection to \(url.redacted) broke while committing: the append may or may not be stored (resend it with the same command id; a stored one is answered as a duplicate)",
-                context: ["url": url.redacted])
+            _ = try? await commit.get()
+            if commandIDs.isEmpty && Self.isCommandIDTaken(error) { throw CommandIDTaken() }
+            if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
+            throw commitUnknown()
+        }
+        do {
+            _ = try await commit.get()
+        } catch {
+            if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
+            throw commitUnknown()
         }
         learn(plan.head)
         return outcome
     }
 
+    /// Sends `query` without waiting for the answer: the connection sends queued queries one
+    /// after another as soon as the previous one is answered, without a round trip through
+    /// this task.
+    private func send(_ query: PostgresQuery, on connection: PostgresConnection) -> EventLoopFuture<
+        PostgresQueryResult
+    > {
+        connection.query(query, logger: logger)
+    }
+
+    private func commitUnknown() -> PostgresLogError {
+        PostgresLogError(
+            .commitUnknown,
+            "the connection to \(url.redacted) broke while committing: the append may or may not be stored (resend it with the same command id; a stored one is answered as a duplicate)",
+            context: ["url": url.redacted])
+    }
+
+    /// Locks the head row and reads it, the streams' versions and the stored commands, in one
+    /// statement. Its reads see the snapshot taken when it started, the locked head the newest
+    /// row: the last column says whether they agree (no commit came in between).
+    static func lockAndLookUp(streams: [String], ids: [String]) -> PostgresQuery {
+        """
+        WITH head AS (
+            SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1 FOR UPDATE
+        )
+        SELECT 'h'::text, ''::text, head_hash, last_position, last_recorded_at,
+            (SELECT last_position FROM itemaudit_log_head WHERE id = 1), ''::text
+        FROM head
+        UNION ALL
+        SELECT 'c'::text, c.command_id, coalesce(c.fingerprint, ''::bytea), c.first_position, c.last_position,
+            c.stream_version, c.stream_id
+        FROM unnest(\(ids)::text[]) AS i(id) CROSS JOIN LATERAL (
+            SELECT * FROM itemaudit_commands WHERE command_id = i.id LIMIT 1) AS c
+        UNION ALL
+        SELECT 's'::text, s.id, ''::bytea, 0::int8, 0::int8, e.stream_version, s.id
+        FROM unnest(\(streams)::text[]) AS s(id) CROSS JOIN LATERAL (
+            SELECT stream_version FROM itemaudit_events WHERE stream_id = s.id
+            ORDER BY stream_version DESC LIMIT 1) AS e
+        """
+    }
+
+    /// The head, versions and commands of a ``lockAndLookUp(streams:ids:)`` answer, and whether
+    /// its reads are current.
+    private func decodeLookUp(_ rows: PostgresQueryResult) throws -> (
+        Head, [String: UInt64], [String: AppendedCommand], Bool
+    ) {
+        var head: Head?
+        var current = false
+        var versions: [String: UInt64] = [:]
+        var commands: [String: AppendedCommand] = [:]
+        for row in rows {
+            let (kind, key, bytes, first, last, version, stream) = try row.decode(
+                (String, String, ByteBuffer, Int64, Int64, Int64, String).self)
+            switch kind {
+            case "h":
+                head = Head(position: UInt64(first), hash: Array(buffer: bytes), recordedAt: last)
+                current = first == version
+            case "s": versions[key] = UInt64(version)
+            default:
+                let stored = bytes.withUnsafeReadableBytes { CommandFingerprint(storedBytes: $0) }
+                commands[key] = AppendedCommand(
+                    streamID: stream, positions: UInt64(first)...UInt64(last), streamVersion: UInt64(version),
+                    fingerprint: stored)
+            }
+        }
+        guard let head else {
+            throw PostgresLogError(.queryFailed, "the head row of the log in \(url.redacted) is missing")
+        }
+        return (head, versions, commands, current)
+    }
+
     /// The current versions of the streams and the stored commands the batches name.
+    ///
+    /// One index probe per key, whatever the table's size: a `LATERAL … LIMIT 1` per key keeps
+    /// the planner from answering `= ANY(thousands of keys)` with a sequential scan (which it
+    /// picks for a long array, and which made each group commit as slow as the log is long).
     private func lookUp(streams: [String], ids: [String], on connection: PostgresConnection) async throws -> (
         [String: UInt64], [String: AppendedCommand]
     ) {
         let rows = try await connection.query(
             """
-            SELECT 'c'::text, command_id, coalesce(fingerprint, ''::bytea), first_position, last_position,
-                stream_version, stream_id
-            FROM itemaudit_commands WHERE command_id = ANY(\(ids)::text[])
+            SELECT 'c'::text, c.command_id, coalesce(c.fingerprint, ''::bytea), c.first_position, c.last_position,
+                c.stream_version, c.stream_id
+            FROM unnest(\(ids)::text[]) AS i(id) CROSS JOIN LATERAL (
+                SELECT * FROM itemaudit_commands WHERE command_id = i.id LIMIT 1) AS c
             UNION ALL
-            SELECT 's'::text, stream_id, ''::bytea, 0::int8, 0::int8, max(stream_version), stream_id
-            FROM itemaudit_events WHERE stream_id = ANY(\(streams)::text[]) GROUP BY stream_id
+            SELECT 's'::text, s.id, ''::bytea, 0::int8, 0::int8, e.stream_version, s.id
+            FROM unnest(\(streams)::text[]) AS s(id) CROSS JOIN LATERAL (
+                SELECT stream_version FROM itemaudit_events WHERE stream_id = s.id
+                ORDER BY stream_version DESC LIMIT 1) AS e
             """, logger: logger
         ).get()
         var versions: [String: UInt64] = [:]
@@ -173,7 +288,7 @@ extension PostgresEventStore {
     /// A database failure as the error callers handle: `.unreachable` when the server cannot be
     /// talked to (retry later), `.queryFailed` with the server's message otherwise.
     func unavailable(_ error: any Error) -> any Error {
-        if error is PostgresLogError || error is EventLogError { return error }
+        if error is PostgresLogError || error is EventLogError || error is CommandIDTaken { return error }
         if let error = error as? PSQLError, error.serverInfo != nil {
             return PostgresLogError(
                 .queryFailed, "the database at \(url.redacted) refused the append: \(ConnectionPool.describe(error))",

@@ -23,36 +23,44 @@ extension PostgresEventStore {
     }
 
     /// The rows of positions `start...end`, checked to be gapless.
+    ///
+    /// Pages are read on up to ``Options/readConnections`` connections at once (the database
+    /// answers them on as many backends) and handed to `body` in order; a page is asked for as
+    /// soon as a connection is free, so the next pages are under way while `body` works.
     func forEachRow(from start: UInt64, upTo end: UInt64?, _ body: (PostgresRow) throws -> Void) throws {
         let first = max(start, 1)
         let last = min(end ?? lastPosition, lastPosition)
         guard first <= last else { return }
         let page = UInt64(max(1, options.readPageSize))
-        try pool.withConnection { connection in
-            func fetch(_ from: UInt64) -> EventLoopFuture<PostgresQueryResult> {
+        let pages = (last - first) / page + 1
+        let extra = Int(min(UInt64(max(1, options.readConnections)), pages)) - 1
+        try pool.withConnections(extra: extra) { connections in
+            func fetch(_ index: UInt64) -> EventLoopFuture<PostgresQueryResult> {
+                let from = first + index * page
                 let to = min(last, from + page - 1)
-                return connection.query(
+                return connections[Int(index % UInt64(connections.count))].query(
                     """
                     SELECT \(unescaped: RowReader.columns) FROM itemaudit_events
                     WHERE position BETWEEN \(Int64(from)) AND \(Int64(to)) ORDER BY position
                     """, logger: logger)
             }
-            var next = first
-            var inFlight = fetch(next)
-            while true {
+            // Page i is read on connection i mod n; one page per connection is under way.
+            var inFlight = (0..<min(UInt64(connections.count), pages)).map { fetch($0) }
+            for index in 0..<pages {
+                let slot = Int(index % UInt64(connections.count))
                 let rows: PostgresQueryResult
-                do { rows = try inFlight.wait() } catch { throw readFailed(error) }
-                let pageEnd = min(last, next + page - 1)
-                if pageEnd < last { inFlight = fetch(pageEnd + 1) }
-                guard rows.count == Int(pageEnd - next + 1) else {
+                do { rows = try inFlight[slot].wait() } catch { throw readFailed(error) }
+                let next = index + UInt64(connections.count)
+                if next < pages { inFlight[slot] = fetch(next) }
+                let from = first + index * page
+                let pageEnd = min(last, from + page - 1)
+                guard rows.count == Int(pageEnd - from + 1) else {
                     throw EventLogError(
                         .corruptFrame,
-                        "positions \(next)-\(pageEnd) of \(url.redacted) hold \(rows.count) events, not \(pageEnd - next + 1): events were deleted (run itemaudit verify)",
-                        context: ["url": url.redacted, "positions": "\(next)-\(pageEnd)"])
+                        "positions \(from)-\(pageEnd) of \(url.redacted) hold \(rows.count) events, not \(pageEnd - from + 1): events were deleted (run itemaudit verify)",
+                        context: ["url": url.redacted, "positions": "\(from)-\(pageEnd)"])
                 }
                 for row in rows { try body(row) }
-                if pageEnd >= last { return }
-                next = pageEnd + 1
             }
         }
     }

@@ -35,15 +35,19 @@ public final class PostgresEventStore: @unchecked Sendable {
         public var readPageSize: Int
         /// The most events one group commit writes (larger groups are split).
         public var maxGroupEvents: Int
+        /// How many connections one read of the log in order uses at most, each reading its
+        /// own pages (only those free at the time: a read never waits for a second one).
+        public var readConnections: Int
 
         public init(
             poolSize: Int = 8, timeoutMilliseconds: Int = 10_000, readPageSize: Int = 20_000,
-            maxGroupEvents: Int = 20_000
+            maxGroupEvents: Int = 20_000, readConnections: Int = 3
         ) {
             self.poolSize = poolSize
             self.timeoutMilliseconds = timeoutMilliseconds
             self.readPageSize = readPageSize
             self.maxGroupEvents = maxGroupEvents
+            self.readConnections = readConnections
         }
     }
 

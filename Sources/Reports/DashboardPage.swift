@@ -48,14 +48,18 @@ struct DashboardPage {
         return content
     }
 
+    /// When the log was last verified, what was found and the head hash then: the verification
+    /// this report made, else the one noted in the data directory (``LastVerification``).
     private func verificationText() -> String {
-        guard let (report, time) = scope.pages.verification else {
-            return "not run for this page (itemaudit verify prints it)"
+        let last =
+            scope.pages.verification.map { LastVerification(verifiedAt: $0.at, report: $0.report) }
+            ?? scope.pages.queries.lastVerification()
+        guard let last else {
+            return "never verified here (itemaudit serve verifies the log at start; itemaudit verify prints it)"
         }
-        if let problem = report.problem {
-            return "\(time.iso8601): DAMAGED at \(problem.segment) offset \(problem.offset)"
-        }
-        return "\(time.iso8601): intact, \(report.eventCount) events, head \(report.headHash)"
+        let report = last.report
+        return "\(last.verifiedAt.iso8601): \(last.result), \(report.eventCount) events to position "
+            + "\(report.lastPosition), head \(report.headHash)"
     }
 
     /// Open batches (statuses 0–5) by status; an inspector sees their own.

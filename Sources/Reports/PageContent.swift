@@ -22,6 +22,8 @@ struct PageContent: Sendable {
         var table: DataTable?
         /// Links to the pages before and after (long tables come in pages).
         var pager: [Fact] = []
+        /// Photo thumbnails, shown above the table.
+        var photos: [Thumbnail] = []
 
         init(_ heading: String, note: String? = nil, chart: Chart? = nil, table: DataTable? = nil) {
             self.heading = heading
@@ -50,6 +52,18 @@ struct PageContent: Sendable {
 
     /// Every table, in page order.
     var tables: [DataTable] { sections.compactMap(\.table) }
+}
+
+/// A photo shown small, linking to itself at full size.
+struct Thumbnail: Sendable {
+    /// The image's address (the server's authenticated route, or a file beside a static page).
+    var source: String
+    /// What it shows, for a person who cannot see it.
+    var alt: String
+    /// The line under it.
+    var caption: String
+    static let width = 160
+    static let height = 120
 }
 
 /// The GET form of a page's filters: each field with its label and current value.

@@ -24,6 +24,26 @@ extension PageLinks {
         }
     }
 
+    /// The address of a stored photo: the server's `/photos/{sha256}` (behind the session), or in a
+    /// static report the file ``photoFile(sha256:contentType:)`` names, beside the pages.
+    func photo(sha256: String, contentType: String) -> String {
+        switch self {
+        case .server(let basePath): basePath + "/photos/" + sha256
+        case .staticFiles: Self.photoFile(sha256: sha256, contentType: contentType)
+        }
+    }
+
+    /// `photos/<sha256>.jpg` (`.png`, `.heic`): where a static report keeps a photo.
+    public static func photoFile(sha256: String, contentType: String) -> String {
+        let ext =
+            switch contentType {
+            case "image/png": "png"
+            case "image/heic": "heic"
+            default: "jpg"
+            }
+        return "photos/" + sha256 + "." + ext
+    }
+
     /// Where the login form posts (the server's route).
     var login: String {
         switch self {

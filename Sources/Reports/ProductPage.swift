@@ -4,6 +4,8 @@ import AuditService
 /// verdict counts, failing attributes and trend.
 struct ProductPage {
     let scope: PageScope
+    /// The most photos a product page shows (the latest).
+    static let photoLimit = 48
 
     func content() throws -> PageContent {
         guard let gtin = scope.request["gtin"] else {
@@ -37,6 +39,9 @@ struct ProductPage {
             .init("Timeline", "full history", link: scope.link(.history, ["gtin": quality.gtin])),
         ]
         content.sections.append(timeline(quality))
+        let photos = try translate { try scope.queries.photos(gtin: quality.gtin, limit: Self.photoLimit) }
+        content.sections.append(
+            PhotoSection.section(scope, photos: photos, limit: Self.photoLimit, tableName: "photos"))
         content.sections.append(try packaging(quality.gtin))
         content.sections.append(inspections(quality))
         content.sections.append(ruleChecks(quality))

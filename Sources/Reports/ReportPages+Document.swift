@@ -89,6 +89,13 @@ extension ReportPages {
             "note": orFalse(section.note),
             "chart": section.chart.map { ["svg": $0.svg, "summary": $0.summary] } ?? false,
             "table": section.table?.context() ?? false,
+            "hasPhotos": !section.photos.isEmpty,
+            "photos": section.photos.map { photo -> [String: Any] in
+                [
+                    "src": photo.source, "alt": photo.alt, "caption": photo.caption, "width": Thumbnail.width,
+                    "height": Thumbnail.height,
+                ]
+            },
             "hasPager": !section.pager.isEmpty,
             "pager": section.pager.map { ["label": $0.label, "value": $0.value, "link": orFalse($0.link)] },
         ]

@@ -15,6 +15,8 @@ public struct StaticReport: Sendable {
         public var bytes: Int
         /// The largest page in bytes.
         public var largestPage: Int
+        /// Photos copied into `photos/` for the pages' thumbnails.
+        public var photos = 0
     }
 
     /// The file that marks a folder as one a report wrote (so a later report may write over it).
@@ -87,12 +89,17 @@ public struct StaticReport: Sendable {
             drawn.append((PageLinks.fileName(page, parameters), rendered, tables))
         }
         var summary = Summary(pages: 0, csvFiles: 0, bytes: 0, largestPage: 0)
+        var copied: Set<String> = []
         for item in drawn {
             let html = Data(item.page.html.utf8)
             try Self.save(html, directory.appendingPathComponent(item.name + ".html"))
             summary.pages += 1
             summary.bytes += html.count
             summary.largestPage = max(summary.largestPage, html.count)
+            for file in Self.photoFiles(in: item.page.html) where !copied.contains(file) {
+                copied.insert(file)
+                try copyPhoto(file, into: directory, &summary)
+            }
             for table in item.tables {
                 let csv = Data(table.csv().utf8)
                 try Self.save(csv, directory.appendingPathComponent(item.name + "-" + table.name + ".csv"))
@@ -119,6 +126,45 @@ public struct StaticReport: Sendable {
         } catch let error as ReportError where error.status < 500 {
             return (pages.errorPage(error, page: page, viewer: .report), [])
         }
+    }
+
+    /// Copies the photo `file` (`photos/<sha256>.<ext>`) from the photo store beside the pages.
+    /// - Throws: ``ReportError`` when a page shows a photo the store does not hold, or it cannot
+    ///   be written.
+    private func copyPhoto(_ file: String, into directory: URL, _ summary: inout Summary) throws {
+        let name = file.dropFirst("photos/".count)
+        let hash = String(name.prefix { $0 != "." })
+        guard let bytes = pages.queries.photoBytes(sha256: hash) else {
+            throw ReportError(
+                code: "photo", message: "the photo \(hash) is shown but not in the photo store (run itemaudit verify)",
+                status: 500)
+        }
+        let folder = directory.appendingPathComponent("photos", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ReportError(
+                code: "output",
+                message: "cannot create \(folder.path): \(Self.reason(error)) (check the disk and --out)",
+                status: 500)
+        }
+        try Self.save(Data(bytes), directory.appendingPathComponent(file))
+        summary.photos += 1
+        summary.bytes += bytes.count
+    }
+
+    /// The photo files (`photos/<sha256>.<ext>`) `html` shows, in order.
+    static func photoFiles(in html: String) -> [String] {
+        var out: [String] = []
+        var rest = html[...]
+        while let start = rest.range(of: "src=\"photos/") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            let name = rest[..<end]
+            if !name.contains("/"), !name.contains("..") { out.append("photos/" + name) }
+            rest = rest[end...]
+        }
+        return out
     }
 
     /// The `.html` files `html` links to (relative links only).

@@ -66,6 +66,7 @@ enum EmbeddedTemplates {
 <h2 id="h-{{id}}">{{heading}}</h2>
 {{#note}}<p class="note">{{note}}</p>{{/note}}
 {{#chart}}<figure class="chart-box">{{{svg}}}<figcaption>{{summary}}</figcaption></figure>{{/chart}}
+{{#hasPhotos}}<ul class="photos">{{#photos}}<li><figure><a href="{{src}}"><img src="{{src}}" width="{{width}}" height="{{height}}" alt="{{alt}}" loading="lazy"></a><figcaption>{{caption}}</figcaption></figure></li>{{/photos}}</ul>{{/hasPhotos}}
 {{#table}}{{> table}}{{/table}}
 {{#hasPager}}<nav class="pager" aria-label="More rows">{{#pager}}{{#link}}<a href="{{link}}">{{label}}</a>{{/link}}{{^link}}<span>{{label}} {{value}}</span>{{/link}} {{/pager}}</nav>{{/hasPager}}
 </section>
@@ -101,6 +102,10 @@ th{background:var(--band)}
 .chart .value{fill:var(--muted)}
 .chart .axis{stroke:var(--line)}
 figcaption{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.photos{list-style:none;display:flex;flex-wrap:wrap;gap:.6rem;margin:.5rem 0;padding:0}
+.photos figure{margin:0;width:160px}
+.photos img{display:block;width:160px;height:120px;object-fit:cover;border:1px solid var(--line);background:var(--band)}
+.photos figcaption{position:static;width:auto;height:auto;overflow:visible;clip:auto;color:var(--muted);font-size:.8rem;overflow-wrap:anywhere}
 .s0{fill:#2f6f3e}.s1{fill:#c9a227}.s2{fill:#b23a32}.s3{fill:#4a78b5}.s4{fill:#8a5aa8}.s5{fill:#6b6b6b}
 .error{border:1px solid #b23a32;background:#fbeeee;padding:.5rem}
 .note,.empty,.csv{color:var(--muted);font-size:.9rem}

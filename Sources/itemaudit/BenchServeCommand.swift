@@ -15,22 +15,36 @@ struct BenchServeCommand: AsyncParsableCommand {
             baseline runs the same flow through AuditService directly in this process, on its own \
             scratch directory, for the same time. Figures: commands (acknowledged durably per \
             second, ratio against the direct path), p50-ms and p99-ms (bundle latency, HdrHistogram), \
-            reads (GET /v1/batches/{id} per second, N devices), pages (the manager's dashboard per \
+            reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the manager's dashboard per \
             second, N clients sharing a cookie session from the login form) and memory (the server's \
-            peak resident MB).
+            peak resident MB). Notes on standard error say how many bundles shared each durable \
+            group write and how many cores the server and this process's own HTTP client used in \
+            each phase (they share the machine; tools/bench/wrk-reads cross-checks reads with wrk).
+
+            With --nodes N --store postgres://…, runs the device flow across N servers sharing one \
+            PostgreSQL log (devices spread round-robin over them) against one server on the same \
+            cluster as the baseline, each on a scratch database dropped afterwards.
 
             Example:
               itemaudit bench serve --devices 64 --seconds 10 --format json
+              itemaudit bench serve --nodes 2 --store "$(tools/pg-cluster start)" --format table
             """
     )
 
     @Option(help: "Simulated devices (concurrent clients).") var devices = 64
     @Option(help: "Seconds each phase runs.") var seconds = 10
+    @Option(help: "Servers sharing one PostgreSQL log (needs --store).") var nodes = 1
+    @Option(help: ArgumentHelp("With --nodes, the PostgreSQL cluster (a libpq URL).", valueName: "url"))
+    var store: String?
     @OptionGroup var output: FormatOption
 
     func validate() throws {
         guard (1...1024).contains(devices) else { throw ValidationError("--devices must be 1 to 1024") }
         guard (1...600).contains(seconds) else { throw ValidationError("--seconds must be 1 to 600") }
+        guard (1...16).contains(nodes) else { throw ValidationError("--nodes must be 1 to 16") }
+        if nodes > 1 && store == nil {
+            throw ValidationError("--nodes \(nodes) needs --store postgres://… (the servers share one database)")
+        }
     }
 
     func run() async throws {
@@ -38,6 +52,24 @@ struct BenchServeCommand: AsyncParsableCommand {
             .appendingPathComponent(".itemaudit-bench-serve-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if let store {
+            let benchmark: ServeNodesBenchmark
+            do {
+                benchmark = try ServeNodesBenchmark(
+                    nodes: nodes, devices: devices, seconds: seconds, urlText: store, executable: executable,
+                    directory: scratch)
+            } catch {
+                throw CLIFailure.badInput("\(error) (check --store)")
+            }
+            do {
+                let report = try await benchmark.run { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+                report.print(output.format)
+            } catch let failure as ServeBenchmark.Failure {
+                throw CLIFailure.badInput(failure.description)
+            }
+            return
+        }
         let benchmark = ServeBenchmark(
             devices: devices, seconds: seconds,
             executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), directory: scratch)

@@ -46,7 +46,8 @@ struct ReportCommand: AsyncParsableCommand {
             if !quiet {
                 FileHandle.standardError.write(
                     Data(
-                        ("wrote \(summary.pages) pages and \(summary.csvFiles) CSV files (\(summary.bytes / 1024) kB) to \(out); "
+                        ("wrote \(summary.pages) pages, \(summary.csvFiles) CSV files and \(summary.photos) photos "
+                            + "(\(summary.bytes / 1024) kB) to \(out); "
                             + "open \(URL(fileURLWithPath: out).appendingPathComponent("index.html").path)\n").utf8))
             }
         } catch let error as ReportError {

@@ -2,6 +2,7 @@ import AuditServer
 import AuditService
 import Foundation
 import HummingbirdTesting
+import Inspection
 import Testing
 
 /// Office, steward and auditor reads through the AuditService façade.
@@ -36,6 +37,31 @@ struct ReportsTests {
             #expect(product.status == 200)
             let search = try await object(fixture, client, "/v1/products?q=P1", token: inspector)
             #expect(search.status == 200)
+        }
+    }
+
+    @Test("a cached coverage answer is never served once the log has moved past it")
+    func coverageCacheFollowsTheLog() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            let manager = try await fixture.login(client, "manager")
+            let before = try await fixture.send(client, .get, "/v1/coverage?by=type", token: manager)
+            let again = try await fixture.send(client, .get, "/v1/coverage?by=type", token: manager)
+            #expect(before.status == .ok)
+            #expect(String(buffer: again.body) == String(buffer: before.body))
+            #expect(String(buffer: before.body).contains(#""catalogue":6"#))
+            // A seventh product: the next answer must count it.
+            let gtin = ServerFixture.gtin(6)
+            _ = try await fixture.service.execute(
+                CommandEnvelope(
+                    commandID: "cache-p7", actor: "admin",
+                    command: .registerProduct(
+                        RegisterProduct(
+                            gtin: gtin, name: "P7", brand: "B", manufacturer: "M", productType: .base, category: "C",
+                            listings: [ProductListing(locationID: ServerFixture.location, aisle: "A7")]))))
+            let after = try await fixture.send(client, .get, "/v1/coverage?by=type", token: manager)
+            #expect(after.status == .ok)
+            #expect(String(buffer: after.body).contains(#""catalogue":7"#), "\(String(buffer: after.body))")
         }
     }
 

@@ -20,10 +20,12 @@ struct ProjectionFollowerTests {
                 command: .allocateBatch(
                     AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 2))))
         #expect(outcome.status == .accepted)
+        // Folded on a background thread after the append was answered.
+        #expect(await follower.settle() == nil)
+        #expect(follower.foldedPosition == service.lastPosition)
         let batchID = try #require(await service.state.batches.keys.first)
         let batch = try #require(try follower.store.batch(batchID))
         #expect(batch.status == 0 && batch.taskCount == 2 && batch.inspectorID == "i1")
-        #expect(await follower.lastError == nil)
         try await service.close()
         // The file is in the data directory: a later open finds everything folded.
         let reopened = try ProjectionStore.open(at: DataDirectory(fixture.directory).projections)

@@ -26,20 +26,31 @@ struct ReportCommandTests {
             }
             #expect(files.contains { $0.hasPrefix("batch-batch-B1") && $0.hasSuffix(".html") }, "no batch page")
             let pages = files.filter { $0.hasSuffix(".html") }
+            let photos = Set(
+                (try? FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("photos").path)) ?? [])
             var links = 0
+            var images = 0
             for page in pages {
                 let html = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
                 #expect(html.utf8.count < 1_000_000, "\(page) is \(html.utf8.count) bytes")
                 #expect(html.contains("<html lang=\"en\">") && html.contains("<title>"), "\(page)")
-                // Nothing is fetched: no src, no absolute or rooted link.
-                #expect(!html.contains(" src=\""), "\(page) loads something")
+                // Nothing is fetched: the only images are photos copied beside the pages, and no
+                // link is absolute or rooted.
+                for source in Self.attributes("src", html) {
+                    #expect(source.hasPrefix("photos/") && !source.contains(".."), "\(page) loads \(source)")
+                    #expect(photos.contains(String(source.dropFirst("photos/".count))), "\(page) shows \(source)")
+                    images += 1
+                }
                 for target in Self.hrefs(html) {
                     #expect(!target.hasPrefix("/") && !target.contains("://"), "\(page) links to \(target)")
-                    #expect(files.contains(target), "\(page) links to \(target), which the report does not hold")
+                    #expect(
+                        files.contains(target) || photos.contains(String(target.dropFirst("photos/".count))),
+                        "\(page) links to \(target), which the report does not hold")
                     links += 1
                 }
             }
             #expect(links > pages.count)
+            #expect(images > 0 && images >= photos.count, "every copied photo is shown: \(images) of \(photos.count)")
             let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
             #expect(index.contains("<svg") && index.contains("Last verification") && index.contains("intact"))
             let rules = try String(contentsOf: out.appendingPathComponent("rules.html"), encoding: .utf8)
@@ -94,10 +105,13 @@ struct ReportCommandTests {
         }
     }
 
-    static func hrefs(_ html: String) -> [String] {
+    static func hrefs(_ html: String) -> [String] { attributes("href", html) }
+
+    /// Every value of the attribute `name` in `html`.
+    static func attributes(_ name: String, _ html: String) -> [String] {
         var out: [String] = []
         var rest = html[...]
-        while let start = rest.range(of: "href=\"") {
+        while let start = rest.range(of: "\(name)=\"") {
             rest = rest[start.upperBound...]
             guard let end = rest.firstIndex(of: "\"") else { break }
             out.append(String(rest[..<end]))

@@ -47,6 +47,27 @@ struct ServeProcessTests {
     static func send(
         port: Int, _ method: String, _ path: String, body: Data = Data(), token: String? = nil, app: (String, String)
     ) async throws -> (status: Int, json: [String: Any]) {
+        let reply = try await exchange(port: port, method, path, body: body, token: token, app: app)
+        return (reply.status, reply.json)
+    }
+
+    /// A reply's status, headers and JSON body.
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var json: [String: Any]
+
+        /// The value of header `name`, whatever its case.
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// Like ``send(port:_:_:body:token:app:)``, with the reply's headers and a request timeout.
+    static func exchange(
+        port: Int, _ method: String, _ path: String, body: Data = Data(), token: String? = nil,
+        app: (String, String), timeout: TimeInterval = 60
+    ) async throws -> Reply {
         let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: bodyFile) }
         try body.write(to: bodyFile)
@@ -59,11 +80,17 @@ struct ServeProcessTests {
         else { throw TestFailure("sign failed: \(signed.stderr)") }
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
+        request.timeoutInterval = timeout
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if !body.isEmpty { request.httpBody = body }
         let (data, response) = try await URLSession.shared.data(for: request)
         let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+        let http = response as? HTTPURLResponse
+        var replyHeaders: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { replyHeaders[name] = value }
+        }
+        return Reply(status: http?.statusCode ?? 0, headers: replyHeaders, json: json)
     }
 
     static func bundle(_ round: Int) -> Data {

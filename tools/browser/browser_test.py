@@ -177,6 +177,35 @@ class Tab:
             file.write(base64.b64decode(data["data"]))
 
 
+def check_static_report(tab, binary, data, folder, screenshot):
+    """`itemaudit report --out`: its pages open from disk with every chart and photo, nothing fetched."""
+    from run_pages import A11Y_SCRIPT
+    run(binary, ["report", "--data", data, "--out", folder, "--quiet"])
+    failures = []
+    with_photos = sorted(name for name in os.listdir(folder)
+                         if name.startswith("product-") and name.endswith(".html")
+                         and 'src="photos/' in open(os.path.join(folder, name), encoding="utf-8").read())
+    if not with_photos:
+        failures.append("report --out: no product page shows a photo")
+    for name in ["index.html"] + with_photos[:1]:
+        path = os.path.join(folder, name)
+        tab.goto("file://" + path)
+        failures += [f"report {name}: {p}" for p in tab.problems()]
+        report = tab.evaluate(A11Y_SCRIPT)
+        failures += [f"report {name}: {p}" for p in report["problems"]]
+        if report["charts"] == 0:
+            failures.append(f"report {name}: no chart (svg role=img)")
+        remote = [e["params"]["request"]["url"] for e in tab.events if e["method"] == "Network.requestWillBeSent"
+                  and not e["params"]["request"]["url"].startswith(("file:", "data:"))]
+        failures += [f"report {name}: fetched {url}" for url in remote]
+        if screenshot:
+            target = os.path.join(os.getcwd(), ".build", "screenshots", "report-" + name.replace(".html", ".png"))
+            tab.screenshot(target)
+            print(f"browser-test: {target}")
+        print(f"browser-test: report {name}: {report['charts']} chart(s), {report['tables']} table(s) from disk")
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True, help="the built itemaudit executable")
@@ -198,6 +227,7 @@ def main():
         browser = Browser(options.chromium, profile)
         tab = Tab(browser)
         failures = run_pages(tab, server.base, accounts["manager"], gtin, word, batch, data, options.screenshot)
+        failures += check_static_report(tab, options.binary, data, os.path.join(scratch, "report"), options.screenshot)
     except (Failure, CDPError) as error:
         print(f"browser-test: error: {error}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 
 import json
 import os
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -68,6 +69,42 @@ def cookie_header(tab, base):
     return "; ".join(f"{c['name']}={c['value']}" for c in cookies)
 
 
+def photo_gtin(data):
+    """The product with the most photos in the demo's projection database (the photo read model)."""
+    import sqlite3
+    connection = sqlite3.connect("file:" + os.path.join(data, "projections.sqlite") + "?mode=ro", uri=True)
+    try:
+        row = connection.execute(
+            "SELECT gtin FROM photo GROUP BY gtin ORDER BY count(*) DESC, gtin LIMIT 1").fetchone()
+    finally:
+        connection.close()
+    return row[0] if row else None
+
+
+def check_photo_route(base, cookies, source):
+    """A thumbnail's image: served with the session (an image type), refused without it."""
+    failures = []
+    try:
+        with urllib.request.urlopen(urllib.request.Request(source, headers={"Cookie": cookies}), timeout=30) as answer:
+            kind = answer.headers.get("Content-Type", "")
+            if answer.status != 200 or not kind.startswith("image/"):
+                failures.append(f"photo {source} answered {answer.status} {kind} with the session")
+    except OSError as error:
+        failures.append(f"photo {source} failed with the session: {error}")
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        with urllib.request.build_opener(NoRedirect).open(source, timeout=30) as answer:
+            failures.append(f"photo {source} was served without a session ({answer.status})")
+    except urllib.error.HTTPError as error:
+        if error.code not in (302, 303, 401, 403):
+            failures.append(f"photo {source} without a session answered {error.code}, not a redirect to the login")
+    return failures
+
+
 def run_pages(tab, base, manager, gtin, word, batch, data, screenshot):
     failures = []
     username, password = manager
@@ -92,8 +129,12 @@ def run_pages(tab, base, manager, gtin, word, batch, data, screenshot):
     if tab.evaluate("location.pathname") != "/":
         return [f"logging in as {username} did not reach the dashboard (at {tab.evaluate('location.href')})"]
 
+    with_photos = photo_gtin(data)
+    if not with_photos:
+        failures.append("the demo attached no photo (the photo read model is empty)")
     pages = [("dashboard", "/"), ("coverage", "/coverage"), ("coverage-by-mode", "/coverage?by=mode"),
              ("inspectors", "/inspectors"), ("product", f"/product?gtin={gtin}"),
+             ("product-photos", f"/product?gtin={with_photos or gtin}"),
              ("history", f"/history?gtin={gtin}"), ("search", "/search?q=" + urllib.parse.quote(word)),
              ("categories", "/categories"), ("rules", "/rules")]
     if batch:
@@ -123,6 +164,12 @@ def run_pages(tab, base, manager, gtin, word, batch, data, screenshot):
         page = name.split("-")[0]
         if page in CHART_PAGES and report["charts"] == 0:
             failures.append(f"{path}: no chart (svg role=img)")
+        if name == "product-photos":
+            sources = tab.evaluate("[...document.querySelectorAll('.photos img')].map(i => i.src)")
+            if not sources:
+                failures.append(f"{path}: no photo thumbnail")
+            else:
+                failures += [f"{path}: {p}" for p in check_photo_route(base, cookies, sources[0])]
         fetched = 0
         for link in report["csv"][:4]:
             request = urllib.request.Request(link, headers={"Cookie": cookies})

@@ -89,10 +89,11 @@ final class OpenedSecrets: @unchecked Sendable {
     private let lock = NSLock()
     private var secrets: [String: [UInt8]] = [:]
 
-    /// The opened secret of `sealed`, opening it with `vault` the first time.
-    func secret(_ sealed: String, vault: AppSecretVault) throws -> [UInt8] {
+    /// The opened secret of `sealed`, opening it with `vault` the first time (made only then: it
+    /// builds file paths, which costs more than the whole lookup).
+    func secret(_ sealed: String, vault: @autoclosure () -> AppSecretVault) throws -> [UInt8] {
         if let known = lock.withLock({ secrets[sealed] }) { return known }
-        let secret = try vault.open(sealed)
+        let secret = try vault().open(sealed)
         lock.withLock { secrets[sealed] = secret }
         return secret
     }

@@ -46,18 +46,32 @@ extension AuditQueries {
                         """, arguments: [from ?? Int64.min, to ?? Int64.max])
             }
         }
-        var counts: [String: (failures: Int, warnings: Int)] = [:]
+        // `path=3|path=2|…`, read byte by byte: one dictionary entry per attribute, no string
+        // made per part (a history holds tens of thousands of these).
+        var counts: [Substring: (failures: Int, warnings: Int)] = [:]
         for text in rows {
-            for part in text.split(separator: "|") {
-                guard let split = part.lastIndex(of: "=") else { continue }
-                let attribute = String(part[..<split])
-                let verdict = part[part.index(after: split)...]
-                if verdict == "3" { counts[attribute, default: (0, 0)].failures += 1 }
-                if verdict == "2" { counts[attribute, default: (0, 0)].warnings += 1 }
+            let bytes = text.utf8
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "|")) ?? bytes.endIndex
+                if let equals = bytes[start..<end].lastIndex(of: UInt8(ascii: "=")),
+                    bytes.distance(from: equals, to: end) == 2
+                {
+                    let verdict = bytes[bytes.index(after: equals)]
+                    if verdict == UInt8(ascii: "3") || verdict == UInt8(ascii: "2") {
+                        let attribute = Substring(text[start..<equals])
+                        if verdict == UInt8(ascii: "3") {
+                            counts[attribute, default: (0, 0)].failures += 1
+                        } else {
+                            counts[attribute, default: (0, 0)].warnings += 1
+                        }
+                    }
+                }
+                start = end == bytes.endIndex ? end : bytes.index(after: end)
             }
         }
         return counts.map {
-            AttributeFailureCount(attribute: $0.key, failures: $0.value.failures, warnings: $0.value.warnings)
+            AttributeFailureCount(attribute: String($0.key), failures: $0.value.failures, warnings: $0.value.warnings)
         }
         .sorted { ($0.failures, $1.attribute) > ($1.failures, $0.attribute) }
     }

@@ -1,8 +1,11 @@
 import AuditLog
 import Foundation
+import PostgresLog
 
 extension AuditQueries {
-    /// Checks every frame's CRC32C and the whole hash chain of the log in `directory`.
+    /// Checks every frame's CRC32C and the whole hash chain of the log in `directory`. Changes
+    /// nothing (`itemaudit verify` is a reader); a server notes its own verifications with
+    /// ``verifyLog(now:)``.
     ///
     /// Needs no lock: a writer may keep running while this reads. A damaged log is a report with
     /// a ``VerificationReport/problem``, not an error.
@@ -18,6 +21,33 @@ extension AuditQueries {
         } catch {
             throw AuditServiceError(.log, "cannot read the event log: \(error) (check the data directory)")
         }
+    }
+
+    /// Checks the log these queries read (the data directory's, or a PostgreSQL log) like
+    /// ``verify(_:)`` and notes the result in the data directory (``LastVerification``), where the
+    /// dashboard reads it: what the server does at start, every few hours and for `GET /v1/verify`.
+    /// - Throws: ``AuditServiceError`` `.log` or `.storeUnavailable` when the log cannot be read.
+    public func verifyLog(now: Timestamp = Timestamp(Date())) throws -> LastVerification {
+        guard let shared = log as? PostgresEventStore else {
+            let note = LastVerification(verifiedAt: now, report: try Self.verify(directory))
+            note.write(directory)
+            return note
+        }
+        let report: VerificationReport
+        do {
+            report = try shared.verify(progress: nil)
+        } catch {
+            throw AuditServiceError.store(error, "cannot read the event log")
+        }
+        let note = LastVerification(verifiedAt: now, report: report)
+        note.write(directory)
+        return note
+    }
+
+    /// The last verification noted in the data directory, nil when the log was never verified
+    /// here (or the note cannot be read).
+    public func lastVerification() -> LastVerification? {
+        LastVerification.read(directory)
     }
 
     /// Checks the log at `location`: the data directory's (as ``verify(_:)``), or every row of a

@@ -6,9 +6,11 @@ import Projections
 /// Read-only answers about a data directory: the reports, the timeline, verification and
 /// replay, as typed values.
 ///
-/// It opens the log read-only (a running writer may hold it) and brings the projection database
-/// up to date before each report, rebuilding what changed version. The CLI, the server and the
-/// web pages read through this type; they never open the log or the projections themselves.
+/// It opens the log read-only (a running writer may hold it) and keeps the projection database
+/// open, caught up with the log before each report that finds the log moved on (rebuilding what
+/// changed version the first time). Copies share the open database (``LiveProjections``). The
+/// CLI, the server and the web pages read through this type; they never open the log or the
+/// projections themselves.
 public struct AuditQueries: Sendable {
     /// The data directory read.
     public let directory: DataDirectory
@@ -19,6 +21,19 @@ public struct AuditQueries: Sendable {
     let note: @Sendable (String) -> Void
     /// Where the reports read their projections (``reading(_:)``).
     public internal(set) var source: ProjectionSource = .live
+    /// The projection database held open for ``ProjectionSource/live`` reports.
+    let live: LiveProjections
+
+    init(
+        directory: DataDirectory, log: any EventStore, logger: Logger, note: @escaping @Sendable (String) -> Void,
+        live: LiveProjections = LiveProjections()
+    ) {
+        self.directory = directory
+        self.log = log
+        self.logger = logger
+        self.note = note
+        self.live = live
+    }
 
     /// Opens the log of `directory` read-only; `note` hears (one line each) about a damaged
     /// projection database set aside and rebuilt.
@@ -68,14 +83,9 @@ public struct AuditQueries: Sendable {
     public var lastPosition: UInt64 { log.lastPosition }
 
     /// The projection database of the data directory, caught up with the log (in a temporary
-    /// place when the directory is read-only; set aside and rebuilt when damaged).
-    func projections() throws -> ProjectionStore {
-        do {
-            return try ProjectionDatabase.caughtUp(dataDirectory: directory.url, log: log, logger: logger, note: note)
-        } catch let error as ProjectionError {
-            throw AuditServiceError(.projections, error.message)
-        } catch {
-            throw AuditServiceError(.projections, "cannot bring the projections up to date: \(error)")
-        }
+    /// place when the directory is read-only; set aside and rebuilt when damaged): opened once,
+    /// then only the events appended since the last report are folded.
+    package func projections() throws -> ProjectionStore {
+        try live.caughtUp(directory: directory, log: log, logger: logger, note: note)
     }
 }

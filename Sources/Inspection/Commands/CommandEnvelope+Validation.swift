@@ -17,6 +17,11 @@ extension CommandEnvelope {
         } catch {
             throw CommandParseError(message: "not valid JSON: \(error.message) at column \(error.column)")
         }
+        try validate(value)
+    }
+
+    /// ``validate(_:)-(Data)`` for a command already parsed (one element of a device's bundle).
+    static func validate(_ value: JSONValue) throws(CommandParseError) {
         guard case .object = value else {
             throw CommandParseError(
                 message: "the line must be one JSON object {…}, found \(CommandSchema.kind(value))")

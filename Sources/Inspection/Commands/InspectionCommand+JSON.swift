@@ -116,7 +116,8 @@ extension CommandEnvelope: Codable {
         }
         self.init(
             commandID: try container.decode(String.self, forKey: .commandID),
-            actor: try container.decode(String.self, forKey: .actor),
+            // A device's bundle names the actor from outside (the authenticated user).
+            actor: try (decoder.userInfo[.commandActor] as? String) ?? container.decode(String.self, forKey: .actor),
             occurredAt: try container.decodeIfPresent(EventTime.self, forKey: .occurredAt),
             command: command)
     }
@@ -146,11 +147,17 @@ extension CommandEnvelope {
         }
     }
 
-    /// The command as one line of compact JSON with sorted keys.
-    public func jsonLine() -> String {
+    /// The encoder of ``jsonLine()`` (made once: every appended command's fingerprint uses it;
+    /// encoding with it is thread-safe).
+    private static let lineEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
+        return encoder
+    }()
+
+    /// The command as one line of compact JSON with sorted keys.
+    public func jsonLine() -> String {
+        guard let data = try? Self.lineEncoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }
@@ -174,14 +181,15 @@ public struct CommandParseError: Error, Sendable, Hashable, CustomStringConverti
 
     public var description: String { "invalid command: \(message)" }
 
-    static func describe(_ error: DecodingError) -> String {
+    /// What `error` means in JSON terms; `dropping` leading path keys (a bundle's `commands[i]`).
+    static func describe(_ error: DecodingError, dropping: Int = 0) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            let keys = context.codingPath.dropFirst(dropping).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
             return keys.isEmpty ? "the line" : "'" + keys.joined(separator: ".") + "'"
         }
         switch error {
         case .keyNotFound(let key, let context):
-            let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            let parent = context.codingPath.count <= dropping ? "" : " in \(path(context))"
             return "missing field '\(key.stringValue)'\(parent) (add it; see Schemas/commands/)"
         case .typeMismatch(let type, let context):
             return "\(path(context)) must be \(jsonKind(type))"

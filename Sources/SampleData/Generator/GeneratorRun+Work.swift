@@ -105,7 +105,7 @@ extension GeneratorRun {
         }
         for _ in 0..<(random.chance(0.3) ? 2 : 1) {
             let photo = syntheticPhoto()
-            if random.chance(0.97), (try? service.photos.store(photo, contentType: "image/jpeg", durable: false)) != nil
+            if random.chance(0.97), (try? service.photos.store(photo, contentType: "image/png", durable: false)) != nil
             {
                 report.photosUploaded += 1
             }
@@ -113,7 +113,7 @@ extension GeneratorRun {
                 .attachPhoto(
                     AttachPhoto(
                         taskID: task.id, sha256: PhotoStore.sha256(photo), byteCount: photo.count,
-                        contentType: "image/jpeg")),
+                        contentType: "image/png")),
                 after: 1)
         }
         add(.finishInspection(FinishInspection(taskID: task.id)), after: minutes * 0.1)
@@ -136,16 +136,16 @@ extension GeneratorRun {
         return entries
     }
 
-    /// A small synthetic JPEG-framed image (SOI, APP0, random body, EOI): unique bytes per photo.
+    /// A small synthetic image: a PNG of random gray pixels (``SyntheticImage``), unique per
+    /// photo, that a browser draws as a thumbnail. Draws the same random numbers as before it
+    /// was an image, so the rest of a seeded history is unchanged.
     private mutating func syntheticPhoto() -> [UInt8] {
-        var bytes: [UInt8] =
-            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+        var pixels: [UInt8] = []
         let count = random.int(256...768)
-        bytes.reserveCapacity(bytes.count + count + 2)
+        pixels.reserveCapacity(count)
         for _ in 0..<(count / 8) {
-            withUnsafeBytes(of: random.next()) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: random.next()) { pixels.append(contentsOf: $0) }
         }
-        bytes += [0xFF, 0xD9]
-        return bytes
+        return SyntheticImage.png(pixels: pixels)
     }
 }
