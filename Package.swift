@@ -85,7 +85,12 @@ let package = Package(
             name: "Inspection",
             dependencies: [
                 "GS1", "Datasheets", .product(name: "HashTreeCollections", package: "swift-collections"),
-            ]),
+            ],
+            plugins: ["EventRegistryPlugin"]),
+        // InspectionEvent's cases, `payload` and registry, generated at build time from the event
+        // payload types in Sources/Inspection/Events (no swift-syntax: a scan of the declarations).
+        .executableTarget(name: "EventRegistryGenerator"),
+        .plugin(name: "EventRegistryPlugin", capability: .buildTool(), dependencies: ["EventRegistryGenerator"]),
         // Read models in SQLite, folded from the log with checkpoints (the top-level Projections/ folder).
         .target(
             name: "Projections",

@@ -1,10 +1,10 @@
 /// Follows the log's chains while its frames are read in order, for recovery and verification:
 /// the canonical record chain over every record (``RecordChain``), and the format-2 frame chain
-/// of segments written before format 3.
+/// of segments written in format 2.
 ///
 /// A frame is checked in two steps: ``problem(frame:header:storedCRC:expectedPosition:)`` before
 /// its records are decoded, then each record goes to ``add(_:commandID:)`` and
-/// ``finish(_:)`` compares a format-3 frame's stored head with the one computed.
+/// ``finish(_:)`` compares a format-4 frame's stored head with the one computed.
 struct ChainTracker {
     /// The canonical head after the last record added.
     var canonical: CanonicalHasher
@@ -41,7 +41,7 @@ struct ChainTracker {
             return "the frame starts at position \(header.firstPosition), expected \(expectedPosition)"
         }
         guard header.isLegacy == segmentIsLegacy else {
-            return "a format-\(header.isLegacy ? 2 : 3) frame in a format-\(segmentIsLegacy ? 2 : 3) segment"
+            return "a format-\(header.isLegacy ? 2 : 4) frame in a format-\(segmentIsLegacy ? 2 : 4) segment"
         }
         if header.isLegacy {
             guard FrameHeader.chainHash(previous: legacyFrameHash, frame: frame) == header.hash else {

@@ -5,7 +5,7 @@ import Foundation
 /// so opening checks and indexes only the frames after it and parses no per-event data.
 ///
 /// ```
-/// "IACKP003" | segment u32 | end offset u64 | last position u64 | last recorded-at i64
+/// "IACKP004" | segment u32 | end offset u64 | last position u64 | last recorded-at i64
 /// canonical head 32 | last format-2 frame hash 32 | hash mask u64 | next run sequence u64
 /// frames: count u64, then per frame segment u32, offset u64, length u32, first position u64,
 ///         count u32, recorded-at i64
@@ -16,10 +16,11 @@ import Foundation
 /// either the old or the new checkpoint. It is a cache: when missing, damaged, naming a run
 /// that is missing or damaged, or not matching the segments, it is ignored and the index is
 /// rebuilt from the log. A format-2 checkpoint ("IACKP002", whose head was the frame chain's)
-/// is read only for its claim of how far the log reached; the index is rebuilt.
+/// is read only for its claim of how far the log reached; the index is rebuilt. A format-3
+/// checkpoint ("IACKP003") is not read: its log's segments are refused (see ``Segment``).
 struct Checkpoint {
     static let fileName = "checkpoint"
-    static let magic = Array("IACKP003".utf8)
+    static let magic = Array("IACKP004".utf8)
     static let legacyMagic = Array("IACKP002".utf8)
 
     var segment: UInt32

@@ -233,7 +233,7 @@ public struct RecoveryReport: Sendable, Hashable {
     public var acknowledgedLastPosition: UInt64?
     /// The last position of the log after opening.
     public var lastPosition: UInt64 = 0
-    /// True when the log was written in format 2 and this open started a format-3 segment for
+    /// True when the log was written in format 2 and this open started a format-4 segment for
     /// the appends to come (the format-2 segments are kept as they were and still verify).
     public var formatUpgraded = false
 

@@ -4,7 +4,7 @@ import Crypto
 ///
 /// ```
 /// offset size field
-///      0    4 magic "IAF3" (format 3), or "IAF2" in segments written before it
+///      0    4 magic "IAF4" (format 4), or "IAF2" in format-2 segments
 ///      4    4 CRC32C of bytes 8..<72 and the body
 ///      8    4 body length (compressed bytes)
 ///     12    4 raw length (uncompressed bytes)
@@ -12,16 +12,16 @@ import Crypto
 ///     24    4 record count
 ///     28    4 flags (0: LZ4 block)
 ///     32    8 recorded-at (microseconds since the epoch)
-///     40   32 format 3: the canonical chain head after the frame's last record (``RecordChain``)
+///     40   32 format 4: the canonical chain head after the frame's last record (``RecordChain``)
 ///             format 2: SHA-256(previous format-2 frame's hash ‖ bytes 8..<40 ‖ body)
 /// ```
 /// All integers are little-endian. The CRC catches torn and flipped bytes cheaply; the hash
-/// catches a frame rewritten with a recomputed CRC. Format 3 chains each record's canonical
+/// catches a frame rewritten with a recomputed CRC. Format 4 chains each record's canonical
 /// content, so the head does not depend on how appends were grouped into frames and a store
 /// on a database computes the same head; format 2 chained the compressed frames.
 struct FrameHeader {
     static let size = 72
-    static let magic: UInt32 = 0x3346_4149  // "IAF3" little-endian
+    static let magic: UInt32 = 0x3446_4149  // "IAF4" little-endian
     /// The magic of format-2 frames, still read and verified with their own chain rule.
     static let legacyMagic: UInt32 = 0x3246_4149  // "IAF2" little-endian
     /// A frame's body may not exceed this; larger lengths in a header mean damage.

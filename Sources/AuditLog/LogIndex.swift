@@ -43,7 +43,7 @@ struct LogIndex: Sendable {
     /// The canonical chain head (``RecordChain``) at ``lastPosition``.
     var headHash: SHA256Digest.Bytes = SHA256Digest.zero
     /// The hash of the last format-2 frame (zeros when the log has none): the head of the
-    /// frame chain of a log written before format 3, which its segments keep verifying against.
+    /// frame chain of a log written in format 2, which its segments keep verifying against.
     var legacyFrameHash: SHA256Digest.Bytes = SHA256Digest.zero
     var lastRecordedAt: Int64 = .min
     var keyHash = KeyHash.full

@@ -10,7 +10,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     /// for the same history in every store.
     public var headHash: String
     /// For a log begun in format 2: the hash of its last format-2 frame (the head `verify`
-    /// printed before format 3, which an auditor may have written down); nil when it has none.
+    /// printed for format-2 logs, which an auditor may have written down); nil when it has none.
     public var formatTwoFrameHash: String? = nil
     public var frameCount: Int
     public var segmentCount: Int

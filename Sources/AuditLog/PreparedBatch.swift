@@ -1,9 +1,11 @@
 /// A batch of stream appends encoded on the caller's task, before it reaches the writer thread.
 ///
 /// Each record's bytes are ready except for the two fields only the writer knows (the stream
-/// version and occurred-at relative to recorded-at, see ``FrameBuilder``), and the index keys
-/// are hashed: the writer thread copies bytes and compares keys instead of encoding strings,
-/// and touches no reference-counted value per event (it reads the plain buffers below).
+/// version and occurred-at relative to recorded-at, see ``FrameBuilder``), each record's chain
+/// digest is computed (``RecordChain``: the writer links it with one small hash), and the index
+/// keys are hashed: the writer thread copies bytes and compares keys instead of encoding
+/// strings or hashing content, and touches no reference-counted value per event (it reads the
+/// plain buffers below).
 final class PreparedBatch: @unchecked Sendable {
     // @unchecked: every stored property is set in init and never changes; the buffers are
     // written only there and freed in deinit, when no other reference exists.
@@ -33,6 +35,8 @@ final class PreparedBatch: @unchecked Sendable {
         var middle: Int
         var end: Int
         var occurredAt: Int64
+        /// SHA-256 of the record's content bytes (``RecordChain``).
+        var digest: SHA256Digest.Bytes
     }
 
     let appends: UnsafeMutableBufferPointer<Append>
@@ -58,6 +62,7 @@ final class PreparedBatch: @unchecked Sendable {
             }
         }
         var writer = ByteWriter(capacity: capacity)
+        var content = ContentWriter()
         // Fields are read in place through buffer pointers (a StreamAppend or an event read out
         // of an array would be copied, retaining each of its strings and arrays).
         batch.withUnsafeBufferPointer { batch in
@@ -83,20 +88,26 @@ final class PreparedBatch: @unchecked Sendable {
                         // (the first also carries the command's fingerprint).
                         let fingerprint = batch[index].commandFingerprint
                         var shared = 0..<0
+                        // Where the UTF-8 of the stream id, the actor and the command id are in
+                        // `writer.bytes`, for the content bytes the digest hashes.
+                        let streamID = (streamEnd - batch[index].streamID.utf8.count)..<streamEnd
+                        var actor = 0..<0
                         for event in proposed.indices {
                             let start = writer.bytes.count
-                            Self.withUTF8(proposed[event].eventType) { type in
+                            let type = Self.withUTF8(proposed[event].eventType) { type in
                                 writer.varint(UInt64(type.count))
                                 writer.bytes.append(contentsOf: type)
+                                return (writer.bytes.count - type.count)..<writer.bytes.count
                             }
                             writer.varint(UInt64(proposed[event].schemaVersion))
                             let middle = writer.bytes.count
+                            let stamped = event == 0 ? fingerprint : nil
                             if shared.isEmpty {
-                                Self.withUTF8(batch[index].actor) { actor in
+                                actor = Self.withUTF8(batch[index].actor) { actor in
                                     writer.varint(UInt64(actor.count))
                                     writer.bytes.append(contentsOf: actor)
+                                    return (writer.bytes.count - actor.count)..<writer.bytes.count
                                 }
-                                let stamped = event == 0 ? fingerprint : nil
                                 Self.withUTF8(batch[index].commandID) {
                                     CommandIDCodec.encode($0, fingerprint: stamped, into: &writer)
                                 }
@@ -104,14 +115,25 @@ final class PreparedBatch: @unchecked Sendable {
                             } else {
                                 writer.repeatBytes(shared)
                             }
+                            let occurredAt = proposed[event].occurredAt.microsecondsSinceEpoch
+                            content.begin(
+                                occurredAt: occurredAt, schemaVersion: proposed[event].schemaVersion,
+                                fingerprint: stamped)
+                            writer.bytes.withUnsafeBytes { bytes in
+                                content.field(UnsafeRawBufferPointer(rebasing: bytes[streamID]))
+                                content.field(UnsafeRawBufferPointer(rebasing: bytes[type]))
+                                content.field(UnsafeRawBufferPointer(rebasing: bytes[actor]))
+                                content.field(UnsafeRawBufferPointer(rebasing: bytes[commandStart..<commandEnd]))
+                            }
                             proposed[event].payload.withUnsafeBytes { payload in
                                 writer.varint(UInt64(payload.count))
                                 writer.bytes.append(contentsOf: payload)
+                                content.field(payload)
                             }
                             events.append(
                                 Event(
-                                    start: start, middle: middle, end: writer.bytes.count,
-                                    occurredAt: proposed[event].occurredAt.microsecondsSinceEpoch))
+                                    start: start, middle: middle, end: writer.bytes.count, occurredAt: occurredAt,
+                                    digest: content.digest()))
                         }
                     }
                 }

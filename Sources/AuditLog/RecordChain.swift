@@ -3,19 +3,24 @@ import Crypto
 /// The canonical hash chain over a log's records: what every store computes, so the same
 /// history has the same head hash whatever store holds it and however its appends were batched.
 ///
-/// `head(0)` is 32 zero bytes and `head(n) = SHA-256(head(n-1) ‖ canonicalBytes(record n))`.
-/// The canonical bytes of one record (all integers little-endian, strings UTF-8):
+/// Two steps per record. The appending caller knows a record's content and hashes it into the
+/// record's digest; the writer, which assigns position, stream version and recorded-at, links
+/// the digest into the chain with one small hash (so the large hash stays out of its critical
+/// section):
+///
+/// - `digest(n) = SHA-256(content bytes of record n)`
+/// - `head(0)` is 32 zero bytes; `head(n) = SHA-256(link bytes of record n)`
+///
+/// All integers little-endian, strings UTF-8:
 ///
 /// ```
-/// offset size field
-///      0    8 position (u64)
-///      8    8 stream version (u64)
-///     16    8 recorded-at, microseconds since the Unix epoch (i64)
-///     24    8 occurred-at, microseconds since the Unix epoch (i64)
-///     32    2 schema version (u16)
-///     34    1 fingerprint flag: 0 none, 1 a 16-byte command fingerprint follows
-///     35   16 the command fingerprint (only when the flag is 1)
-///      …  4+n stream id: length (u32), bytes
+/// content bytes                                  link bytes (88)
+/// offset size field                              offset size field
+///      0    8 occurred-at, µs since epoch (i64)       0   32 head(n-1)
+///      8    2 schema version (u16)                   32    8 position (u64)
+///     10    1 fingerprint flag: 0 none, 1 follows    40    8 stream version (u64)
+///     11   16 the command fingerprint (flag 1)       48    8 recorded-at, µs since epoch (i64)
+///      …  4+n stream id: length (u32), bytes         56   32 digest(n)
 ///      …  4+n event type: length (u32), bytes
 ///      …  4+n actor: length (u32), bytes
 ///      …  4+n command id (its text): length (u32), bytes
@@ -41,21 +46,28 @@ public struct RecordChain: Sendable, Hashable {
     /// The head as 64 lowercase hex digits (what `verify` prints and auditors write down).
     public var hex: String { Self.hex(head) }
 
-    /// Adds one record: `head = SHA-256(head ‖ canonicalBytes(record))`.
+    /// Adds one record: `head = SHA-256(link bytes)`, the link bytes holding its digest.
     public mutating func append(_ record: EventRecord) {
         var hasher = CanonicalHasher(head: SHA256Digest.words(head))
         hasher.add(record)
         head = SHA256Digest.array(hasher.head)
     }
 
-    /// The canonical bytes of `record`, laid out as the type's documentation says.
-    public static func canonicalBytes(of record: EventRecord) -> [UInt8] {
-        var bytes: [UInt8] = []
-        appendCanonicalBytes(of: record, to: &bytes)
-        return bytes
+    /// The content bytes of `record` (what its digest hashes), laid out as the type's documentation says.
+    public static func contentBytes(of record: EventRecord) -> [UInt8] {
+        var writer = ContentWriter()
+        writer.record(record, commandID: record.commandID)
+        return writer.bytes
     }
 
-    /// The head after `record`, given the head before it: `SHA-256(previous ‖ canonicalBytes(record))`.
+    /// The digest of `record`: SHA-256 of its content bytes.
+    public static func digest(of record: EventRecord) -> [UInt8] {
+        var writer = ContentWriter()
+        writer.record(record, commandID: record.commandID)
+        return SHA256Digest.array(writer.digest())
+    }
+
+    /// The head after `record`, given the head before it.
     public static func head(after previous: [UInt8], _ record: EventRecord) -> [UInt8] {
         var chain = RecordChain(head: previous)
         chain.append(record)
@@ -93,34 +105,23 @@ public struct RecordChain: Sendable, Hashable {
         }
         return bytes
     }
-
-    private static func appendCanonicalBytes(of record: EventRecord, to bytes: inout [UInt8]) {
-        var writer = CanonicalWriter(bytes: bytes)
-        writer.record(record, commandID: record.commandID)
-        bytes = writer.bytes
-    }
 }
 
-/// Builds canonical record bytes (see ``RecordChain``) into a reused buffer.
-struct CanonicalWriter {
-    var bytes: [UInt8]
+/// Builds a record's content bytes (see ``RecordChain``) into a reused buffer and hashes them.
+struct ContentWriter {
+    private(set) var bytes: [UInt8] = []
 
-    init(bytes: [UInt8] = []) { self.bytes = bytes }
+    init() {}
 
     @inline(__always)
     private mutating func fixed<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    /// The fixed-size fields at the start of a record's canonical bytes.
+    /// Starts a record: the fixed-size fields at the start of its content bytes.
     @inline(__always)
-    mutating func fixedFields(
-        position: UInt64, streamVersion: UInt64, recordedAt: Int64, occurredAt: Int64, schemaVersion: UInt16,
-        fingerprint: CommandFingerprint?
-    ) {
-        fixed(position)
-        fixed(streamVersion)
-        fixed(recordedAt)
+    mutating func begin(occurredAt: Int64, schemaVersion: UInt16, fingerprint: CommandFingerprint?) {
+        bytes.removeAll(keepingCapacity: true)
         fixed(occurredAt)
         fixed(schemaVersion)
         if let fingerprint {
@@ -138,13 +139,18 @@ struct CanonicalWriter {
         bytes.append(contentsOf: value)
     }
 
-    /// The canonical bytes of `record`, whose command id as text is `commandID` (passed in, as
-    /// a caller decoding records usually has it already).
+    /// The digest of the record written since ``begin(occurredAt:schemaVersion:fingerprint:)``.
+    @inline(__always)
+    func digest() -> SHA256Digest.Bytes {
+        bytes.withUnsafeBytes { SHA256Digest.hash($0) }
+    }
+
+    /// Writes the content bytes of `record`, whose command id as text is `commandID` (passed
+    /// in, as a caller decoding records usually has it already).
     mutating func record(_ record: EventRecord, commandID: String) {
-        fixedFields(
-            position: record.position, streamVersion: record.streamVersion,
-            recordedAt: record.recordedAt.microsecondsSinceEpoch, occurredAt: record.occurredAt.microsecondsSinceEpoch,
-            schemaVersion: record.schemaVersion, fingerprint: record.commandFingerprint)
+        begin(
+            occurredAt: record.occurredAt.microsecondsSinceEpoch, schemaVersion: record.schemaVersion,
+            fingerprint: record.commandFingerprint)
         var stream = record.streamID
         var type = record.eventType
         var actor = record.actor
@@ -157,59 +163,48 @@ struct CanonicalWriter {
     }
 }
 
-/// Advances the canonical chain record by record with one reused buffer: what the writer,
-/// recovery and verification use (``RecordChain`` is the public face of the same rule).
+/// Advances the canonical chain record by record: the writer links digests its callers
+/// computed; recovery and verification digest each decoded record first (``RecordChain`` is
+/// the public face of the same rule).
 struct CanonicalHasher {
     /// The head after the last record added.
     private(set) var head: SHA256Digest.Bytes
-    private var writer = CanonicalWriter(bytes: [])
+    private var content = ContentWriter()
 
-    init(head: SHA256Digest.Bytes) {
-        self.head = head
-        writer.bytes.reserveCapacity(1024)
-    }
+    init(head: SHA256Digest.Bytes) { self.head = head }
 
     /// Adds a record decoded from the log (its command id text passed in when already decoded).
     mutating func add(_ record: EventRecord, commandID: String? = nil) {
-        begin()
-        writer.record(record, commandID: commandID ?? record.commandID)
-        finish()
+        content.record(record, commandID: commandID ?? record.commandID)
+        link(
+            position: record.position, streamVersion: record.streamVersion,
+            recordedAt: record.recordedAt.microsecondsSinceEpoch, digest: content.digest())
     }
 
-    /// Adds a record given field by field (strings as UTF-8, the command id as text).
+    /// Adds a record by its digest and the fields the writer assigns: one hash of the 88 link bytes.
     @inline(__always)
-    mutating func add(
-        position: UInt64, streamVersion: UInt64, recordedAt: Int64, occurredAt: Int64, schemaVersion: UInt16,
-        fingerprint: CommandFingerprint?, stream: UnsafeRawBufferPointer, eventType: UnsafeRawBufferPointer,
-        actor: UnsafeRawBufferPointer, commandID: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer
-    ) {
-        begin()
-        writer.fixedFields(
-            position: position, streamVersion: streamVersion, recordedAt: recordedAt, occurredAt: occurredAt,
-            schemaVersion: schemaVersion, fingerprint: fingerprint)
-        writer.field(stream)
-        writer.field(eventType)
-        writer.field(actor)
-        writer.field(commandID)
-        writer.field(payload)
-        finish()
-    }
-
-    @inline(__always)
-    private mutating func begin() {
-        writer.bytes.removeAll(keepingCapacity: true)
-        withUnsafeBytes(of: head) { writer.bytes.append(contentsOf: $0) }
-    }
-
-    @inline(__always)
-    private mutating func finish() {
-        var hasher = SHA256()
-        writer.bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        head = SHA256Digest.bytes(of: hasher.finalize())
+    mutating func link(position: UInt64, streamVersion: UInt64, recordedAt: Int64, digest: SHA256Digest.Bytes) {
+        let previous = head
+        head = withUnsafeTemporaryAllocation(byteCount: 88, alignment: 8) { bytes in
+            withUnsafeBytes(of: previous) { bytes.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 32) }
+            bytes.storeBytes(of: position.littleEndian, toByteOffset: 32, as: UInt64.self)
+            bytes.storeBytes(of: streamVersion.littleEndian, toByteOffset: 40, as: UInt64.self)
+            bytes.storeBytes(of: recordedAt.littleEndian, toByteOffset: 48, as: Int64.self)
+            withUnsafeBytes(of: digest) { (bytes.baseAddress! + 56).copyMemory(from: $0.baseAddress!, byteCount: 32) }
+            return SHA256Digest.hash(UnsafeRawBufferPointer(bytes))
+        }
     }
 }
 
 extension SHA256Digest {
+    /// SHA-256 of `bytes`.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Bytes {
+        var hasher = SHA256()
+        hasher.update(bufferPointer: bytes)
+        return Self.bytes(of: hasher.finalize())
+    }
+
     /// The 32 bytes of a head given as an array.
     static func words(_ bytes: [UInt8]) -> Bytes {
         var words = zero

@@ -2,7 +2,8 @@ import CLZ4
 import Foundation
 
 /// Collects records for one frame and seals them: LZ4 body, CRC32C and the canonical chain
-/// head after its last record (each record is chained as it is added, see ``RecordChain``).
+/// head after its last record (each record's digest, computed by its caller, is linked into the
+/// chain as it is added, see ``RecordChain``).
 ///
 /// A record inside a frame's raw (uncompressed) bytes, all lengths as varints:
 /// stream id, stream version, event type, schema version, occurred-at minus the previous
@@ -49,43 +50,12 @@ struct FrameBuilder {
             previousOccurredAt = event.occurredAt
             raw.bytes.append(
                 contentsOf: UnsafeRawBufferPointer(start: bytes + event.middle, count: event.end - event.middle))
-            chainRecord(
-                batch, append: index, event: event, version: version,
-                position: firstPosition + UInt64(count) + UInt64(offset - append.firstEvent),
-                fingerprint: offset == append.firstEvent ? append.fingerprint : nil)
+            chain.link(
+                position: firstPosition + UInt64(count) + UInt64(offset - append.firstEvent), streamVersion: version,
+                recordedAt: recordedAt, digest: event.digest)
             version += 1
         }
         count += UInt32(append.eventCount)
-    }
-
-    /// Adds one event of a prepared batch to the canonical chain, reading its fields back from
-    /// the bytes the batch encoded.
-    @inline(__always)
-    private mutating func chainRecord(
-        _ batch: PreparedBatch, append index: Int, event: PreparedBatch.Event, version: UInt64, position: UInt64,
-        fingerprint: CommandFingerprint?
-    ) {
-        let bytes = UnsafeRawPointer(batch.bytes.baseAddress!)
-        var head = ByteReader(UnsafeRawBufferPointer(start: bytes + event.start, count: event.middle - event.start))
-        var tail = ByteReader(UnsafeRawBufferPointer(start: bytes + event.middle, count: event.end - event.middle))
-        let type: UnsafeRawBufferPointer
-        let schema: UInt64
-        let actor: UnsafeRawBufferPointer
-        let payload: UnsafeRawBufferPointer
-        do {
-            type = try head.slice()
-            schema = try head.varint()
-            actor = try tail.slice()
-            _ = try CommandIDCodec.slice(&tail)
-            payload = try tail.slice()
-        } catch {
-            // The batch encoded these bytes itself: they always read back.
-            preconditionFailure("a prepared event does not read back")
-        }
-        chain.add(
-            position: position, streamVersion: version, recordedAt: recordedAt, occurredAt: event.occurredAt,
-            schemaVersion: UInt16(truncatingIfNeeded: schema), fingerprint: fingerprint, stream: batch.streamID(index),
-            eventType: type, actor: actor, commandID: batch.commandID(index), payload: payload)
     }
 
     /// Appends the sealed frame to `output` and returns the canonical head after its last record

@@ -185,8 +185,8 @@ struct Recovery {
             }
         }
         if writable, lastSegmentIsLegacy {
-            // A format-2 log is continued in format 3: its segments stay as they are (so they keep
-            // verifying with their frame chain) and appends go to a new format-3 segment.
+            // A format-2 log is continued in format 4: its segments stay as they are (so they keep
+            // verifying with their frame chain) and appends go to a new format-4 segment.
             let number = writer.segment + 1
             files[number] = try createSegment(
                 number, firstPosition: index.lastPosition + 1, previousHash: index.headHash)
@@ -194,7 +194,7 @@ struct Recovery {
             writer.segmentEnd = UInt64(Segment.headerSize)
             report.formatUpgraded = true
             logger.info(
-                "continuing a format-2 event log in format 3 (canonical record chain) in a new segment",
+                "continuing a format-2 event log in format 4 (canonical record chain) in a new segment",
                 metadata: ["segment": "\(Segment.fileName(number))", "lastPosition": "\(index.lastPosition)"])
         }
         report.lastPosition = index.lastPosition
@@ -234,7 +234,7 @@ struct Recovery {
     /// it names (same position and hash): otherwise the index is rebuilt.
     private func usableCheckpoint(_ checkpoint: Checkpoint?, numbers: [UInt32]) throws -> Checkpoint? {
         // It ends after its last frame, or at the start of a later segment (one begun empty, as
-        // when a format-2 log is continued in format 3).
+        // when a format-2 log is continued in format 4).
         guard let checkpoint, numbers.contains(checkpoint.segment), let last = checkpoint.index.frames.last,
             last.segment == checkpoint.segment && last.offset + UInt64(last.length) == checkpoint.endOffset
                 || last.segment < checkpoint.segment && checkpoint.endOffset == UInt64(Segment.headerSize)

@@ -4,21 +4,22 @@ import Foundation
 ///
 /// ```
 /// offset size field
-///      0    8 magic "IASEG003" (format 3; "IASEG002" is format 2, still read; format 1 is refused)
+///      0    8 magic "IASEG004" (format 4; "IASEG002" is format 2, still read; formats 1 and 3 are refused)
 ///      8    8 position of the segment's first record
-///     16   32 format 3: the canonical chain head before its first record (``RecordChain``);
+///     16   32 format 4: the canonical chain head before its first record (``RecordChain``);
 ///             format 2: the hash of the last format-2 frame before it (zeros for the first)
 /// ```
 /// Frames follow back to back, all in the segment's format. A segment is closed once it
 /// reaches the configured size; the next one starts with the next frame. A log written in
-/// format 2 is continued in format 3: the writer starts a new segment when it opens one.
+/// format 2 is continued in format 4: the writer starts a new segment when it opens one.
 enum Segment {
     static let headerSize = 48
-    static let magic = Array("IASEG003".utf8)
+    static let magic = Array("IASEG004".utf8)
     /// Format-2 segments: read and verified, never written.
     static let legacyMagic = Array("IASEG002".utf8)
-    /// Magics of older formats this version does not read.
-    static let olderMagics = [Array("IASEG001".utf8)]
+    /// Magics of older formats this version does not read (format 3 chained records by an
+    /// earlier rule and was written only by development builds).
+    static let olderMagics = [Array("IASEG001".utf8), Array("IASEG003".utf8)]
 
     static func fileName(_ number: UInt32) -> String {
         let digits = String(number)

@@ -37,7 +37,7 @@ extension FuzzTarget {
             name: "log-frames", seeds: [seed],
             dictionary: [
                 [0x49, 0x41, 0x46, 0x33], [0x49, 0x41, 0x46, 0x32], [0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0x7F],
-                Array("IASEG003".utf8), Array("IASEG002".utf8), [0x0B],
+                Array("IASEG004".utf8), Array("IASEG002".utf8), [0x0B],
             ],
             run: { input in
                 try? FileManager.default.removeItem(at: directory)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AuditLog
 
-@Suite("Log format 3: the canonical chain, and format-2 logs")
+@Suite("Log format 4: the canonical chain, and format-2 logs")
 struct LogFormatTests {
     /// The same 60 appends (three streams, one to three events each, fingerprinted), in order.
     static func history() -> [StreamAppend] {
@@ -58,7 +58,7 @@ struct LogFormatTests {
         try rebuilt.close()
     }
 
-    /// A copy of the format-2 log committed under Fixtures (written by the build before format 3
+    /// A copy of the format-2 log committed under Fixtures (written by the build before the canonical chain
     /// with `itemaudit generate --seed 3 --inspectors 3 --locations 3 --products 40 --days 21`),
     /// and the report its `verify --format json` printed then.
     static func copyFormatTwoLog(to directory: URL) throws -> (frameHead: String, events: UInt64) {
@@ -83,7 +83,7 @@ struct LogFormatTests {
         let report = try EventLog.verify(directory: directory.url)
         #expect(report.isIntact, "\(String(describing: report.problem))")
         #expect(report.eventCount == events)
-        #expect(report.formatTwoFrameHash == frameHead, "the head verify printed before format 3")
+        #expect(report.formatTwoFrameHash == frameHead, "the head verify printed for the format-2 log")
         let reader = try openLog(directory.url, EventLog.Configuration(readOnly: true))
         let records = try reader.allRecords()
         #expect(report.headHash == Self.canonicalHead(of: records))
@@ -91,7 +91,7 @@ struct LogFormatTests {
         #expect(records.contains { $0.commandFingerprint != nil })
     }
 
-    @Test("opening a format-2 log for writing continues it in a format-3 segment; both parts verify")
+    @Test("opening a format-2 log for writing continues it in a format-4 segment; both parts verify")
     func formatTwoUpgrades() async throws {
         let directory = try TemporaryDirectory()
         let (frameHead, events) = try Self.copyFormatTwoLog(to: directory.url)
@@ -121,7 +121,7 @@ struct LogFormatTests {
         #expect(report.isIntact, "\(String(describing: report.problem))")
         #expect(report.formatTwoFrameHash == frameHead)
         log = try openLog(directory.url, .init())
-        #expect(!log.recovery.formatUpgraded, "the log is format 3 now")
+        #expect(!log.recovery.formatUpgraded, "the log is format 4 now")
         let records = try log.allRecords()
         #expect(report.headHash == Self.canonicalHead(of: records))
         #expect(log.headHash == report.headHash && report.headHash != canonicalBefore)
@@ -139,8 +139,8 @@ struct LogFormatTests {
         #expect(problem.offset == frame && problem.reason.contains("hash chain"))
     }
 
-    @Test("a payload byte changed in a format-3 frame, CRC recomputed: verify and the writer's open catch it")
-    func formatThreeTamper() async throws {
+    @Test("a payload byte changed in a format-4 frame, CRC recomputed: verify and the writer's open catch it")
+    func formatFourTamper() async throws {
         let directory = try TemporaryDirectory()
         let log = try openLog(directory.url, EventLog.Configuration(segmentSize: 1 << 20, checkpointInterval: 1 << 30))
         for append in Self.history() { _ = try await log.append(batch: [append]) }
@@ -150,6 +150,30 @@ struct LogFormatTests {
         let problem = try #require(report.problem)
         #expect(problem.offset == frame && problem.reason.contains("hash chain"))
         #expect(throws: EventLogError.self) { _ = try openLog(directory.url, .init()) }
+    }
+
+    /// Format 3 chained each record's full content in the writer; its logs came only from
+    /// development builds. Opening or verifying one says so instead of reporting damage.
+    @Test("a format-3 segment is refused as an older format, by open and by verify")
+    func formatThreeRefused() async throws {
+        let directory = try TemporaryDirectory()
+        let log = try openLog(directory.url, .init())
+        for append in Self.history().prefix(5) { _ = try await log.append(batch: [append]) }
+        try log.close()
+        let segment = directory.url.appendingPathComponent(Segment.fileName(1))
+        var bytes = try [UInt8](Data(contentsOf: segment))
+        bytes.replaceSubrange(0..<8, with: Array("IASEG003".utf8))
+        try Data(bytes).write(to: segment)
+        for attempt in 0..<2 {
+            let error = #expect(throws: EventLogError.self) {
+                if attempt == 0 {
+                    _ = try openLog(directory.url, .init())
+                } else {
+                    _ = try EventLog.verify(directory: directory.url)
+                }
+            }
+            #expect(error?.message.contains("older log format (IASEG003)") == true, "\(String(describing: error))")
+        }
     }
 }
 

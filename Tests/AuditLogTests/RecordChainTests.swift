@@ -13,7 +13,7 @@ struct RecordChainTests {
         recordedAt: Timestamp(microsecondsSinceEpoch: 1_000), occurredAt: Timestamp(microsecondsSinceEpoch: -5),
         actor: "ann", commandID: "cmd-1", payload: [0xFF, 0x00], commandFingerprint: fingerprint)
 
-    @Test("canonical bytes follow the documented layout, field by field")
+    @Test("content bytes follow the documented layout, field by field")
     func layout() {
         var expected: [UInt8] = []
         func le<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { expected += $0 } }
@@ -21,9 +21,6 @@ struct RecordChainTests {
             le(UInt32(bytes.count))
             expected += bytes
         }
-        le(UInt64(0x0102))
-        le(UInt64(3))
-        le(Int64(1_000))
         le(Int64(-5))
         le(UInt16(2))
         expected.append(1)
@@ -33,26 +30,38 @@ struct RecordChainTests {
         field(Array("ann".utf8))
         field(Array("cmd-1".utf8))
         field([0xFF, 0x00])
-        #expect(RecordChain.canonicalBytes(of: Self.record) == expected)
+        #expect(RecordChain.contentBytes(of: Self.record) == expected)
+        #expect(RecordChain.digest(of: Self.record) == Array(SHA256.hash(data: expected)))
 
         let unfingerprinted = EventRecord(
             position: 1, streamID: "s", streamVersion: 1, eventType: "E", schemaVersion: 1,
             recordedAt: Timestamp(microsecondsSinceEpoch: 0), occurredAt: Timestamp(microsecondsSinceEpoch: 0),
             actor: "", commandID: "c", payload: [])
-        #expect(RecordChain.canonicalBytes(of: unfingerprinted)[34] == 0)
-        #expect(RecordChain.canonicalBytes(of: unfingerprinted).count == 35 + 4 * 5 + 3)
+        #expect(RecordChain.contentBytes(of: unfingerprinted)[10] == 0)
+        #expect(RecordChain.contentBytes(of: unfingerprinted).count == 11 + 4 * 5 + 3)
     }
 
-    @Test("the head is SHA-256 of the previous head and the canonical bytes, from 32 zero bytes")
+    @Test("the head is SHA-256 of the link bytes (previous head, position, version, recorded-at, digest)")
     func chaining() {
         var chain = RecordChain()
         #expect(chain.hex == String(repeating: "0", count: 64))
         chain.append(Self.record)
-        let expected = Array(SHA256.hash(data: RecordChain.emptyHead + RecordChain.canonicalBytes(of: Self.record)))
+        var link = RecordChain.emptyHead
+        func le<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { link += $0 } }
+        le(UInt64(0x0102))
+        le(UInt64(3))
+        le(Int64(1_000))
+        link += Array(SHA256.hash(data: RecordChain.contentBytes(of: Self.record)))
+        #expect(link.count == 88)
+        let expected = Array(SHA256.hash(data: link))
         #expect(chain.head == expected)
         #expect(RecordChain.head(after: RecordChain.emptyHead, Self.record) == expected)
         #expect(RecordChain.bytes(hex: chain.hex) == expected)
         #expect(RecordChain.bytes(hex: "xyz") == nil)
+
+        chain.append(Self.record)
+        #expect(chain.head == RecordChain.head(after: expected, Self.record), "the next link starts from the head")
+        #expect(chain.head != expected)
     }
 
     @Test("changing any one field changes the head")

@@ -2,24 +2,24 @@ import Foundation
 import Inspection
 import Testing
 
-/// Adding an event type is its file, its schema and one case line: the registry is derived from the
-/// cases (tools/generate-event-registry), and these tests fail when the three disagree.
+/// Adding an event type is its file and its schema: InspectionEvent's cases and the registry are
+/// generated at build time from the payload types (EventRegistryPlugin), and these tests fail when
+/// the types, the registry and the schemas disagree.
 @Suite("the event registry, the enum's cases and the schema files agree")
 struct EventRegistryTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The `case name(Payload)` lines of InspectionEvent.swift, as the generator reads them.
-    static func caseLines() throws -> [(name: String, payload: String)] {
-        let source = try String(
-            contentsOf: repository.appendingPathComponent("Sources/Inspection/Events/InspectionEvent.swift"),
-            encoding: .utf8)
-        return source.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("    case "), line.hasSuffix(")"), let open = line.firstIndex(of: "(") else {
-                return nil
+    /// The types declared `struct Name: InspectionEventPayload` in the event files: a plain scan of
+    /// the direct conformances (the generator also follows refining protocols).
+    static func directPayloadTypes() throws -> [String] {
+        let directory = repository.appendingPathComponent("Sources/Inspection/Events")
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().flatMap { file in
+            let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            return source.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("public struct "), line.hasSuffix(": InspectionEventPayload {") else { return nil }
+                return String(line.dropFirst("public struct ".count).prefix { $0 != ":" })
             }
-            let name = line[line.index(line.startIndex, offsetBy: 9)..<open]
-            return (String(name), String(line[line.index(after: open)..<line.index(before: line.endIndex)]))
         }
     }
 
@@ -42,11 +42,15 @@ struct EventRegistryTests {
             + files.subtracting(expected).sorted().map { "a schema, but no registered type: \($0)" }
     }
 
-    @Test("every case of InspectionEvent is registered, in case order, under its payload's name")
+    @Test("every payload type of the event files is registered once, as the case of its name")
     func casesAreRegistered() throws {
-        let cases = try Self.caseLines()
-        #expect(cases.count == InspectionEvent.registry.count, "run tools/generate-event-registry")
-        #expect(cases.map(\.payload) == InspectionEvent.registry.map { "\($0.current)" })
+        let registered = InspectionEvent.registry.map { "\($0.current)" }
+        #expect(Set(registered).count == registered.count, "a type registered twice")
+        let direct = try Self.directPayloadTypes()
+        #expect(direct.count > 10, "the scan finds the event files' types")
+        for type in direct { #expect(registered.contains(type), "\(type) is not a case of InspectionEvent") }
+        // Types reached through a refining protocol (BatchTransition, TaskTransition) are registered too.
+        #expect(registered.contains("CollectionStarted") && registered.contains("InspectionStarted"))
     }
 
     @Test("every registered type and version has its schema file, and every schema file its type")

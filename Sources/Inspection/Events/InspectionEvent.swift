@@ -1,57 +1,7 @@
-/// Every event of the inspection domain, at its current schema version.
-///
-/// Older versions are upcast when decoded (see ``decode(eventType:schemaVersion:payload:)``), so
-/// code that folds events only ever sees the current shape. Each case carries an
-/// ``InspectionEventPayload``; `payload` and the registry are generated from the case lines below
-/// (`tools/generate-event-registry`), so a new event type is its file, its schema and one case here.
-public enum InspectionEvent: Sendable, Hashable {
-    /// See ``AttributeVerdictRecorded``.
-    case attributeVerdictRecorded(AttributeVerdictRecorded)
-    /// See ``LocationRegistered``.
-    case locationRegistered(LocationRegistered)
-    /// See ``InspectorRegistered``.
-    case inspectorRegistered(InspectorRegistered)
-    /// See ``ProductRegistered``.
-    case productRegistered(ProductRegistered)
-    /// See ``DatasheetImported``.
-    case datasheetImported(DatasheetImported)
-    /// See ``RuleCheckRecorded``.
-    case ruleCheckRecorded(RuleCheckRecorded)
-    /// See ``ProductReceived``.
-    case productReceived(ProductReceived)
-    /// See ``BatchAllocated``.
-    case batchAllocated(BatchAllocated)
-    /// See ``AdHocTaskAllocated``.
-    case adHocTaskAllocated(AdHocTaskAllocated)
-    /// See ``CollectionStarted``.
-    case collectionStarted(CollectionStarted)
-    /// See ``CollectionPaused``.
-    case collectionPaused(CollectionPaused)
-    /// See ``CollectionFinished``.
-    case collectionFinished(CollectionFinished)
-    /// See ``CollectionCancelled``.
-    case collectionCancelled(CollectionCancelled)
-    /// See ``ProductCollected``.
-    case productCollected(ProductCollected)
-    /// See ``CollectionSkipped``.
-    case collectionSkipped(CollectionSkipped)
-    /// See ``InspectionStarted``.
-    case inspectionStarted(InspectionStarted)
-    /// See ``InspectionPaused``.
-    case inspectionPaused(InspectionPaused)
-    /// See ``PhotoAttached``.
-    case photoAttached(PhotoAttached)
-    /// See ``InspectionFinished``.
-    case inspectionFinished(InspectionFinished)
-    /// See ``InspectionSkipped``.
-    case inspectionSkipped(InspectionSkipped)
-    /// See ``BatchSubmitted``.
-    case batchSubmitted(BatchSubmitted)
-    /// See ``BatchCancelled``.
-    case batchCancelled(BatchCancelled)
-    /// See ``BatchExpired``.
-    case batchExpired(BatchExpired)
-
+// InspectionEvent itself (one case per event payload type in this folder, `payload` and the
+// registry entries) is generated at build time by the EventRegistryPlugin from the types here
+// that conform to InspectionEventPayload: a new event type is its file and its schema.
+extension InspectionEvent {
     /// Every payload type at its current version, in registry order.
     public static var currentTypes: [any EventPayload.Type] { registry.map(\.current) }
 

@@ -1,10 +1,11 @@
 /// The current version of an event of the inspection domain: what its file declares so that the
 /// registry entry and the type-erased ``InspectionEvent/payload`` can be derived.
 ///
-/// `tools/generate-event-registry` reads the cases of ``InspectionEvent`` and writes
-/// `InspectionEvent+Generated.swift`: the `payload` switch and the list of payload types the
-/// registry is made of, each entry made by ``registered(as:)``. A new event type is therefore its
-/// file, its schema and its case line; nothing else is listed by hand.
+/// At build time the EventRegistryPlugin finds the types in `Sources/Inspection/Events` that conform
+/// to this protocol (directly or through a protocol declared there that refines it) and generates
+/// ``InspectionEvent`` from them: one case per type, the `payload` switch and the list of payload
+/// types the registry is made of, each entry made by ``registered(as:)``. A new event type is
+/// therefore its file and its schema; nothing is listed by hand.
 public protocol InspectionEventPayload: EventPayload {
     /// For an event about one task: what the fast task-event reader makes of it (nil by default).
     static var taskEventKind: TaskEvent.Kind? { get }
