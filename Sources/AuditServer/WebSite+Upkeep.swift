@@ -1,10 +1,12 @@
 import AuditService
 import Logging
 import NIOPosix
+import Reports
 import ServiceLifecycle
 
 /// What the report pages need done in the background while the server runs:
 ///
+/// - the templates parsed at start, so the first page drawn is as quick as the rest;
 /// - the projection database opened and caught up once at start (a rebuild after an upgrade runs
 ///   here, not in the first visitor's request), then folded after every append, so a page reads
 ///   it as it stands instead of opening and catching it up per request;
@@ -16,6 +18,11 @@ struct ReportUpkeepService: Service {
     var verifyInterval: Duration = .seconds(6 * 3600)
 
     func run() async throws {
+        do {
+            try ReportPages.prepare()
+        } catch {
+            server.logger.error("report templates do not parse", metadata: ["error": "\(error)"])
+        }
         do {
             _ = try await server.service.followProjections()
         } catch {

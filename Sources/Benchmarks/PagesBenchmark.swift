@@ -25,6 +25,7 @@ public enum PagesBenchmark {
         let now = Timestamp(Date())
         let pages = ReportPages(queries: queries, links: .server(basePath: "/pages"), now: { now })
         let viewer = PageViewer(userID: "bench", role: "manager", csrfToken: "token")
+        try ReportPages.prepare()  // as the server does at start
         _ = try queries.refresh()
         let firstBatch = try queries.batches().first?.batchID ?? "B1"
         // The product with the longest quality history among the first page of a search: a busy page.

@@ -34,6 +34,12 @@ public struct ReportPages: Sendable {
         self.clock = now ?? { Timestamp(Date()) }
     }
 
+    /// Parses the embedded templates now, so the first page a server draws does not pay for it.
+    /// - Throws: ``ReportError`` when a template does not parse (a defect the tests catch).
+    public static func prepare() throws {
+        _ = try Templates.library.get()
+    }
+
     /// These pages showing `report`, made at `time`, as the log's last verification on the dashboard.
     public func withVerification(_ report: VerificationReport, at time: Timestamp) -> ReportPages {
         var copy = self

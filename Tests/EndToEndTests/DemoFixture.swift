@@ -55,11 +55,22 @@ enum DemoFixture {
     }
 
     /// A private copy of the demo's data directory, for a test that writes or damages it; remove it afterwards.
+    ///
+    /// Tests read the shared demo in parallel, and a reader holds SQLite's `-wal`/`-shm` files open
+    /// while it runs; a copy taken then would carry them, and the copy's first reader would fold
+    /// them away and change its listing. So a copy is taken again until it holds none.
     static func copy() throws -> URL {
         let demo = try demo()
-        let copy = try scratch().appendingPathComponent("data")
-        try FileManager.default.copyItem(at: demo.directory, to: copy)
-        return copy
+        for _ in 0..<200 {
+            let scratch = try scratch()
+            let copy = scratch.appendingPathComponent("data")
+            try FileManager.default.copyItem(at: demo.directory, to: copy)
+            let files = FileManager.default.enumerator(atPath: copy.path)?.compactMap { $0 as? String } ?? []
+            if !files.contains(where: { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }) { return copy }
+            try FileManager.default.removeItem(at: scratch)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw Failure(description: "the shared demo stayed open by a reader for 10 s; no quiet copy could be taken")
     }
 
     /// A new empty scratch directory; remove it afterwards.
