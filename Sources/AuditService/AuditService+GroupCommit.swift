@@ -109,14 +109,18 @@ extension AuditService {
     private func attemptGroup(_ bundles: [[CommandEnvelope]]) async throws -> GroupAttempt {
         // Refusals and versions are decided on the store's latest state.
         try await catchUp(through: .max)
+        // The state is taken before the store is asked for repeats: a command whose events the
+        // state holds is then surely found as a repeat. (Asked first, a follower's fold during the
+        // lookups could bring in a command just committed elsewhere, and its resend would be
+        // decided on a state that already holds it: refused instead of answered as a duplicate.)
+        let basis = appliedPosition
+        var working = state
         var repeats: [[CommandOutcome?]] = []
         for envelopes in bundles {
             var answers: [CommandOutcome?] = []
             for envelope in envelopes { answers.append(try await repeatOutcome(envelope)) }
             repeats.append(answers)
         }
-        let basis = appliedPosition
-        var working = state
         var versions: [String: UInt64] = [:]
         var decidedIDs: Set<String> = []
         var outcomes: [[CommandOutcome?]] = bundles.map { Array(repeating: nil, count: $0.count) }

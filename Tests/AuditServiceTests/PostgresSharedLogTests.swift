@@ -42,7 +42,7 @@ struct PostgresSharedLogTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes.filter { $0.status == .accepted }.count == 4)
-        #expect(outcomes.filter { $0.status == .duplicate }.count == 4)
+        #expect(outcomes.filter { $0.status == .duplicate }.count == 4, "\(outcomes)")
         // Both servers reach the same end through the subscription, without being asked.
         let end = max(one.lastPosition, two.lastPosition)
         for service in [one, two] {
