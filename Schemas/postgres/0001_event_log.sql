@@ -25,7 +25,8 @@ CREATE TABLE itemaudit_events (
     -- The command's fingerprint, on the first event of each append (NULL on the others).
     fingerprint    bytea,
     payload        bytea    NOT NULL,
-    -- head(n) = SHA-256(head(n-1) || canonical bytes of record n): what verify recomputes.
+    -- head(n) = SHA-256(head(n-1) || position || version || recorded-at || SHA-256(content of n)), the
+    -- record chain of docs/architecture.md: what verify recomputes.
     chain_hash     bytea    NOT NULL CHECK (length(chain_hash) = 32),
     CONSTRAINT itemaudit_events_stream_version UNIQUE (stream_id, stream_version)
 );

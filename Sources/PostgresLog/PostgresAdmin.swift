@@ -23,34 +23,32 @@ public enum PostgresAdmin {
 
     /// Runs `sql` (one or more statements, no parameters) on `url`.
     public static func execute(_ sql: String, on url: PostgresStoreURL, logger: Logger) throws {
-        let pool = try ConnectionPool(url: url, maximum: 1, timeout: .seconds(10), logger: logger)
-        defer { pool.close() }
-        do {
-            try pool.withConnection { connection in
-                for statement in SQLScript.statements(sql) {
-                    _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
-                }
+        try withConnection(to: url, logger: logger) { connection in
+            for statement in SQLScript.statements(sql) {
+                _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
             }
-        } catch let error as PostgresLogError {
-            throw error
-        } catch {
-            throw PostgresLogError(
-                .queryFailed, "\(url.redacted) refused a statement: \(ConnectionPool.describe(error))",
-                context: ["url": url.redacted])
         }
     }
 
     /// The rows `sql` (one statement) returns, each column's bytes as text (NULL as nil; numbers
     /// come in binary, so cast them to text in the statement).
     public static func rows(_ sql: String, on url: PostgresStoreURL, logger: Logger) throws -> [[String?]] {
+        try withConnection(to: url, logger: logger) { connection in
+            try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait().map { row in
+                row.map { cell in cell.bytes.map { String(buffer: $0) } }
+            }
+        }
+    }
+
+    /// `body` on one connection to `url`, closed after; a failure other than the pool's own as
+    /// ``PostgresLogError`` `.queryFailed`.
+    private static func withConnection<T>(
+        to url: PostgresStoreURL, logger: Logger, _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
         let pool = try ConnectionPool(url: url, maximum: 1, timeout: .seconds(10), logger: logger)
         defer { pool.close() }
         do {
-            return try pool.withConnection { connection in
-                try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait().map { row in
-                    row.map { cell in cell.bytes.map { String(buffer: $0) } }
-                }
-            }
+            return try pool.withConnection(body)
         } catch let error as PostgresLogError {
             throw error
         } catch {

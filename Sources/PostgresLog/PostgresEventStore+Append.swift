@@ -144,12 +144,13 @@ extension PostgresEventStore {
         var plan: GroupPlan
         let outcome: T
         do {
-            let (head, read, stored, current) = try decodeLookUp(try await locked.get())
-            var (versions, commands) = (read, stored)
+            var (head, versions, commands, current) = try decodeLookUp(try await locked.get())
             if !current {
                 // A commit landed between this statement's snapshot and its lock: read again
-                // (a new statement sees it, and the lock is held now).
-                (versions, commands) = try await lookUp(streams: Array(streams), ids: Array(commandIDs), on: connection)
+                // (a new statement sees it, and this transaction holds the lock now).
+                let again = Self.lockAndLookUp(streams: Array(streams), ids: Array(commandIDs))
+                (head, versions, commands, _) = try decodeLookUp(
+                    try await connection.query(again, logger: logger).get())
             }
             plan = GroupPlan(head: head, now: clock.now(), versions: versions, commands: commands)
             outcome = try decide(&plan)
@@ -196,6 +197,10 @@ extension PostgresEventStore {
     /// Locks the head row and reads it, the streams' versions and the stored commands, in one
     /// statement. Its reads see the snapshot taken when it started, the locked head the newest
     /// row: the last column says whether they agree (no commit came in between).
+    ///
+    /// One index probe per key, whatever the table's size: a `LATERAL … LIMIT 1` per key keeps
+    /// the planner from answering `= ANY(thousands of keys)` with a sequential scan (which it
+    /// picks for a long array, and which made each group commit as slow as the log is long).
     static func lockAndLookUp(streams: [String], ids: [String]) -> PostgresQuery {
         """
         WITH head AS (
@@ -245,44 +250,6 @@ extension PostgresEventStore {
             throw PostgresLogError(.queryFailed, "the head row of the log in \(url.redacted) is missing")
         }
         return (head, versions, commands, current)
-    }
-
-    /// The current versions of the streams and the stored commands the batches name.
-    ///
-    /// One index probe per key, whatever the table's size: a `LATERAL … LIMIT 1` per key keeps
-    /// the planner from answering `= ANY(thousands of keys)` with a sequential scan (which it
-    /// picks for a long array, and which made each group commit as slow as the log is long).
-    private func lookUp(streams: [String], ids: [String], on connection: PostgresConnection) async throws -> (
-        [String: UInt64], [String: AppendedCommand]
-    ) {
-        let rows = try await connection.query(
-            """
-            SELECT 'c'::text, c.command_id, coalesce(c.fingerprint, ''::bytea), c.first_position, c.last_position,
-                c.stream_version, c.stream_id
-            FROM unnest(\(ids)::text[]) AS i(id) CROSS JOIN LATERAL (
-                SELECT * FROM itemaudit_commands WHERE command_id = i.id LIMIT 1) AS c
-            UNION ALL
-            SELECT 's'::text, s.id, ''::bytea, 0::int8, 0::int8, e.stream_version, s.id
-            FROM unnest(\(streams)::text[]) AS s(id) CROSS JOIN LATERAL (
-                SELECT stream_version FROM itemaudit_events WHERE stream_id = s.id
-                ORDER BY stream_version DESC LIMIT 1) AS e
-            """, logger: logger
-        ).get()
-        var versions: [String: UInt64] = [:]
-        var commands: [String: AppendedCommand] = [:]
-        for row in rows {
-            let (kind, key, fingerprint, first, last, version, stream) = try row.decode(
-                (String, String, ByteBuffer, Int64, Int64, Int64, String).self)
-            if kind == "s" {
-                versions[key] = UInt64(version)
-            } else {
-                let stored = fingerprint.withUnsafeReadableBytes { CommandFingerprint(storedBytes: $0) }
-                commands[key] = AppendedCommand(
-                    streamID: stream, positions: UInt64(first)...UInt64(last), streamVersion: UInt64(version),
-                    fingerprint: stored)
-            }
-        }
-        return (versions, commands)
     }
 
     /// A database failure as the error callers handle: `.unreachable` when the server cannot be

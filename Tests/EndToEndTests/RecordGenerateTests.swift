@@ -84,23 +84,9 @@ struct GenerateInterruptTests {
         let scratch = try DemoFixture.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let data = scratch.appendingPathComponent("data")
-        let process = Process()
-        process.executableURL = ItemAuditBinary.executable
-        process.arguments = ["generate", "--data", data.path, "--days", "400", "--products", "300", "--quiet"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        // Interrupt once the log has something in it.
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: data.appendingPathComponent("log").path), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        Thread.sleep(forTimeInterval: 2)
-        process.interrupt()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(stderr)")
+        let (status, stderr) = try Self.interrupt(
+            ["generate", "--data", data.path, "--days", "400", "--products", "300", "--quiet"], data: data, after: 2)
+        #expect(status == 130, "\(stderr)")
         #expect(
             stderr.contains("generate: interrupted after") && stderr.contains("--resume")
                 && stderr.contains("--replace"), "\(stderr)")
@@ -125,9 +111,11 @@ struct GenerateInterruptTests {
         #expect(refused.status == 2 && FileManager.default.fileExists(atPath: other.path))
     }
 
-    /// Starts `generate` with `arguments`, interrupts it once its log holds events, and returns
-    /// its exit status and stderr.
-    static func interrupt(_ arguments: [String], data: URL) throws -> (status: Int32, stderr: String) {
+    /// Starts `generate` with `arguments`, interrupts it `after` seconds once its log holds
+    /// events, and returns its exit status and stderr.
+    static func interrupt(
+        _ arguments: [String], data: URL, after: TimeInterval = 1
+    ) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = ItemAuditBinary.executable
         process.arguments = arguments
@@ -139,7 +127,7 @@ struct GenerateInterruptTests {
         while !FileManager.default.fileExists(atPath: data.appendingPathComponent("log").path), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(forTimeInterval: after)
         process.interrupt()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
