@@ -30,7 +30,7 @@ public struct CoverageProjection: Projection {
     }
 
     /// The indexes the coverage queries read (``ProjectionStore/coverage(from:to:by:)``, the
-    /// overdue samples): the catalogue by type and by location, the received products, and the
+    /// overdue samples): the catalogue by type, by gtin and by location, the received products, and the
     /// quality projection's inspections per product and per mode, inspector and location, each
     /// with its products in order so distinct products are counted without sorting.
     ///
@@ -39,6 +39,9 @@ public struct CoverageProjection: Projection {
     /// without refolding, and they come back when the quality projection is rebuilt alone.
     static let queryIndexes = [
         "CREATE INDEX coverage_product_type ON coverage_product (product_type, registered_at)",
+        // The catalogue in gtin order without its wide rows, for the passes that merge it with
+        // the inspections (``CoveragePasses``).
+        "CREATE INDEX coverage_product_gtin ON coverage_product (gtin, product_type, registered_at)",
         "CREATE INDEX coverage_product_due ON coverage_product (inspect_before) WHERE inspect_before IS NOT NULL",
         "CREATE INDEX coverage_listing_location ON coverage_listing (location, gtin)",
         "CREATE INDEX coverage_inspection_gtin ON quality_inspection (gtin, occurred_at)",

@@ -26,6 +26,10 @@ public struct QualityProjection: Projection {
               warning INTEGER NOT NULL, failure INTEGER NOT NULL, unable INTEGER NOT NULL, failing TEXT NOT NULL)
             """,
             "CREATE INDEX quality_inspection_gtin ON quality_inspection (gtin)",
+            // The dashboard's failures by attribute read only the inspections with a failing
+            // attribute, from this narrow index (a plain index: a database from before it gets
+            // it at its next catch-up, without refolding).
+            "CREATE INDEX quality_inspection_failing ON quality_inspection (occurred_at, failing) WHERE failing <> ''",
             """
             CREATE TABLE quality_rule_check (
               position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, datasheet TEXT NOT NULL, rule_sets TEXT NOT NULL,

@@ -81,61 +81,56 @@ public struct CoverageRow: Sendable, Hashable, Codable {
 extension ProjectionStore {
     /// Coverage from `from` (inclusive) to `to` (exclusive), µs since the epoch (open ends when nil).
     ///
-    /// Aggregated in SQL over the coverage projection's indexes (see ``CoverageProjection``): each
-    /// product's inspections are read once from `(gtin, occurred_at)`, a grouping's distinct
-    /// products stream from `(group, gtin, occurred_at)`, and only received products are checked
-    /// for being overdue. Each query's answer equals the plain definition in `CoverageRow`'s
-    /// fields (a test compares them on generated histories).
+    /// Counted in ordered passes over the coverage projection's indexes (see ``CoverageProjection``,
+    /// ``CoveragePasses`` and ``CoveragePeriods``): each product's inspections are read once from
+    /// `(gtin, occurred_at)`, a grouping's distinct products come in order from
+    /// `(group, gtin, occurred_at)`, and only received products are checked for being overdue.
+    /// Each answer equals the plain definition in `CoverageRow`'s fields (a test compares them on
+    /// generated histories).
     public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
         let from = from ?? Int64.min
         let to = to ?? Int64.max
         return try database.read { db in
             guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else { return [] }
-            let arguments: StatementArguments = ["from": from, "to": to, "due": min(to, Int64.max - 1)]
-            if let unit = grouping.period, let rows = try Self.periodCoverage(db, unit: unit, from: from, to: to) {
-                return Self.coverageRows(rows, grouping: grouping)
-            }
-            let sql: String
+            let passes = CoveragePasses(from: from, to: to)
+            let figures: [CoverageFigures]
             switch grouping {
-            case .type: sql = Self.coverageByTypeSQL
-            case .location: sql = Self.coverageByLocationSQL
-            case .mode, .inspector, .day, .week, .month:
-                let column =
-                    grouping.period?.sql(seconds: "occurred_at / 1000000") ?? (grouping == .mode ? "mode" : "inspector")
-                sql = """
-                    SELECT CAST(\(column) AS TEXT) AS g,
-                      (SELECT count(*) FROM coverage_product WHERE registered_at < :to) AS catalogue,
-                      count(DISTINCT gtin), count(*), NULL, NULL
-                    FROM quality_inspection WHERE occurred_at >= :from AND occurred_at < :to
-                    GROUP BY \(column) ORDER BY \(column)
-                    """
+            case .type: figures = try passes.byType(db)
+            case .location: figures = try passes.byLocation(db)
+            case .mode: figures = try passes.byColumn(db, "mode")
+            case .inspector: figures = try passes.byColumn(db, "inspector")
+            case .day: figures = try Self.periodCoverage(db, unit: .day, from: from, to: to)
+            case .week: figures = try Self.periodCoverage(db, unit: .week, from: from, to: to)
+            case .month: figures = try Self.periodCoverage(db, unit: .month, from: from, to: to)
             }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-                CoverageFigures(
-                    group: row[0], catalogue: row[1], inspected: row[2], inspections: row[3], neverInspected: row[4],
-                    overdue: row[5])
-            }
-            return Self.coverageRows(rows, grouping: grouping)
+            return Self.coverageRows(figures, grouping: grouping)
         }
     }
 
     /// One group's figures as the queries count them.
-    private struct CoverageFigures {
-        var group: String
-        var catalogue: Int
-        var inspected: Int
-        var inspections: Int
-        var neverInspected: Int?
-        var overdue: Int?
-    }
+    private typealias CoverageFigures = CoveragePasses.Figures
 
-    /// A time grouping's figures counted in one ordered pass (``CoveragePeriods``), nil when a
-    /// time lies outside what SQLite's dates name (the SQL then counts them).
+    /// A time grouping's figures counted in one ordered pass (``CoveragePeriods``); when a time
+    /// lies outside what SQLite's dates name, SQLite names and counts the periods.
     private static func periodCoverage(_ db: Database, unit: PeriodUnit, from: Int64, to: Int64) throws
-        -> [CoverageFigures]?
+        -> [CoverageFigures]
     {
         let periods = CoveragePeriods(unit: unit)
-        guard let totals = try periods.totals(db, from: from, to: to) else { return nil }
+        guard let totals = try periods.totals(db, from: from, to: to) else {
+            let column = unit.sql(seconds: "occurred_at / 1000000")
+            let sql = """
+                SELECT CAST(\(column) AS TEXT) AS g,
+                  (SELECT count(*) FROM coverage_product WHERE registered_at < :to) AS catalogue,
+                  count(DISTINCT gtin), count(*)
+                FROM quality_inspection WHERE occurred_at >= :from AND occurred_at < :to
+                GROUP BY \(column) ORDER BY \(column)
+                """
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: ["from": from, "to": to]).map { row in
+                CoverageFigures(
+                    group: row[0], catalogue: row[1], inspected: row[2], inspections: row[3], neverInspected: nil,
+                    overdue: nil)
+            }
+        }
         guard !totals.isEmpty else { return [] }
         let catalogue =
             try Int.fetchOne(
@@ -161,53 +156,4 @@ extension ProjectionStore {
             return result
         }
     }
-
-    /// Received products still due at `:due` and not inspected since their reception (before
-    /// `:to`): the overdue ones, with `c` the catalogue row.
-    private static let overdueCondition = """
-        c.inspect_before IS NOT NULL AND c.inspect_before < :due AND c.registered_at < :to
-          AND NOT EXISTS (SELECT 1 FROM quality_inspection q WHERE q.gtin = c.gtin
-                          AND q.occurred_at >= coalesce(c.received_at, -9223372036854775808) AND q.occurred_at < :to)
-        """
-
-    /// Per product type: the catalogue registered before `:to`; the products (of any registration
-    /// time) inspected in the period and their inspections; the catalogue products never
-    /// inspected before `:to`; the overdue ones.
-    private static let coverageByTypeSQL = """
-        WITH per AS (SELECT gtin, sum(occurred_at >= :from) AS k FROM quality_inspection
-                     WHERE occurred_at < :to GROUP BY gtin),
-          seen AS (SELECT p.product_type AS g, sum(per.k > 0) AS n, sum(per.k) AS k,
-                     sum(p.registered_at < :to) AS before
-                   FROM per JOIN coverage_product p ON p.gtin = per.gtin GROUP BY p.product_type),
-          cat AS (SELECT product_type AS g, count(*) AS n FROM coverage_product WHERE registered_at < :to
-                  GROUP BY product_type),
-          due AS (SELECT c.product_type AS g, count(*) AS n FROM coverage_product c
-                  WHERE \(overdueCondition) GROUP BY c.product_type)
-        SELECT CAST(cat.g AS TEXT), cat.n, coalesce(seen.n, 0), coalesce(seen.k, 0),
-          cat.n - coalesce(seen.before, 0), coalesce(due.n, 0)
-        FROM cat LEFT JOIN seen ON seen.g = cat.g LEFT JOIN due ON due.g = cat.g ORDER BY cat.g
-        """
-
-    /// Per location (every listing is of a registered product: receiving needs a registration):
-    /// its listings of products registered before `:to`; the listed products
-    /// inspected there in the period and those inspections; the listed products never inspected
-    /// (anywhere) before `:to`; the overdue ones.
-    private static let coverageByLocationSQL = """
-        WITH listed AS (SELECT location AS g, count(*) AS n FROM coverage_listing GROUP BY location),
-          late AS (SELECT s.location AS g, count(*) AS n FROM coverage_product c
-                   CROSS JOIN coverage_listing s ON s.gtin = c.gtin WHERE c.registered_at >= :to GROUP BY s.location),
-          per AS (SELECT gtin FROM quality_inspection WHERE occurred_at < :to GROUP BY gtin),
-          seen AS (SELECT s.location AS g, count(*) AS n FROM per JOIN coverage_product c ON c.gtin = per.gtin
-                   JOIN coverage_listing s ON s.gtin = per.gtin WHERE c.registered_at < :to GROUP BY s.location),
-          done AS (SELECT q.location AS g, count(DISTINCT q.gtin) AS n, count(*) AS k FROM quality_inspection q
-                   JOIN coverage_listing s ON s.gtin = q.gtin AND s.location = q.location
-                   WHERE q.occurred_at >= :from AND q.occurred_at < :to GROUP BY q.location),
-          due AS (SELECT s.location AS g, count(*) AS n FROM coverage_product c
-                  JOIN coverage_listing s ON s.gtin = c.gtin WHERE \(overdueCondition) GROUP BY s.location)
-        SELECT listed.g, listed.n - coalesce(late.n, 0), coalesce(done.n, 0), coalesce(done.k, 0),
-          listed.n - coalesce(late.n, 0) - coalesce(seen.n, 0), coalesce(due.n, 0)
-        FROM listed LEFT JOIN late ON late.g = listed.g LEFT JOIN seen ON seen.g = listed.g
-          LEFT JOIN done ON done.g = listed.g LEFT JOIN due ON due.g = listed.g
-        WHERE listed.n > coalesce(late.n, 0) ORDER BY listed.g
-        """
 }
