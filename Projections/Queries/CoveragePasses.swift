@@ -22,24 +22,50 @@ struct CoveragePasses {
         var overdue: Int?
     }
 
+    /// What one merge of the catalogue with its inspections gives the type and location groupings.
+    struct CatalogueMerge {
+        struct TypeCounts {
+            var catalogue = 0, inspected = 0, inspections = 0, seenBefore = 0
+        }
+        /// Per product type, its figures (type grouping).
+        var byType: [Int64: TypeCounts] = [:]
+        /// Products registered at or after `to`, not yet in a location's catalogue (location grouping).
+        var late = Set<String>()
+        /// Products registered before `to` and inspected anywhere before it (location grouping).
+        var seen = Set<String>()
+    }
+
+    /// The catalogue merged once with the inspections before `to`, keeping what the type grouping
+    /// (`types`) and the location grouping (`locations`) need (nothing is read when neither does).
+    func catalogueMerge(_ db: Database, types: Bool, locations: Bool) throws -> CatalogueMerge {
+        var merge = CatalogueMerge()
+        guard types || locations else { return merge }
+        try forEachProduct(db) { gtin, type, registeredAt, inPeriod, inspectedBefore in
+            if types {
+                var entry = merge.byType[type, default: CatalogueMerge.TypeCounts()]
+                if registeredAt < to { entry.catalogue += 1 }
+                if inPeriod > 0 { entry.inspected += 1 }
+                entry.inspections += inPeriod
+                if inspectedBefore && registeredAt < to { entry.seenBefore += 1 }
+                merge.byType[type] = entry
+            }
+            if locations {
+                if registeredAt >= to {
+                    merge.late.insert(String(decoding: gtin, as: UTF8.self))
+                } else if inspectedBefore {
+                    merge.seen.insert(String(decoding: gtin, as: UTF8.self))
+                }
+            }
+        }
+        return merge
+    }
+
     /// Per product type: the catalogue registered before `to`; the products (of any registration
     /// time) inspected in the period and those inspections; the catalogue products never inspected
     /// before `to`; the overdue ones. Types without a product registered before `to` are left out.
-    func byType(_ db: Database) throws -> [Figures] {
-        struct Counts {
-            var catalogue = 0, inspected = 0, inspections = 0, seenBefore = 0
-        }
-        var counts: [Int64: Counts] = [:]
-        try forEachProduct(db) { _, type, registeredAt, inPeriod, inspectedBefore in
-            var entry = counts[type, default: Counts()]
-            if registeredAt < to { entry.catalogue += 1 }
-            if inPeriod > 0 { entry.inspected += 1 }
-            entry.inspections += inPeriod
-            if inspectedBefore && registeredAt < to { entry.seenBefore += 1 }
-            counts[type] = entry
-        }
+    func byType(_ db: Database, _ merge: CatalogueMerge) throws -> [Figures] {
         let due = try overdue(db, groupedBy: "c.product_type", join: "")
-        return counts.filter { $0.value.catalogue > 0 }.sorted { $0.key < $1.key }.map { type, entry in
+        return merge.byType.filter { $0.value.catalogue > 0 }.sorted { $0.key < $1.key }.map { type, entry in
             let group = String(type)
             return Figures(
                 group: group, catalogue: entry.catalogue, inspected: entry.inspected, inspections: entry.inspections,
@@ -50,18 +76,9 @@ struct CoveragePasses {
     /// Per location (every listing is of a registered product): its listings of products
     /// registered before `to`; the listed products inspected there in the period and those
     /// inspections; the listed products never inspected (anywhere) before `to`; the overdue ones.
-    func byLocation(_ db: Database) throws -> [Figures] {
-        // Products registered at or after `to` (not yet in a location's catalogue), and those
-        // registered before it that were inspected anywhere before it.
-        var late = Set<String>()
-        var seen = Set<String>()
-        try forEachProduct(db) { gtin, _, registeredAt, _, inspectedBefore in
-            if registeredAt >= to {
-                late.insert(String(decoding: gtin, as: UTF8.self))
-            } else if inspectedBefore {
-                seen.insert(String(decoding: gtin, as: UTF8.self))
-            }
-        }
+    func byLocation(_ db: Database, _ merge: CatalogueMerge) throws -> [Figures] {
+        let late = merge.late
+        let seen = merge.seen
         struct Counts {
             var listed = 0, late = 0, seen = 0, inspected = 0, inspections = 0
         }

@@ -88,22 +88,36 @@ extension ProjectionStore {
     /// Each answer equals the plain definition in `CoverageRow`'s fields (a test compares them on
     /// generated histories).
     public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
+        try coverage(from: from, to: to, by: [grouping])[0]
+    }
+
+    /// Coverage by each of `groupings`, in that order, read in one transaction (the tables agree
+    /// with each other); the type and location groupings share one pass over the catalogue.
+    public func coverage(from: Int64? = nil, to: Int64? = nil, by groupings: [CoverageGrouping]) throws
+        -> [[CoverageRow]]
+    {
         let from = from ?? Int64.min
         let to = to ?? Int64.max
         return try database.read { db in
-            guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else { return [] }
-            let passes = CoveragePasses(from: from, to: to)
-            let figures: [CoverageFigures]
-            switch grouping {
-            case .type: figures = try passes.byType(db)
-            case .location: figures = try passes.byLocation(db)
-            case .mode: figures = try passes.byColumn(db, "mode")
-            case .inspector: figures = try passes.byColumn(db, "inspector")
-            case .day: figures = try Self.periodCoverage(db, unit: .day, from: from, to: to)
-            case .week: figures = try Self.periodCoverage(db, unit: .week, from: from, to: to)
-            case .month: figures = try Self.periodCoverage(db, unit: .month, from: from, to: to)
+            guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else {
+                return groupings.map { _ in [] }
             }
-            return Self.coverageRows(figures, grouping: grouping)
+            let passes = CoveragePasses(from: from, to: to)
+            let merge = try passes.catalogueMerge(
+                db, types: groupings.contains(.type), locations: groupings.contains(.location))
+            return try groupings.map { grouping in
+                let figures: [CoverageFigures]
+                switch grouping {
+                case .type: figures = try passes.byType(db, merge)
+                case .location: figures = try passes.byLocation(db, merge)
+                case .mode: figures = try passes.byColumn(db, "mode")
+                case .inspector: figures = try passes.byColumn(db, "inspector")
+                case .day: figures = try Self.periodCoverage(db, unit: .day, from: from, to: to)
+                case .week: figures = try Self.periodCoverage(db, unit: .week, from: from, to: to)
+                case .month: figures = try Self.periodCoverage(db, unit: .month, from: from, to: to)
+                }
+                return Self.coverageRows(figures, grouping: grouping)
+            }
         }
     }
 

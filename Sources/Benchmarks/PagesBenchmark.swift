@@ -46,9 +46,7 @@ public enum PagesBenchmark {
                 _ = try queries.attributeFailures()
             },
             Case(page: .coverage, parameters: [:]) { queries in
-                for grouping in [CoverageGrouping.type, .mode, .location, .inspector] {
-                    _ = try queries.coverage(by: grouping, now: now)
-                }
+                _ = try queries.coverage(by: [CoverageGrouping.type, .mode, .location, .inspector], now: now)
             },
             Case(page: .inspectors, parameters: [:]) { queries in
                 _ = try queries.inspectors()

@@ -21,10 +21,10 @@ struct CoveragePage {
             ])
         content.facts = [.init("Period", Format.period(period))]
         let groupings = chosen.map { [$0] } ?? CoverageSections.groupings.map(\.0)
-        for grouping in groupings {
-            let rows = try translate {
-                try scope.queries.coverage(from: period.from, to: period.to, by: grouping, now: now)
-            }
+        let answers = try translate {
+            try scope.queries.coverage(from: period.from, to: period.to, by: groupings, now: now)
+        }
+        for (grouping, rows) in zip(groupings, answers) {
             switch grouping {
             case .day, .week, .month:
                 content.sections.append(

@@ -40,6 +40,10 @@ import Testing
                     #expect(fast == plain, "seed \(seed), \(grouping), from \(from as Any) to \(to as Any)")
                     rows += fast
                 }
+                // All groupings in one read (the coverage page's) answer as each alone does.
+                let together = try store.coverage(from: from, to: to, by: CoverageGrouping.allCases)
+                let alone = try CoverageGrouping.allCases.map { try store.coverage(from: from, to: to, by: $0) }
+                #expect(together == alone, "seed \(seed), from \(from as Any) to \(to as Any)")
             }
             // The figures are not all zero: the comparison compares something.
             #expect(rows.contains { $0.inspected > 0 } && rows.contains { $0.neverInspected ?? 0 > 0 }, "seed \(seed)")

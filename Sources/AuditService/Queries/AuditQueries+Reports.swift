@@ -15,6 +15,16 @@ extension AuditQueries {
         return try withProjections { try $0.coverage(from: from, to: end, by: grouping) }
     }
 
+    /// Coverage by each of `groupings` (in that order) over `[from, to)`, as
+    /// ``coverage(from:to:by:now:)`` counts it, read at one point of the log: a page with several
+    /// groupings shows tables that agree, and the type and location groupings share their pass.
+    public func coverage(
+        from: Int64? = nil, to: Int64? = nil, by groupings: [CoverageGrouping], now: Timestamp = Timestamp(Date())
+    ) throws -> [[CoverageRow]] {
+        let end = try to ?? reportTime(now).microsecondsSinceEpoch
+        return try withProjections { try $0.coverage(from: from, to: end, by: groupings) }
+    }
+
     /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when
     /// nil), or per inspector and day, week or month with `per`.
     public func inspectors(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
