@@ -68,9 +68,10 @@ extension EventLog: EventStore {
             index.frameOrdinals(ofStream: stream, fromVersion: version).map { index.frames[Int($0)] }
         }
         for frame in frames {
-            for record in try records(inFrame: frame) where record.streamID == stream && record.streamVersion >= version
-            {
-                try body(record)
+            // A frame holds many streams' records: only this stream's become records.
+            try forEachRecordView(inFrame: frame) { view in
+                guard view.isInStream(stream), view.streamVersion >= version else { return }
+                try body(view.record)
             }
         }
     }

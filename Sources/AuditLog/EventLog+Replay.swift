@@ -147,6 +147,29 @@ extension EventLog {
 
     /// Reads and decodes the records of one indexed frame.
     func records(inFrame location: FrameLocation) throws -> [EventRecord] {
+        try withFrame(location) { raw, header in
+            var records: [EventRecord] = []
+            records.reserveCapacity(Int(header.recordCount))
+            var decoder = FrameDecoder()
+            try decoder.decode(frame: raw, header: header) { records.append($0) }
+            return records
+        }
+    }
+
+    /// Calls `body` with an in-place view of each record of the frame at `location`: a reader that
+    /// wants a few of a frame's records makes only those into ``EventRecord``s.
+    func forEachRecordView(inFrame location: FrameLocation, _ body: (EventRecordView) throws -> Void) throws {
+        try withFrame(location) { raw, header in
+            var decoder = FrameDecoder()
+            try decoder.decodeViews(frame: raw, header: header, body)
+        }
+    }
+
+    /// Reads the frame at `location`, checks its header and CRC, and passes its bytes to `body`;
+    /// a frame that does not decode is reported as damaged at `location`.
+    private func withFrame<Result>(
+        _ location: FrameLocation, _ body: (UnsafeRawBufferPointer, FrameHeader) throws -> Result
+    ) throws -> Result {
         guard let file = stateLock.withLock({ files[location.segment] }) else {
             throw EventLogError(.io, "segment \(Segment.fileName(location.segment)) is not open (reopen the log)")
         }
@@ -156,15 +179,11 @@ extension EventLog {
             guard read == bytes.count, let (header, crc) = FrameHeader.parse(raw),
                 header.firstPosition == location.firstPosition, FrameHeader.checksum(frame: raw) == crc
             else { throw Self.corrupt(location, reason: "CRC32C mismatch or unreadable header") }
-            var records: [EventRecord] = []
-            records.reserveCapacity(Int(header.recordCount))
-            var decoder = FrameDecoder()
             do {
-                try decoder.decode(frame: raw, header: header) { records.append($0) }
+                return try body(raw, header)
             } catch let error as FrameDecodingError {
                 throw Self.corrupt(location, reason: error.reason)
             }
-            return records
         }
     }
 

@@ -53,7 +53,7 @@ public struct EventRecordView {
         EventRecord(
             position: position, streamID: streamID, streamVersion: streamVersion, eventType: eventType,
             schemaVersion: schemaVersion, recordedAt: recordedAt, occurredAt: occurredAt, actor: actor,
-            commandID: commandID, payload: payload)
+            commandID: commandID, payload: payload, commandFingerprint: CommandIDCodec.fingerprint(commandBytes))
     }
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {

@@ -28,7 +28,9 @@ struct FrameScanner {
         self.file = file
         self.offset = offset
         self.end = try end ?? file.size()
-        buffer = [UInt8](repeating: 0, count: chunkSize)
+        // No larger than what is to be read: a read of one record (a page's log head, a stream's
+        // few frames) would otherwise zero and fault in 8 MB each time.
+        buffer = [UInt8](repeating: 0, count: Int(min(UInt64(chunkSize), self.end - min(offset, self.end))))
         bufferOffset = offset
     }
 
