@@ -24,12 +24,9 @@ public struct AttributeFailureCount: Sendable, Hashable, Codable {
 }
 
 extension AuditQueries {
-    /// The log's last position, head hash and last recorded time, read from the open log (no scan).
+    /// The log's last position, head hash and last recorded time, as the open log knows them (no read).
     public func logHead() -> LogHead {
-        let position = log.lastPosition
-        var recorded: Timestamp?
-        if position > 0 { try? log.forEachRecordView(from: position, upTo: position) { recorded = $0.recordedAt } }
-        return LogHead(position: position, headHash: log.headHash, recordedAt: recorded)
+        LogHead(position: log.lastPosition, headHash: log.headHash, recordedAt: log.lastRecordedAt)
     }
 
     /// Per attribute, how many finished inspections in `[from, to)` (µs since the epoch; open
