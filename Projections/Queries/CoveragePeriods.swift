@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 
 /// Inspections and distinct products per day, week or month: one pass over the inspections in
 /// `(gtin, occurred_at)` order, so each product's periods come in order and a product counts
@@ -28,41 +27,28 @@ struct CoveragePeriods {
     func totals(_ db: Database, from: Int64, to: Int64) throws -> [(key: Int64, totals: Totals)]? {
         // Read in the order of `coverage_inspection_gtin` (no sort); not `INDEXED BY` it, so a
         // database whose catch-up has not yet made the index still answers.
-        let statement = try db.cachedStatement(
+        var byKey: [Int64: Totals] = [:]
+        let complete = try RowStream.read(
+            db,
             sql: """
                 SELECT occurred_at, gtin FROM quality_inspection
                 WHERE occurred_at >= ? AND occurred_at < ? ORDER BY gtin, occurred_at
-                """)
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        defer { sqlite3_reset(handle) }
-        sqlite3_bind_int64(handle, 1, from)
-        sqlite3_bind_int64(handle, 2, to)
-        var byKey: [Int64: Totals] = [:]
-        var previous: [UInt8] = []
-        previous.reserveCapacity(32)
-        var previousKey = Int64.min
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code),
-                    message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                """, arguments: [from, to]
+        ) { rows -> Bool in
+            var previous: [UInt8] = []
+            previous.reserveCapacity(32)
+            var previousKey = Int64.min
+            while try rows.next() {
+                guard let key = key(microseconds: rows.int64(0)) else { return false }
+                let gtin = rows.bytes(1)
+                let sameProduct = gtin.elementsEqual(previous)
+                if !sameProduct { previous.replaceSubrange(previous.indices, with: gtin) }
+                byKey[key, default: Totals()].add(newProduct: !sameProduct || key != previousKey)
+                previousKey = key
             }
-            guard let key = key(microseconds: sqlite3_column_int64(handle, 0)) else { return nil }
-            let sameProduct: Bool
-            // The text first, then its length (the order SQLite documents).
-            if let text = sqlite3_column_text(handle, 1) {
-                let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, 1)))
-                sameProduct = bytes.elementsEqual(previous)
-                if !sameProduct { previous.replaceSubrange(previous.indices, with: bytes) }
-            } else {
-                sameProduct = false
-            }
-            byKey[key, default: Totals()].add(newProduct: !sameProduct || key != previousKey)
-            previousKey = key
+            return true
         }
+        guard complete else { return nil }
         return byKey.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
