@@ -53,9 +53,10 @@ extension AuditTrail {
                 break
             }
         }
-        streams.remove(InspectionStreams.allocations)
-        try log.forEachRecord(inStreams: streams) {
-            if $0.position <= end { records.append($0) }
+        for stream in streams.sorted() where stream != InspectionStreams.allocations {
+            try log.forEachRecord(inStream: stream, fromVersion: 1) {
+                if $0.position <= end { records.append($0) }
+            }
         }
         records.sort { $0.position < $1.position }
         var matcher = Matcher(subject: subject)

@@ -75,28 +75,6 @@ extension EventLog: EventStore {
             }
         }
     }
-
-    /// Calls `body` with every event of any of `streams`, in position order: each frame that holds
-    /// one of them is read and decoded once, however many of the streams it holds (a product's
-    /// batches were written side by side, in the same frames).
-    public func forEachRecord(inStreams streams: Set<String>, _ body: (EventRecord) throws -> Void) throws {
-        // Per frame, the streams it holds: a record is compared with those few, byte for byte.
-        let frames = stateLock.withLock { () -> [(FrameLocation, [String])] in
-            var held: [UInt32: [String]] = [:]
-            for stream in streams {
-                for ordinal in index.frameOrdinals(ofStream: stream, fromVersion: 1) {
-                    held[ordinal, default: []].append(stream)
-                }
-            }
-            return held.keys.sorted().map { (index.frames[Int($0)], held[$0] ?? []) }
-        }
-        for (frame, wanted) in frames {
-            try forEachRecordView(inFrame: frame) { view in
-                guard wanted.contains(where: view.isInStream) else { return }
-                try body(view.record)
-            }
-        }
-    }
 }
 
 extension LogIndex {

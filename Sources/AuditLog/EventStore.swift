@@ -68,10 +68,6 @@ public protocol EventStore: AnyObject, Sendable {
     func forEachRecord(inStream stream: String, fromVersion version: UInt64, _ body: (EventRecord) throws -> Void)
         throws
 
-    /// Calls `body` with every event of any of `streams`, in position order (a timeline of
-    /// several streams). The default reads each stream and merges them.
-    func forEachRecord(inStreams streams: Set<String>, _ body: (EventRecord) throws -> Void) throws
-
     /// Checks every record: structure, positions, stream versions and the canonical chain (and
     /// whatever integrity the store adds, such as the file log's frame CRCs). A damaged store is a
     /// report with a ``VerificationReport/problem``, not an error.
@@ -112,13 +108,6 @@ extension EventStore {
     /// ``forEachRecordView(from:upTo:_:)`` from the first position.
     public func forEachRecordView(upTo end: UInt64?, _ body: (EventRecordView) throws -> Void) throws {
         try forEachRecordView(from: 1, upTo: end, body)
-    }
-
-    public func forEachRecord(inStreams streams: Set<String>, _ body: (EventRecord) throws -> Void) throws {
-        var records: [EventRecord] = []
-        for stream in streams { try forEachRecord(inStream: stream, fromVersion: 1) { records.append($0) } }
-        records.sort { $0.position < $1.position }
-        for record in records { try body(record) }
     }
 
     /// Every record of positions `start...end` (``lastPosition`` when nil), in an array.

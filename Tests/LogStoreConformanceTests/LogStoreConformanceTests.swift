@@ -160,15 +160,6 @@ struct LogStoreConformanceTests {
         try store.forEachRecord(inStream: "batch-1", fromVersion: 2) { odd.append($0) }
         #expect(odd.map(\.position) == [4, 6])
         #expect(odd.map(\.streamVersion) == [2, 3])
-        // Several streams at once: every event of each, in position order, read as one stream's are.
-        var both: [EventRecord] = []
-        try store.forEachRecord(inStreams: ["batch-0", "batch-1", "no-such-stream"]) { both.append($0) }
-        let all = try store.readRecords()
-        #expect(both.map(\.position) == [1, 2, 3, 4, 5, 6])
-        #expect(both.map(\.commandID) == all.map(\.commandID) && both.map(\.streamID) == all.map(\.streamID))
-        var even: [UInt64] = []
-        try store.forEachRecord(inStreams: ["batch-0"]) { even.append($0.position) }
-        #expect(even == [1, 3, 5])
         var upTo: [UInt64] = []
         try store.forEachRecord(from: 2, upTo: 4) { upTo.append($0.position) }
         #expect(upTo == [2, 3, 4])
