@@ -11,8 +11,7 @@ extension AuditQueries {
     public func coverage(
         from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping, now: Timestamp = Timestamp(Date())
     ) throws -> [CoverageRow] {
-        let end = try to ?? reportTime(now).microsecondsSinceEpoch
-        return try withProjections { try $0.coverage(from: from, to: end, by: grouping) }
+        try coverage(from: from, to: to, by: [grouping], now: now)[0]
     }
 
     /// Coverage by each of `groupings` (in that order) over `[from, to)`, as
