@@ -19,72 +19,71 @@ extension AuditTrail {
         var streams: Set<String> = []
         if case .gtin(let gtin) = subject { streams.insert(InspectionStreams.product(gtin)) }
         if case .batch(let id) = subject { streams.insert(InspectionStreams.batch(id)) }
-        var records: [EventRecord] = []
-        var allocations: [EventRecord] = []
-        try log.forEachRecord(inStream: InspectionStreams.allocations, fromVersion: 1) {
-            if $0.position <= end { allocations.append($0) }
-        }
-        // An allocation about the subject names it (its GTIN, batch or task id) in its payload:
-        // the ones that do not are skipped without decoding their task lists.
+        var types = EventTypeInterner()
+        var candidates: [Candidate] = []
+        // The allocations about the subject name it (its GTIN, batch or task id) in their
+        // payloads: the others are skipped in place, without copying or decoding them.
+        var allocations = Matcher(subject: subject)
         let needle = Array(subject.id.utf8)
-        for record in allocations {
-            guard record.withPayload({ Self.contains($0, needle) }) else { continue }
-            records.append(record)
-            guard InspectionEvent.registeredType(named: record.eventType) != nil else { continue }
-            switch try decode(record) {
-            case .batchAllocated(let event):
-                let concerned = event.tasks.contains { task in
-                    switch subject {
-                    case .gtin(let gtin): task.gtin == gtin
-                    case .task(let id): task.taskID == id
-                    case .batch, .inspector: false
-                    }
+        try log.forEachRecordView(inStream: InspectionStreams.allocations, fromVersion: 1) { view in
+            guard view.position <= end, view.withPayload({ Self.contains($0, needle) }),
+                let type = types.index(of: view)
+            else { return }
+            let candidate = try Candidate(view, type: type, types: types)
+            guard allocations.matches(candidate.event, actor: candidate.actor) else { return }
+            candidates.append(candidate)
+            switch candidate.event {
+            case .batchAllocated(let event): streams.insert(InspectionStreams.batch(event.batchID))
+            case .adHocTaskAllocated(let event): streams.insert(InspectionStreams.adHocTask(event.taskID))
+            default: break
+            }
+        }
+        // The matcher only ever learns tasks, so the tasks it knows after every allocation are
+        // all a task event can be about: the rest of a batch's stream (most of it) is skipped
+        // after reading each event's task id alone.
+        let tasks = allocations.tasks
+        for stream in streams.sorted() {
+            try log.forEachRecordView(inStream: stream, fromVersion: 1) { view in
+                guard view.position <= end, let type = types.index(of: view) else { return }
+                if let kind = types.kinds[type].taskEventKind,
+                    let taskID = view.withPayload({
+                        TaskEvent.taskID(kind, schemaVersion: Int(view.schemaVersion), payload: $0)
+                    }),
+                    !tasks.contains(taskID)
+                {
+                    return
                 }
-                if concerned { streams.insert(InspectionStreams.batch(event.batchID)) }
-            case .adHocTaskAllocated(let event):
-                let concerned =
-                    switch subject {
-                    case .gtin(let gtin): event.gtin == gtin
-                    case .task(let id): event.taskID == id
-                    case .batch, .inspector: false
-                    }
-                if concerned { streams.insert(InspectionStreams.adHocTask(event.taskID)) }
-            default:
-                break
+                candidates.append(try Candidate(view, type: type, types: types))
             }
         }
-        for stream in streams.sorted() where stream != InspectionStreams.allocations {
-            try log.forEachRecord(inStream: stream, fromVersion: 1) {
-                if $0.position <= end { records.append($0) }
-            }
-        }
-        records.sort { $0.position < $1.position }
+        // The streams interleave in the log: the matcher decides in log order, as a full scan's.
+        candidates.sort { $0.position < $1.position }
         var matcher = Matcher(subject: subject)
-        var entries: [TimelineEntry] = []
-        var paths = AttributePathNumbers()
-        var taskID = ""
-        for record in records {
-            // Types this build does not know (written by other modules) are not about the subject.
-            guard let type = InspectionEvent.registeredType(named: record.eventType) else { continue }
-            // A task event is about a product, batch or task only through a task the matcher has
-            // learned: its task id is read without decoding the rest (most of a batch's stream).
-            if let kind = type.taskEventKind {
-                let read = record.withPayload { payload in
-                    TaskEvent.decode(
-                        kind, schemaVersion: Int(record.schemaVersion), payload: payload, paths: &paths, taskID: &taskID
-                    )
-                }
-                if read != nil, !matcher.tasks.contains(taskID) { continue }
-            }
-            let event = try decode(record)
-            guard matcher.matches(event, actor: record.actor) else { continue }
-            entries.append(
-                TimelineEntry(
-                    position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
-                    occurredAt: record.occurredAt.microsecondsSinceEpoch, actor: record.actor,
-                    eventType: record.eventType, summary: event.summary))
+        return candidates.compactMap { candidate in
+            guard matcher.matches(candidate.event, actor: candidate.actor) else { return nil }
+            return TimelineEntry(
+                position: candidate.position, recordedAt: candidate.recordedAt, occurredAt: candidate.occurredAt,
+                actor: candidate.actor, eventType: types.names[candidate.type], summary: candidate.event.summary)
         }
-        return entries
+    }
+
+    /// An event that may be about the subject: decoded, with what its timeline entry needs.
+    private struct Candidate {
+        var position: UInt64
+        var recordedAt: Int64
+        var occurredAt: Int64
+        var actor: String
+        var type: Int
+        var event: InspectionEvent
+
+        init(_ view: EventRecordView, type: Int, types: EventTypeInterner) throws {
+            position = view.position
+            recordedAt = view.recordedAt.microsecondsSinceEpoch
+            occurredAt = view.occurredAt.microsecondsSinceEpoch
+            actor = view.actor
+            self.type = type
+            event = try ProjectionRunner.decode(view, types.kinds[type])
+        }
     }
 
     /// Whether `bytes` holds `needle` (an empty needle is everywhere).
@@ -93,27 +92,15 @@ extension AuditTrail {
         guard let base = bytes.baseAddress, bytes.count >= needle.count else { return false }
         return needle.withUnsafeBytes { wanted in
             guard let wanted = wanted.baseAddress else { return true }
-            let first = needle[0]
-            var offset = 0
-            while offset + needle.count <= bytes.count {
-                if bytes[offset] == first, memcmp(base + offset, wanted, needle.count) == 0 { return true }
-                offset += 1
+            let first = Int32(needle[0])
+            let last = base + (bytes.count - needle.count)
+            var next = base
+            // memchr finds each candidate first byte at memory speed; memcmp checks the rest.
+            while next <= last, let found = memchr(next, first, last - next + 1) {
+                if memcmp(found, wanted, needle.count) == 0 { return true }
+                next = UnsafeRawPointer(found) + 1
             }
             return false
-        }
-    }
-
-    private static func decode(_ record: EventRecord) throws -> InspectionEvent {
-        do {
-            return try record.withPayload { bytes throws(PayloadDecodingError) in
-                try InspectionEvent.decode(
-                    eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: bytes)
-            }
-        } catch {
-            throw ProjectionError(
-                .undecodable,
-                "the payload at position \(record.position) (\(record.eventType) v\(record.schemaVersion)) cannot be decoded: \(error) (run itemaudit verify, or upgrade itemaudit)",
-                context: ["position": String(record.position), "eventType": record.eventType])
         }
     }
 }

@@ -59,19 +59,19 @@ extension EventLog: EventStore {
         return try snapshot.streamState(of: stream) { try self.records(inFrame: snapshot.frames[Int($0)]) }
     }
 
-    /// Calls `body` with the events of `stream` from `version` on, reading only the frames the
-    /// stream index lists for it.
-    public func forEachRecord(
-        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecord) throws -> Void
+    /// Calls `body` with views of the events of `stream` from `version` on, reading only the
+    /// frames the stream index lists for it.
+    public func forEachRecordView(
+        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecordView) throws -> Void
     ) throws {
         let frames = stateLock.withLock { () -> [FrameLocation] in
             index.frameOrdinals(ofStream: stream, fromVersion: version).map { index.frames[Int($0)] }
         }
         for frame in frames {
-            // A frame holds many streams' records: only this stream's become records.
+            // A frame holds many streams' records: only this stream's reach `body`.
             try forEachRecordView(inFrame: frame) { view in
                 guard view.isInStream(stream), view.streamVersion >= version else { return }
-                try body(view.record)
+                try body(view)
             }
         }
     }

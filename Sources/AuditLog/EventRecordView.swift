@@ -1,3 +1,5 @@
+import Foundation
+
 /// A record decoded in place inside the frame buffer, for the fastest replays: the numbers are
 /// decoded, the strings and the payload are read only when asked for.
 ///
@@ -58,6 +60,10 @@ public struct EventRecordView {
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { utf8 in utf8.count == bytes.count && utf8.elementsEqual(bytes) }
+        return text.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            guard let wanted = utf8.baseAddress, let base = bytes.baseAddress else { return true }
+            return memcmp(wanted, base, utf8.count) == 0
+        }
     }
 }

@@ -64,9 +64,11 @@ public protocol EventStore: AnyObject, Sendable {
     /// Like ``forEachRecord(from:upTo:_:)`` with in-place views (valid during the call only).
     func forEachRecordView(from start: UInt64, upTo end: UInt64?, _ body: (EventRecordView) throws -> Void) throws
 
-    /// Calls `body` with the events of `stream` from `version` on, in order.
-    func forEachRecord(inStream stream: String, fromVersion version: UInt64, _ body: (EventRecord) throws -> Void)
-        throws
+    /// Calls `body` with in-place views (valid during the call only) of the events of `stream`
+    /// from `version` on, in order.
+    func forEachRecordView(
+        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecordView) throws -> Void
+    ) throws
 
     /// Checks every record: structure, positions, stream versions and the canonical chain (and
     /// whatever integrity the store adds, such as the file log's frame CRCs). A damaged store is a
@@ -101,6 +103,13 @@ extension EventStore {
     }
 
     /// ``forEachRecordView(from:upTo:_:)`` from `start` to the last position.
+    /// Calls `body` with the events of `stream` from `version` on, in order.
+    public func forEachRecord(
+        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecord) throws -> Void
+    ) throws {
+        try forEachRecordView(inStream: stream, fromVersion: version) { try body($0.record) }
+    }
+
     public func forEachRecordView(from start: UInt64 = 1, _ body: (EventRecordView) throws -> Void) throws {
         try forEachRecordView(from: start, upTo: nil, body)
     }

@@ -65,10 +65,11 @@ extension PostgresEventStore {
         }
     }
 
-    /// Calls `body` with the events of `stream` from `version` on, in order.
-    public func forEachRecord(
-        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecord) throws -> Void
+    /// Calls `body` with views of the events of `stream` from `version` on, in order.
+    public func forEachRecordView(
+        inStream stream: String, fromVersion version: UInt64, _ body: (EventRecordView) throws -> Void
     ) throws {
+        var reader = RowReader()
         let page = max(1, options.readPageSize)
         let limit = Int64(lastPosition)
         var next = Int64(max(version, 1))
@@ -84,7 +85,7 @@ extension PostgresEventStore {
                         """, logger: logger
                     ).wait()
                 } catch { throw readFailed(error) }
-                for row in rows { try body(RowReader.record(row)) }
+                for row in rows { try reader.withView(row, body) }
                 guard rows.count == page, let lastRow = rows.rows.last else { return }
                 next = Int64(try RowReader.fields(lastRow).streamVersion) + 1
             }

@@ -87,29 +87,29 @@ struct HistoryPage {
     static func timelineSection(_ entries: [TimelineEntry], title: String, tableName: String) -> PageContent.Section {
         var lanes: [String] = []
         var laneOf: [String: Int] = [:]
-        var events: [(time: Int64, lane: Int, label: String)] = []
-        events.reserveCapacity(entries.count)
+        var laneOfEntry: [Int] = []
+        laneOfEntry.reserveCapacity(entries.count)
         for entry in entries {
-            let lane: Int
             if let known = laneOf[entry.eventType] {
-                lane = known
+                laneOfEntry.append(known)
             } else {
-                lane = lanes.count
-                laneOf[entry.eventType] = lane
+                laneOf[entry.eventType] = lanes.count
+                laneOfEntry.append(lanes.count)
                 lanes.append(entry.eventType)
             }
-            events.append(
-                (
-                    entry.occurredAt, lane,
-                    "\(entry.position) \(Format.time(entry.occurredAt)) \(entry.eventType): \(entry.summary)"
-                ))
         }
-        // At most 400 marks: enough to see the shape, small enough for the page.
-        let step = max(1, events.count / 400)
-        let shown = events.count <= 400 ? events : stride(from: 0, to: events.count, by: step).map { events[$0] }
+        // At most 400 marks: enough to see the shape, small enough for the page. The lane counts
+        // stay exact; only the marks are thinned (and only theirs get a label).
+        let step = entries.count <= 400 ? 1 : max(1, entries.count / 400)
+        let shown = stride(from: 0, to: entries.count, by: step).map { index in
+            let entry = entries[index]
+            return (
+                time: entry.occurredAt, lane: laneOfEntry[index],
+                label: "\(entry.position) \(Format.time(entry.occurredAt)) \(entry.eventType): \(entry.summary)"
+            )
+        }
         var counts = [Int](repeating: 0, count: lanes.count)
-        for event in events { counts[event.lane] += 1 }
-        // The lane counts stay exact; only the marks are thinned.
+        for lane in laneOfEntry { counts[lane] += 1 }
         let chart = Chart.timeline(id: "chart-\(tableName)", title: title, lanes: lanes, events: shown, counts: counts)
         var table = DataTable(
             name: tableName, caption: "Events by type",

@@ -61,6 +61,15 @@ public struct TaskEvent: Sendable, Hashable {
         }
     }
 
+    /// The task id a task event's payload starts with, read without the rest of the payload;
+    /// nil for a version ``decode(_:schemaVersion:payload:paths:taskID:)`` does not know, or a
+    /// payload that does not start with a string (the caller then decodes it in full).
+    package static func taskID(_ kind: Kind, schemaVersion: Int, payload: UnsafeRawBufferPointer) -> String? {
+        guard schemaVersion == kind.schemaVersion else { return nil }
+        var reader = PayloadReader(payload)
+        return try? reader.string()
+    }
+
     /// Reads a task event's payload straight into a `TaskEvent` and its `taskID`, making no
     /// other string (the full decode makes every field's). Reads the fields exactly as
     /// `InspectionEvent.decode(_:schemaVersion:payload:)` does, bounds checks included.
@@ -113,5 +122,21 @@ public struct TaskEvent: Sendable, Hashable {
             return nil
         }
         return reader.isAtEnd ? event : nil
+    }
+}
+
+extension TaskEvent.Kind {
+    /// The schema version ``TaskEvent/decode(_:schemaVersion:payload:paths:taskID:)`` reads.
+    var schemaVersion: Int {
+        switch self {
+        case .productCollected: ProductCollected.schemaVersion
+        case .collectionSkipped: CollectionSkipped.schemaVersion
+        case .inspectionStarted: InspectionStarted.schemaVersion
+        case .inspectionPaused: InspectionPaused.schemaVersion
+        case .attributeVerdictRecorded: AttributeVerdictRecorded.schemaVersion
+        case .photoAttached: PhotoAttached.schemaVersion
+        case .inspectionFinished: InspectionFinished.schemaVersion
+        case .inspectionSkipped: InspectionSkipped.schemaVersion
+        }
     }
 }
