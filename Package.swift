@@ -265,7 +265,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "AuditService", "SampleData", "TestSupport"]
+            dependencies: [
+                "Reports", "AuditService", "SampleData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -43,32 +43,14 @@ extension AuditQueries {
                         """, arguments: [from ?? Int64.min, to ?? Int64.max])
             }
         }
-        // `path=3|path=2|…`, read byte by byte: one dictionary entry per attribute, no string
-        // made per part (a history holds tens of thousands of these).
-        var counts: [Substring: (failures: Int, warnings: Int)] = [:]
-        for text in rows {
-            let bytes = text.utf8
-            var start = bytes.startIndex
-            while start < bytes.endIndex {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "|")) ?? bytes.endIndex
-                if let equals = bytes[start..<end].lastIndex(of: UInt8(ascii: "=")),
-                    bytes.distance(from: equals, to: end) == 2
-                {
-                    let verdict = bytes[bytes.index(after: equals)]
-                    if verdict == UInt8(ascii: "3") || verdict == UInt8(ascii: "2") {
-                        let attribute = Substring(text[start..<equals])
-                        if verdict == UInt8(ascii: "3") {
-                            counts[attribute, default: (0, 0)].failures += 1
-                        } else {
-                            counts[attribute, default: (0, 0)].warnings += 1
-                        }
-                    }
-                }
-                start = end == bytes.endIndex ? end : bytes.index(after: end)
-            }
+        var counts = AttributeCounts()
+        for var text in rows {
+            text.withUTF8 { counts.add(failing: UnsafeRawBufferPointer($0)) }
         }
-        return counts.map {
-            AttributeFailureCount(attribute: String($0.key), failures: $0.value.failures, warnings: $0.value.warnings)
+        return counts.names.indices.map {
+            AttributeFailureCount(
+                attribute: String(decoding: counts.names[$0], as: UTF8.self), failures: counts.failures[$0],
+                warnings: counts.warnings[$0])
         }
         .sorted { ($0.failures, $1.attribute) > ($1.failures, $0.attribute) }
     }
@@ -89,5 +71,45 @@ extension AuditQueries {
                 return counts
             }
         }
+    }
+}
+
+/// Failures and warnings per attribute, counted from `failing` columns (`path=3|path=2|…`) read
+/// byte by byte: a history holds tens of thousands of them, and a String or Substring key per
+/// part costs more than the parse (Substring hashing normalizes).
+private struct AttributeCounts {
+    private(set) var names: [[UInt8]] = []
+    private(set) var failures: [Int] = []
+    private(set) var warnings: [Int] = []
+    /// FNV-1a of a name to its index (a colliding name is found by comparing the bytes).
+    private var slots: [UInt64: Int] = [:]
+
+    mutating func add(failing: UnsafeRawBufferPointer) {
+        var start = 0
+        while start < failing.count {
+            var end = start
+            while end < failing.count, failing[end] != UInt8(ascii: "|") { end += 1 }
+            // A part is `path=v` with a one-digit verdict: 3 is a failure, 2 a warning.
+            if end - start >= 2, failing[end - 2] == UInt8(ascii: "=") {
+                let verdict = failing[end - 1]
+                if verdict == UInt8(ascii: "3") || verdict == UInt8(ascii: "2") {
+                    let slot = slot(of: UnsafeRawBufferPointer(rebasing: failing[start..<(end - 2)]))
+                    if verdict == UInt8(ascii: "3") { failures[slot] += 1 } else { warnings[slot] += 1 }
+                }
+            }
+            start = end + 1
+        }
+    }
+
+    private mutating func slot(of name: UnsafeRawBufferPointer) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        if let slot = slots[hash], names[slot].elementsEqual(name) { return slot }
+        if let slot = names.firstIndex(where: { $0.elementsEqual(name) }) { return slot }
+        names.append(Array(name))
+        failures.append(0)
+        warnings.append(0)
+        if slots[hash] == nil { slots[hash] = names.count - 1 }
+        return names.count - 1
     }
 }
