@@ -101,7 +101,7 @@ struct CoveragePasses {
                 while try listings.next() {
                     let listedAt = listings.bytes(0)
                     let gtin = listings.bytes(1)
-                    if counts == nil || !listedAt.elementsEqual(location) {
+                    if counts == nil || !sameBytes(listedAt, location) {
                         if let counts { rows.append((String(decoding: location, as: UTF8.self), counts)) }
                         location = Array(listedAt)
                         counts = Counts()
@@ -158,7 +158,7 @@ struct CoveragePasses {
             while try rows.next() {
                 let key = rows.bytes(0)
                 let gtin = rows.bytes(1)
-                if current == nil || !key.elementsEqual(group) {
+                if current == nil || !sameBytes(key, group) {
                     if let current { figures.append(current) }
                     group = Array(key)
                     product = []
@@ -167,7 +167,7 @@ struct CoveragePasses {
                         inspections: 0, neverInspected: nil, overdue: nil)
                 }
                 current?.inspections += 1
-                if !gtin.elementsEqual(product) {
+                if !sameBytes(gtin, product) {
                     current?.inspected += 1
                     product.replaceSubrange(product.indices, with: gtin)
                 }

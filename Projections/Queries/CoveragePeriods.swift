@@ -41,7 +41,7 @@ struct CoveragePeriods {
             while try rows.next() {
                 guard let key = key(microseconds: rows.int64(0)) else { return false }
                 let gtin = rows.bytes(1)
-                let sameProduct = gtin.elementsEqual(previous)
+                let sameProduct = sameBytes(gtin, previous)
                 if !sameProduct { previous.replaceSubrange(previous.indices, with: gtin) }
                 byKey[key, default: Totals()].add(newProduct: !sameProduct || key != previousKey)
                 previousKey = key

@@ -60,3 +60,16 @@ func binaryOrder(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8
     }
     return a.count - b.count
 }
+
+/// Whether two texts hold the same bytes: one `memcmp`, where `elementsEqual` steps through
+/// generic code byte by byte (most of a coverage pass's own time).
+@inline(__always)
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    a.count == b.count && binaryOrder(a, b) == 0
+}
+
+/// Like ``sameBytes(_:_:)``, with `b` held in an array (the previous row's text, kept).
+@inline(__always)
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+    b.withUnsafeBufferPointer { sameBytes(a, $0) }
+}
