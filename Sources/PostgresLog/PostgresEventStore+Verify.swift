@@ -10,11 +10,6 @@ extension PostgresEventStore {
     ///
     /// Progress counts positions (``AuditLog/VerificationProgress/bytesChecked`` is the position reached).
     public func verify(progress: ((VerificationProgress) -> Void)? = nil) throws -> VerificationReport {
-        let head: Head
-        do { head = try pool.withConnection { try Self.readHead($0, url: url, logger: logger) } } catch {
-            throw readFailed(error)
-        }
-        learn(head)
         var chain = RecordChain()
         var versions: [String: UInt64] = [:]
         var expected: UInt64 = 1
@@ -25,7 +20,16 @@ extension PostgresEventStore {
         func fail(_ position: UInt64?, _ reason: String) {
             problem = VerificationProblem(place: place, firstPosition: position, lastPosition: position, reason: reason)
         }
-        try pool.withConnection { connection in
+        let head = try pool.withConnection { connection -> Head in
+            // The head row and every page come from one snapshot: events that other servers
+            // commit while the check runs stay out of it (read apart, they would look like
+            // rows past the head, damage that is not there).
+            do {
+                _ = try connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger).wait()
+            } catch { throw readFailed(error) }
+            defer { _ = try? connection.query("COMMIT", logger: logger).wait() }
+            let head: Head
+            do { head = try Self.readHead(connection, url: url, logger: logger) } catch { throw readFailed(error) }
             pages: while problem == nil {
                 let rows: PostgresQueryResult
                 do {
@@ -78,7 +82,9 @@ extension PostgresEventStore {
                 progress?(VerificationProgress(checked: expected - 1, total: head.position))
                 if rows.count < page { break }
             }
+            return head
         }
+        learn(head)
         let last = expected - 1
         if problem == nil && last != head.position {
             fail(last + 1, "the head row says the log ends at \(head.position) but the events end at \(last)")

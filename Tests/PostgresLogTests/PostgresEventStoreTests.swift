@@ -26,6 +26,37 @@ struct PostgresEventStoreTests {
         #expect(versions.map { $0.first ?? nil } == (1...first.schema.to).map { String($0) })
     }
 
+    /// A server verifies the shared log while other servers append to it: the head row and the
+    /// events it checks must come from one snapshot, or events committed during the check look
+    /// like rows past the head (damage that is not there).
+    @Test func verifyWhileOthersAppendReportsNoDamage() async throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(url: database.url, options: .init(readPageSize: 50), logger: Self.logger)
+        defer { try? store.close() }
+        for index in 0..<300 {
+            _ = try await store.append(
+                to: "s\(index % 7)", expected: .any, commandID: "seed-\(index)", actor: "a", events: [event("x")])
+        }
+        let appending = Task {
+            var appended = 0
+            while !Task.isCancelled {
+                _ = try await store.append(
+                    to: "busy-\(appended % 5)", expected: .any, commandID: "busy-\(appended)", actor: "a",
+                    events: [event("y")])
+                appended += 1
+            }
+            return appended
+        }
+        defer { appending.cancel() }
+        for _ in 0..<6 {
+            let report = try await Task.detached { try store.verify(progress: nil) }.value
+            #expect(report.problem == nil, "\(String(describing: report.problem))")
+            #expect(report.lastPosition >= 300)
+        }
+        appending.cancel()
+        #expect(try await appending.value > 0, "nothing was appended while verifying: the test proves little")
+    }
+
     @Test func aSchemaNewerThanTheBinaryIsRefused() throws {
         let database = try TemporaryDatabase()
         try PostgresEventStore.open(url: database.url, logger: Self.logger).close()
