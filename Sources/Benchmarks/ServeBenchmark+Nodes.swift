@@ -110,7 +110,14 @@ public struct ServeNodesBenchmark: Sendable {
             }
             elapsed = ContinuousClock.now - start
             progress("\(nodes) node(s): \(seconds) s of reads")
-            reads = try await BenchServeReads.run(clients, seconds: seconds)
+            // Coverage is the manager's read (an inspector is refused it), spread over the nodes.
+            let managers = (0..<devices).map {
+                BenchServeDevice(
+                    client: client, baseURL: "http://127.0.0.1:\(children[$0 % nodes].port)",
+                    appID: BenchServeSetup.appID, secret: secret, inspector: BenchServePages.manager,
+                    password: BenchServeSetup.password)
+            }
+            reads = try await BenchServeReads.run(managers, seconds: seconds)
             try await client.shutdown()
         } catch {
             try? await client.shutdown()

@@ -136,6 +136,9 @@ enum BenchServeReads {
             }
             return try await group.reduce(0, +)
         }
+        guard total > 0 else {
+            throw BenchmarkFailure(message: "no GET \(path) was answered 200: the read figure would be meaningless")
+        }
         let elapsed = ContinuousClock.now - start
         return Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
