@@ -27,7 +27,7 @@ struct CoveragePeriods {
     func totals(_ db: Database, from: Int64, to: Int64) throws -> [(key: Int64, totals: Totals)]? {
         // Read in the order of `coverage_inspection_gtin` (no sort); not `INDEXED BY` it, so a
         // database whose catch-up has not yet made the index still answers.
-        var byKey: [Int64: Totals] = [:]
+        var byKey = KeyedTotals()
         let complete = try RowStream.read(
             db,
             sql: """
@@ -42,14 +42,62 @@ struct CoveragePeriods {
                 guard let key = key(microseconds: rows.int64(0)) else { return false }
                 let gtin = rows.bytes(1)
                 let sameProduct = sameBytes(gtin, previous)
-                if !sameProduct { previous.replaceSubrange(previous.indices, with: gtin) }
-                byKey[key, default: Totals()].add(newProduct: !sameProduct || key != previousKey)
+                if !sameProduct {
+                    previous.removeAll(keepingCapacity: true)
+                    previous.append(contentsOf: gtin)
+                }
+                byKey.add(key, newProduct: !sameProduct || key != previousKey)
                 previousKey = key
             }
             return true
         }
         guard complete else { return nil }
-        return byKey.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return byKey.periods
+    }
+
+    /// Totals by period key, in an array from the lowest key seen: keys are days or months, so a
+    /// history's span is a few hundred of them, and no inspection is hashed as a dictionary key
+    /// would be (most of the pass's own time). Keys spread wider than ``widestSpan`` (a log
+    /// reaching centuries back) move to a dictionary.
+    struct KeyedTotals {
+        static let widestSpan: Int64 = 100_000
+        private var lowest: Int64 = 0
+        private var dense: [Totals] = []
+        private var sparse: [Int64: Totals]?
+
+        /// Counts one inspection in period `key`.
+        @inline(__always)
+        mutating func add(_ key: Int64, newProduct: Bool) {
+            if sparse == nil {
+                if dense.isEmpty {
+                    lowest = key
+                    dense.append(Totals())
+                } else if key < lowest {
+                    // At least doubled downwards, so a run of ever lower keys costs linear time.
+                    let room = max(lowest - key, Int64(dense.count))
+                    let newLowest = max(lowest - room, lowest + Int64(dense.count) - Self.widestSpan)
+                    if newLowest <= key {
+                        dense.insert(contentsOf: repeatElement(Totals(), count: Int(lowest - newLowest)), at: 0)
+                        lowest = newLowest
+                    }
+                } else if key - lowest >= Int64(dense.count), key - lowest < Self.widestSpan {
+                    dense.append(contentsOf: repeatElement(Totals(), count: Int(key - lowest) - dense.count + 1))
+                }
+                if key >= lowest, key - lowest < Int64(dense.count) {
+                    dense[Int(key - lowest)].add(newProduct: newProduct)
+                    return
+                }
+                sparse = Dictionary(uniqueKeysWithValues: periods.map { ($0.key, $0.totals) })
+                dense = []
+            }
+            sparse?[key, default: Totals()].add(newProduct: newProduct)
+        }
+
+        /// The periods that hold an inspection, in key order.
+        var periods: [(key: Int64, totals: Totals)] {
+            if let sparse { return sparse.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+            return dense.indices.filter { dense[$0].inspections > 0 }.map { (lowest + Int64($0), dense[$0]) }
+        }
     }
 
     /// The period of a time in µs since the epoch (seconds truncated as `occurred_at / 1000000`
