@@ -53,50 +53,64 @@ final class DecodingPipeline: @unchecked Sendable {
     private static let depth = 8
 
     /// Starts reading `start...end` of `log`, decoding the types `wanted` marks.
-    init(log: any EventStore, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
-        let thread = Thread { [self] in
-            var types = EventTypeInterner()
-            var paths = AttributePathNumbers()
-            var taskID = ""
-            var batch = Batch()
-            batch.items.reserveCapacity(Self.batchSize)
-            do {
-                try log.forEachRecordView(from: start, upTo: end) { record in
-                    let envelope = EventEnvelope(
-                        position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
-                        occurredAt: record.occurredAt.microsecondsSinceEpoch)
-                    batch.records += 1
-                    batch.lastPosition = envelope.position
-                    if let type = types.index(of: record), wanted[type] {
-                        let kind = types.kinds[type]
-                        if let task = try Self.taskEvent(record, kind, &paths, &taskID) {
-                            batch.items.append(
-                                Item(type: type, envelope: envelope, task: task, index: batch.taskIDs.count))
-                            batch.taskIDs.append(taskID)
-                        } else {
-                            batch.items.append(
-                                Item(type: type, envelope: envelope, task: nil, index: batch.events.count))
-                            batch.events.append(try ProjectionRunner.decode(record, kind))
-                        }
-                    }
-                    if batch.records >= Self.batchSize {
-                        batch.newPaths = paths.takeNew()
-                        batch = try put(batch)
-                        batch.removeAll()
-                    }
-                }
-                if batch.records > 0 {
-                    batch.newPaths = paths.takeNew()
-                    _ = try put(batch)
-                }
-                finish(nil)
-            } catch {
-                finish(error)
-            }
-            done.signal()
+    /// Decoding everything before the first batch is taken (no reading thread, no bound).
+    private let inline: Bool
+
+    /// Starts reading `start...end` of `log`, decoding the types `wanted` marks, on a thread of
+    /// its own; or, when `inline`, reads and decodes it all now, on this thread (for a range of a
+    /// few thousand events, which the queue then holds whole).
+    init(log: any EventStore, from start: UInt64, upTo end: UInt64, wanted: [Bool], inline: Bool = false) {
+        self.inline = inline
+        if inline {
+            produce(log: log, from: start, upTo: end, wanted: wanted)
+            return
         }
+        let thread = Thread { [self] in produce(log: log, from: start, upTo: end, wanted: wanted) }
         thread.stackSize = 1 << 20
         thread.start()
+    }
+
+    /// Reads and decodes the range into batches for ``next()``, then signals `done`.
+    private func produce(log: any EventStore, from start: UInt64, upTo end: UInt64, wanted: [Bool]) {
+        var types = EventTypeInterner()
+        var paths = AttributePathNumbers()
+        var taskID = ""
+        var batch = Batch()
+        batch.items.reserveCapacity(Self.batchSize)
+        do {
+            try log.forEachRecordView(from: start, upTo: end) { record in
+                let envelope = EventEnvelope(
+                    position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
+                    occurredAt: record.occurredAt.microsecondsSinceEpoch)
+                batch.records += 1
+                batch.lastPosition = envelope.position
+                if let type = types.index(of: record), wanted[type] {
+                    let kind = types.kinds[type]
+                    if let task = try Self.taskEvent(record, kind, &paths, &taskID) {
+                        batch.items.append(
+                            Item(type: type, envelope: envelope, task: task, index: batch.taskIDs.count))
+                        batch.taskIDs.append(taskID)
+                    } else {
+                        batch.items.append(
+                            Item(type: type, envelope: envelope, task: nil, index: batch.events.count))
+                        batch.events.append(try ProjectionRunner.decode(record, kind))
+                    }
+                }
+                if batch.records >= Self.batchSize {
+                    batch.newPaths = paths.takeNew()
+                    batch = try put(batch)
+                    batch.removeAll()
+                }
+            }
+            if batch.records > 0 {
+                batch.newPaths = paths.takeNew()
+                _ = try put(batch)
+            }
+            finish(nil)
+        } catch {
+            finish(error)
+        }
+        done.signal()
     }
 
     /// The task event `record` is, and its task id in `taskID`: read straight from its payload,
@@ -121,7 +135,7 @@ final class DecodingPipeline: @unchecked Sendable {
     private func put(_ batch: Batch) throws -> Batch {
         condition.lock()
         defer { condition.unlock() }
-        while batches.count >= Self.depth && !cancelled { condition.wait() }
+        while !inline && batches.count >= Self.depth && !cancelled { condition.wait() }
         if cancelled { throw ProjectionError(.cancelled, "the fold stopped") }
         batches.append(batch)
         condition.broadcast()

@@ -24,10 +24,13 @@ final class FoldLoop: @unchecked Sendable {
     private(set) var events = 0
     private(set) var last: UInt64
 
-    /// Starts folding `start...end` of `log` (nothing before `checkpoints.min()` is read).
+    /// Starts folding `start...end` of `log` (nothing before `checkpoints.min()` is read) on a
+    /// thread of its own; when `inline`, reads and decodes the range now and folds it in
+    /// ``runHere()`` instead.
     init(
         log: any EventStore, upTo end: UInt64, projections: [any Projection], folds: [any ProjectionFold],
-        checkpoints: [UInt64], context: FoldContext, saveCheckpoint: WriteStatement, chunkSize: Int
+        checkpoints: [UInt64], context: FoldContext, saveCheckpoint: WriteStatement, chunkSize: Int,
+        inline: Bool = false
     ) {
         self.folds = folds
         names = projections.map(\.name)
@@ -42,7 +45,12 @@ final class FoldLoop: @unchecked Sendable {
         folded = checkpoints
         let low = checkpoints.min() ?? end
         last = low
-        pipeline = DecodingPipeline(log: log, from: low + 1, upTo: end, wanted: readers.map { $0 != 0 })
+        pipeline = DecodingPipeline(
+            log: log, from: low + 1, upTo: end, wanted: readers.map { $0 != 0 }, inline: inline)
+        if inline {
+            done.signal()
+            return
+        }
         // Weak, and the semaphore captured on its own: once `done` is signalled the thread holds
         // nothing of the loop (its folds' statements must be finalized before the database closes).
         let done = done
@@ -59,6 +67,13 @@ final class FoldLoop: @unchecked Sendable {
     func wait() {
         done.wait()
         done.signal()
+    }
+
+    /// Folds the range on this thread (a loop made `inline`, inside the write queue's
+    /// ``WriteQueue/serveHere(_:committed:_:)``).
+    func runHere() throws {
+        defer { pipeline.stop() }
+        try run()
     }
 
     private func runToEnd() {

@@ -13,7 +13,9 @@ import Logging
 ///
 /// Three threads share the work: one reads and decodes the log (``DecodingPipeline``), one folds
 /// (``FoldLoop``), and the caller's, the database's, writes the rows and commits
-/// (``WriteQueue``).
+/// (``WriteQueue``). A catch-up of a few events (``inlineLimit``) does all three on the caller's
+/// thread: a server following its appends folds a few hundred at a time, where starting threads
+/// and handing every row read back between them cost more than the folding.
 public struct ProjectionRunner: Sendable {
     /// The projections this runner maintains, dependencies first.
     public let projections: [any Projection]
@@ -21,16 +23,20 @@ public struct ProjectionRunner: Sendable {
     public var chunkSize: Int
     /// Rows each fold keeps in memory per working set (memory stays bounded by it, whatever the log).
     public var workingSetLimit: Int
+    /// Catch-ups of at most this many events are read, folded and written on the caller's thread
+    /// alone (0: always on three threads).
+    public var inlineLimit: UInt64
     let logger: Logger
 
     /// A runner for `projections` (default: every read model), `chunkSize` events per transaction.
     public init(
         projections: [any Projection] = ProjectionCatalog.all, chunkSize: Int = 65_536,
-        workingSetLimit: Int = 20_000, logger: Logger
+        workingSetLimit: Int = 20_000, inlineLimit: UInt64 = 8_192, logger: Logger
     ) {
         self.projections = projections
         self.chunkSize = max(1, chunkSize)
         self.workingSetLimit = workingSetLimit
+        self.inlineLimit = inlineLimit
         self.logger = logger
     }
 
@@ -89,12 +95,21 @@ public struct ProjectionRunner: Sendable {
             let saveCheckpoint = try WriteStatement(
                 db, "UPDATE projection_checkpoint SET position = ? WHERE name = ?", queue: writes)
             try db.beginTransaction()
-            // The folds run on a thread of their own; this one, the database's, writes their rows.
+            // The folds run on a thread of their own and this one, the database's, writes their
+            // rows; a few events (a server following its appends) are read, folded and written
+            // here, where handing them between threads would cost more than the work.
+            let inline = end - low <= inlineLimit
             let loop = FoldLoop(
                 log: log, upTo: end, projections: selected, folds: folds, checkpoints: checkpoints,
-                context: context, saveCheckpoint: saveCheckpoint, chunkSize: chunkSize)
+                context: context, saveCheckpoint: saveCheckpoint, chunkSize: chunkSize, inline: inline)
             do {
-                try writes.serve(db) { position in try progress(position, end) }
+                if inline {
+                    try writes.serveHere(db, committed: { position in try progress(position, end) }) {
+                        try loop.runHere()
+                    }
+                } else {
+                    try writes.serve(db) { position in try progress(position, end) }
+                }
             } catch {
                 // The chunk in progress is rolled back (committed chunks stay).
                 loop.wait()

@@ -12,7 +12,8 @@ import GRDB
 /// ``serve(_:committed:)`` with that error. The runner then rolls the chunk in progress back.
 final class WriteQueue: @unchecked Sendable {
     // @unchecked: `handedOver`, `pendingRead`, `spare`, `failure`, `producerDone` and
-    // `producerFailure` are only touched while holding `condition`; `filling` and `statements`
+    // `producerFailure` are only touched while holding `condition`; `direct` only by the one
+    // thread that runs ``serveHere(_:committed:_:)``; `filling` and `statements`
     // only by the folding thread, except that the database thread reads `statements` after a
     // hand-over (which the lock orders). Only the database thread uses the connection, and
     // `rowsWritten` and `busySeconds`, which the runner reads once `serve` has returned.
@@ -65,6 +66,13 @@ final class WriteQueue: @unchecked Sendable {
     /// ``serve(_:committed:)`` returns.
     private(set) var rowsWritten = 0
     private(set) var busySeconds = 0.0
+    /// Set while ``serveHere(_:committed:_:)`` runs: statements, commits and reads go straight
+    /// to the connection on the calling thread.
+    private var direct: Direct?
+    private struct Direct {
+        let db: Database
+        let committed: (UInt64) throws -> Void
+    }
     private static let blockSize = 1_024
     /// Blocks queued before the folding thread waits: bounds the memory the rows take.
     private static let depth = 16
@@ -80,6 +88,11 @@ final class WriteQueue: @unchecked Sendable {
     /// Queues statement `number` with `values`; it runs after everything queued before it.
     @inline(__always)
     func enqueue(_ number: Int, _ values: [SQLValue]) throws {
+        if direct != nil {
+            rowsWritten += 1
+            try values.withUnsafeBufferPointer { try WriteStatement.run(statements[number], $0) }
+            return
+        }
         filling.statements.append(number)
         filling.valueCounts.append(values.count)
         filling.values.append(contentsOf: values)
@@ -89,6 +102,12 @@ final class WriteQueue: @unchecked Sendable {
     /// Queues a commit of everything queued so far, with `position` as the chunk's end; unless
     /// `last`, a new transaction begins.
     func commit(at position: UInt64, last: Bool) throws {
+        if let direct {
+            try direct.db.commit()
+            if !last { try direct.db.beginTransaction() }
+            try direct.committed(position)
+            return
+        }
         filling.statements.append(last ? Self.finalCommit : Self.commitAndBegin)
         filling.valueCounts.append(1)
         filling.values.append(.integer(Int64(bitPattern: position)))
@@ -97,6 +116,7 @@ final class WriteQueue: @unchecked Sendable {
 
     /// Runs `body` on the database thread once everything queued before has run.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let direct { return try body(direct.db) }
         try handOver(waitingForRoom: false)
         var result: Result<T, any Error>?
         try withoutActuallyEscaping(body) { body in
@@ -175,6 +195,18 @@ final class WriteQueue: @unchecked Sendable {
         } catch {
             stop(error)
             throw error
+        }
+    }
+
+    /// Runs `body`, the folds, on this thread, the database's: each statement runs as it is
+    /// queued, a commit commits and a read reads, with nothing handed between threads. For a
+    /// catch-up of a few events, where the hand-overs (two thread wake-ups per row read back)
+    /// cost more than the rows themselves.
+    func serveHere(_ db: Database, committed: (UInt64) throws -> Void, _ body: () throws -> Void) throws {
+        try withoutActuallyEscaping(committed) { committed in
+            direct = Direct(db: db, committed: committed)
+            defer { direct = nil }
+            try body()
         }
     }
 

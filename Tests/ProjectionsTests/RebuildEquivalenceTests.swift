@@ -12,7 +12,8 @@ import Testing
         try await withTemporaryDirectory { directory in
             let log = try await sampleLog(in: directory, events: 6_000, seed: seed)
             let full = try ProjectionStore.inMemory()
-            try ProjectionRunner(logger: quietLogger).catchUp(full, log: log)
+            // On three threads: the chunks below fold on one thread or on three, at random.
+            try ProjectionRunner(inlineLimit: 0, logger: quietLogger).catchUp(full, log: log)
 
             var random = SeededGenerator(seed: seed)
             let chunked = try ProjectionStore.inMemory()
@@ -22,7 +23,7 @@ import Testing
                 // Tiny transactions and working sets: rows are evicted and reloaded all the time.
                 let runner = ProjectionRunner(
                     chunkSize: Int(1 + random.next(300)), workingSetLimit: Int(2 + random.next(40)),
-                    logger: quietLogger)
+                    inlineLimit: random.next(2) == 0 ? 0 : .max, logger: quietLogger)
                 try runner.catchUp(chunked, log: log, upTo: position)
             }
             #expect(try queryAnswers(chunked) == queryAnswers(full), "seed \(seed)")
@@ -47,7 +48,8 @@ import Testing
                 let killAfter = 1 + random.next(6)
                 var chunks: UInt64 = 0
                 let runner = ProjectionRunner(
-                    chunkSize: Int(50 + random.next(400)), workingSetLimit: 16, logger: quietLogger)
+                    chunkSize: Int(50 + random.next(400)), workingSetLimit: 16,
+                    inlineLimit: random.next(2) == 0 ? 0 : .max, logger: quietLogger)
                 do {
                     try runner.catchUp(store, log: log) { _, _ in
                         chunks += 1

@@ -24,15 +24,17 @@ import Testing
         }
     }
 
-    @Test(arguments: [UInt64(3), 8])
-    func aWriteFailingMidRunKeepsCommittedChunksAndResumes(seed: UInt64) async throws {
+    /// On three threads (`inlineLimit` 0) and on one (every catch-up inline).
+    @Test(arguments: [UInt64(3), 8], [UInt64(0), .max])
+    func aWriteFailingMidRunKeepsCommittedChunksAndResumes(seed: UInt64, inlineLimit: UInt64) async throws {
         try await withTemporaryDirectory { directory in
             let log = try await sampleLog(in: directory, events: 4_000, seed: seed)
             let clean = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(clean, log: log)
 
             let store = try ProjectionStore.inMemory()
-            let runner = ProjectionRunner(chunkSize: 300, workingSetLimit: 24, logger: quietLogger)
+            let runner = ProjectionRunner(
+                chunkSize: 300, workingSetLimit: 24, inlineLimit: inlineLimit, logger: quietLogger)
             try runner.catchUp(store, log: log, upTo: 1_000)
             // The disk "fills up" for inspections past position 2,500.
             try await store.database.write { db in

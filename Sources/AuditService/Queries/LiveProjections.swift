@@ -26,8 +26,17 @@ package final class LiveProjections: @unchecked Sendable {
     /// The last error a background catch-up met (the next one tries again).
     private var backgroundError: String?
     private let background = DispatchQueue(label: "itemaudit.projections.follow", qos: .utility)
+    /// Shortest time between the starts of two background catch-ups. Each one pays a fixed price
+    /// (the fold threads, the checkpoints, reading back the rows its events touch), so under a
+    /// steady stream of appends folding every few milliseconds costs far more than folding what
+    /// gathered in this long; a report asked for meanwhile still folds up to the log's end itself.
+    private let followInterval: Duration
+    /// When the last background catch-up started (touched only on `background`).
+    private var lastFollowStart: ContinuousClock.Instant?
 
-    package init() {}
+    package init(followInterval: Duration = .milliseconds(50)) {
+        self.followInterval = followInterval
+    }
 
     /// The open database, first caught up with the log's end when the log has moved on since the
     /// last call (opened, and when damaged set aside and rebuilt, the first time).
@@ -51,6 +60,12 @@ package final class LiveProjections: @unchecked Sendable {
         guard start else { return }
         background.async { [self] in
             while true {
+                // Appends arriving meanwhile are gathered into the next catch-up.
+                if let lastFollowStart {
+                    let wait = lastFollowStart + followInterval - .now
+                    if wait > .zero { Thread.sleep(forTimeInterval: Self.seconds(wait)) }
+                }
+                lastFollowStart = .now
                 lock.lock()
                 let target = wanted
                 guard folded < target || store == nil else {
@@ -73,6 +88,10 @@ package final class LiveProjections: @unchecked Sendable {
                 lock.unlock()
             }
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Waits until the background catch-ups asked for so far are done; the error of the last
