@@ -44,27 +44,33 @@ struct AuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    // The signature headers' names, made once (a name is checked and lower-cased when made).
-    static let appField = HTTPField.Name(RequestSigning.appHeader)!
-    static let transactionField = HTTPField.Name(RequestSigning.transactionHeader)!
-    static let timestampField = HTTPField.Name(RequestSigning.timestampHeader)!
-    static let signatureField = HTTPField.Name(RequestSigning.signatureHeader)!
+    // The signature headers' names, made once (a name is checked and lower-cased when made): the
+    // app id, the transaction id, the timestamp and the signature.
+    static let signatureFields = [
+        RequestSigning.appHeader, RequestSigning.transactionHeader, RequestSigning.timestampHeader,
+        RequestSigning.signatureHeader,
+    ].map { HTTPField.Name($0)! }
 
     /// The app id of a correctly signed, fresh, first-time request; a 401 problem otherwise.
     func verifySignature(_ request: Request, body: ByteBuffer) throws -> String {
-        let headers = request.headers
-        func header(_ field: HTTPField.Name) throws -> String {
-            guard let value = headers[field], !value.isEmpty else {
+        // One pass over the headers (a lookup by name walks them and joins repeated values).
+        var found: [String?] = [nil, nil, nil, nil]
+        for field in request.headers {
+            guard let slot = Self.signatureFields.firstIndex(of: field.name) else { continue }
+            found[slot] = found[slot].map { $0 + ", " + field.value } ?? field.value
+        }
+        func header(_ slot: Int) throws -> String {
+            guard let value = found[slot], !value.isEmpty else {
                 throw Problem.unauthorized(
-                    "signature-missing", "the request has no \(field.rawName) header",
+                    "signature-missing", "the request has no \(Self.signatureFields[slot].rawName) header",
                     remedy: "sign every request: see `itemaudit sign --help`")
             }
             return value
         }
-        let appID = try header(Self.appField)
-        let transactionID = try header(Self.transactionField)
-        let timestampText = try header(Self.timestampField)
-        let signature = try header(Self.signatureField)
+        let appID = try header(0)
+        let transactionID = try header(1)
+        let timestampText = try header(2)
+        let signature = try header(3)
         guard transactionID.utf8.count <= 128 else {
             throw Problem.unauthorized(
                 "transaction-invalid", "the transaction id is longer than 128 characters", remedy: "send a UUID")
@@ -102,11 +108,12 @@ struct AuthMiddleware: RouterMiddleware {
                 .internalServerError, "app-secret-unreadable", "the server cannot read this app's secret",
                 remedy: "ask the operator to check the data directory's key file")
         }
-        let bodyHash = body.withUnsafeReadableBytes { RequestSigning.bodyHash($0) }
-        let expected = RequestSigning.signature(
-            secret: secret, method: request.method.rawValue, pathAndQuery: request.uri.description,
-            timestamp: timestampText, transactionID: transactionID, bodySHA256: bodyHash)
-        guard RequestSigning.constantTimeEqual(expected, signature.lowercased()) else {
+        var mac = server.signingKeys.hmac(appID: appID, secret: secret)
+        mac.update(
+            data: RequestSigning.canonicalBytes(
+                method: request.method.rawValue, pathAndQuery: request.uri.description, timestamp: timestampText,
+                transactionID: transactionID, body: body.readableBytesView))
+        guard RequestSigning.matches(mac.finalize(), hex: signature) else {
             throw Problem.unauthorized(
                 "signature-invalid",
                 "the signature does not match the method, path, query, timestamp, transaction id and body",

@@ -48,6 +48,40 @@ public enum RequestSigning {
         return hex(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: secret)))
     }
 
+    /// ``canonical(method:pathAndQuery:timestamp:transactionID:bodySHA256:)`` as bytes, hashing
+    /// `body` itself: what the server checks, without the strings in between.
+    static func canonicalBytes(
+        method: String, pathAndQuery: String, timestamp: String, transactionID: String, body: some Sequence<UInt8>
+    ) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(method.utf8.count + pathAndQuery.utf8.count + transactionID.utf8.count + 96)
+        for part in [method, pathAndQuery, timestamp, transactionID] {
+            text.append(contentsOf: part.utf8)
+            text.append(UInt8(ascii: "\n"))
+        }
+        var hasher = SHA256()
+        body.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            ?? hasher.update(data: Array(body))
+        appendHex(hasher.finalize(), to: &text)
+        return text
+    }
+
+    /// Whether `mac` is what the hex text `signature` (either case) spells, in time independent
+    /// of where they differ.
+    static func matches(_ mac: HashedAuthenticationCode<SHA256>, hex signature: String) -> Bool {
+        var expected: [UInt8] = []
+        appendHex(mac, to: &expected)
+        var difference: UInt8 = 0
+        var count = 0
+        for byte in signature.utf8 {
+            guard count < expected.count else { return false }
+            // ASCII letters lower-cased; other bytes are left alone and differ from every hex digit.
+            difference |= expected[count] ^ (byte >= 65 && byte <= 90 ? byte | 0x20 : byte)
+            count += 1
+        }
+        return count == expected.count && difference == 0
+    }
+
     /// The four headers of a signed request, in order.
     public static func headers(
         appID: String, secret: [UInt8], method: String, pathAndQuery: String, body: [UInt8], timestamp: Int64,
@@ -95,12 +129,18 @@ public enum RequestSigning {
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
-        }
+        appendHex(bytes, to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendHex(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { digits in
+            for byte in bytes {
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 15)])
+            }
+        }
     }
 }

@@ -13,6 +13,8 @@ public final class ServerState: Sendable {
     public let metrics: PrometheusCollectorRegistry
     let sessions: SessionStore
     let replays: ReplayGuard
+    /// Each app's keyed HMAC, for checking signatures.
+    let signingKeys = SigningKeys()
     /// Encoded report answers while the log stands still.
     let answers = AnswerCache()
     let logger: Logger

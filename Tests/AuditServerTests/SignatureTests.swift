@@ -1,11 +1,13 @@
-import AuditServer
 import AuditService
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
+@testable import AuditServer
 
 /// Every request but the public ones must be signed: refused with 401 and a reason, before any work.
 @Suite("Signed requests")
@@ -120,6 +122,45 @@ struct SignatureTests {
             transactionID: "tx", bodySHA256: RequestSigning.bodyHash([]))
         #expect(RequestSigning.bodyHash([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(signature == SignatureTests.expectedVector)
+    }
+
+    @Test("the server's check: the vector in either case passes; a digit changed, added or dropped fails")
+    func serverCheckOfTheVector() {
+        let text = RequestSigning.canonicalBytes(
+            method: "GET", pathAndQuery: "/v1/me", timestamp: "1772438400", transactionID: "tx", body: [UInt8]())
+        #expect(
+            text
+                == Array(
+                    RequestSigning.canonical(
+                        method: "GET", pathAndQuery: "/v1/me", timestamp: "1772438400", transactionID: "tx",
+                        bodySHA256: RequestSigning.bodyHash([])
+                    ).utf8))
+        var mac = SigningKeys().hmac(appID: "app", secret: ServerFixture.secret)
+        mac.update(data: text)
+        let code = mac.finalize()
+        let vector = SignatureTests.expectedVector
+        #expect(RequestSigning.matches(code, hex: vector))
+        #expect(RequestSigning.matches(code, hex: vector.uppercased()))
+        #expect(!RequestSigning.matches(code, hex: String(vector.dropLast()) + "5"))
+        #expect(!RequestSigning.matches(code, hex: vector + "0"))
+        #expect(!RequestSigning.matches(code, hex: String(vector.dropLast())))
+        #expect(!RequestSigning.matches(code, hex: ""))
+    }
+
+    @Test("an app's cached key follows its secret: a new secret under the same app id signs differently")
+    func cachedKeyFollowsTheSecret() {
+        let keys = SigningKeys()
+        func code(_ secret: [UInt8]) -> [UInt8] {
+            var mac = keys.hmac(appID: "app", secret: secret)
+            mac.update(data: Array("GET\n/\n1\ntx\n".utf8))
+            return Array(mac.finalize())
+        }
+        let first = code(ServerFixture.secret)
+        let other = code([UInt8](repeating: 7, count: 32))
+        #expect(first != other)
+        #expect(code(ServerFixture.secret) == first)
+        // Used twice, the cached key gives the same answer (its state is copied, not shared).
+        #expect(code(ServerFixture.secret) == first)
     }
 
     static let expectedVector = "7a828e1fa29d2338ff2aa4d74136e9421ab12dfacac5a735a2492bb91c324004"
