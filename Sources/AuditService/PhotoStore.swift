@@ -17,12 +17,15 @@ public struct PhotoStore: Sendable {
     public let policy: PhotoPolicy
     /// The database's blob table, when the log is in PostgreSQL (then `directory` is unused).
     let database: PostgresBlobStore?
+    /// `directory` as a path.
+    private let root: String
 
     /// The blob table of a PostgreSQL log's database.
     public init(database: PostgresBlobStore, directory: URL, policy: PhotoPolicy) {
         self.database = database
         self.directory = directory
         self.policy = policy
+        root = directory.path
     }
 
     /// A store in `directory` (created when missing).
@@ -37,6 +40,7 @@ public struct PhotoStore: Sendable {
         self.directory = directory
         self.policy = policy
         self.database = nil
+        root = directory.path
     }
 
     /// What the store knows about a hash.
@@ -103,30 +107,31 @@ public struct PhotoStore: Sendable {
                     .storeUnavailable, "cannot store the photo: \(error) (send it again in a moment)")
             }
         }
-        let target = url(for: hash)
-        if FileManager.default.fileExists(atPath: target.path) {
+        // Paths as plain strings and calls to the C library: building URLs and asking
+        // FileManager cost more than writing a small photo.
+        let folder = root + "/" + hash.prefix(2)
+        let target = folder + "/" + hash
+        if access(target, F_OK) == 0 {
             return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: false)
         }
         do {
-            let folder = target.deletingLastPathComponent()
-            let newFolder = !FileManager.default.fileExists(atPath: folder.path)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let temporary = target.deletingLastPathComponent().appendingPathComponent(
-                ".\(hash).\(UUID().uuidString).tmp")
-            try Self.writeFile(bytes, to: temporary.path, durable: durable)
-            if rename(temporary.path, target.path) != 0 {
-                try? FileManager.default.removeItem(at: temporary)
+            let newFolder = mkdir(folder, 0o755) == 0
+            guard newFolder || errno == EEXIST else { throw CocoaError(.fileWriteNoPermission) }
+            let temporary = folder + "/." + hash + "." + UUID().uuidString + ".tmp"
+            try Self.writeFile(bytes, to: temporary, durable: durable)
+            if rename(temporary, target) != 0 {
+                unlink(temporary)
                 throw CocoaError(.fileWriteUnknown)
             }
             // The new name is durable only once its directory is synced (a crash could otherwise
             // lose an acknowledged photo whose bytes were synced under the temporary name).
             if durable {
-                try Self.syncDirectory(folder.path)
-                if newFolder { try Self.syncDirectory(directory.path) }
+                try Self.syncDirectory(folder)
+                if newFolder { try Self.syncDirectory(root) }
             }
         } catch {
             throw AuditServiceError(
-                .dataDirectory, "cannot write the photo (check disk space)", context: ["file": target.path])
+                .dataDirectory, "cannot write the photo (check disk space)", context: ["file": target])
         }
         return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: true)
     }
@@ -157,7 +162,7 @@ public struct PhotoStore: Sendable {
     /// Whether the image with this hash is stored.
     public func contains(sha256: String) -> Bool {
         if let database { return Self.isHash(sha256) && database.contains(sha256: sha256) }
-        return FileManager.default.fileExists(atPath: url(for: sha256).path)
+        return access(path(for: sha256), F_OK) == 0
     }
 
     /// Stored or pending.
@@ -166,15 +171,16 @@ public struct PhotoStore: Sendable {
     /// The stored bytes, or nil when pending.
     public func read(sha256: String) -> [UInt8]? {
         if let database { return Self.isHash(sha256) ? database.read(sha256: sha256) : nil }
-        guard Self.isHash(sha256), let data = FileManager.default.contents(atPath: url(for: sha256).path) else {
+        guard Self.isHash(sha256), let data = FileManager.default.contents(atPath: path(for: sha256)) else {
             return nil
         }
         return [UInt8](data)
     }
 
-    func url(for sha256: String) -> URL {
+    /// The blob's file: `<root>/<first two hex>/<sha256>`.
+    func path(for sha256: String) -> String {
         let safe = Self.isHash(sha256) ? sha256 : "invalid"
-        return directory.appendingPathComponent(String(safe.prefix(2)), isDirectory: true).appendingPathComponent(safe)
+        return root + "/" + safe.prefix(2) + "/" + safe
     }
 
     static func isHash(_ text: String) -> Bool {
@@ -183,10 +189,14 @@ public struct PhotoStore: Sendable {
 
     /// Lower-case hex SHA-256.
     public static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// The image type the bytes start with, if JPEG, PNG or HEIC.

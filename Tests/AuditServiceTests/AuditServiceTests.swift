@@ -204,6 +204,36 @@ struct PhotoStoreTests {
         try await service.close()
     }
 
+    @Test("blobs lie at <blobs>/<first two hex>/<sha256>, named by the bytes' SHA-256, with no temporary file left")
+    func layout() throws {
+        #expect(
+            PhotoStore.sha256(Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let fixture = try ServiceFixture()
+        let blobs = DataDirectory(fixture.directory).blobs
+        let store = try PhotoStore(directory: blobs, policy: PhotoPolicy())
+        // Two images in one folder (the second finds it made) and one in another.
+        var images: [[UInt8]] = []
+        var seed = 0
+        while images.count < 3 {
+            let image = Self.jpeg + Array(String(seed).utf8)
+            seed += 1
+            let prefixes = images.map { PhotoStore.sha256($0).prefix(2) }
+            let prefix = PhotoStore.sha256(image).prefix(2)
+            if images.count == 1 ? prefixes.contains(prefix) : !prefixes.contains(prefix) { images.append(image) }
+        }
+        for image in images { #expect(try store.store(image, contentType: "image/jpeg").isNew) }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: blobs.path).sorted()
+        #expect(folders == Set(images.map { String(PhotoStore.sha256($0).prefix(2)) }).sorted())
+        for image in images {
+            let hash = PhotoStore.sha256(image)
+            let file = blobs.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+            #expect(FileManager.default.contents(atPath: file.path) == Data(image))
+        }
+        let files = folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: blobs.path + "/" + $0)) ?? [] }
+        #expect(files.sorted() == images.map { PhotoStore.sha256($0) }.sorted())
+    }
+
     @Test("size, type and hash limits give clear errors")
     func limits() throws {
         let fixture = try ServiceFixture()
