@@ -96,6 +96,39 @@ public enum RequestSigning {
         ]
     }
 
+    /// Signs one app's requests with its secret keyed once (hashing the key into the HMAC's pads
+    /// costs more than signing a short request, and a device signs every request with one key).
+    public struct Signer: @unchecked Sendable {
+        // @unchecked: the keyed HMAC is only copied, never changed in place (its hash states are
+        // copied on the first write to a shared one).
+        private let keyed: HMAC<SHA256>
+        /// The app whose secret signs.
+        public let appID: String
+
+        /// A signer for `appID` with `secret`.
+        public init(appID: String, secret: [UInt8]) {
+            self.appID = appID
+            keyed = HMAC<SHA256>(key: SymmetricKey(data: secret))
+        }
+
+        /// The four headers of the request, as ``RequestSigning/headers(appID:secret:method:pathAndQuery:body:timestamp:transactionID:)``
+        /// makes them.
+        public func headers(
+            method: String, pathAndQuery: String, body: [UInt8], timestamp: Int64, transactionID: String
+        ) -> [(name: String, value: String)] {
+            let time = String(timestamp)
+            var mac = keyed
+            mac.update(
+                data: canonicalBytes(
+                    method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
+                    body: body))
+            return [
+                (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, time),
+                (signatureHeader, hex(mac.finalize())),
+            ]
+        }
+    }
+
     /// The secret bytes of a hex secret as `apps add` prints it, or nil.
     public static func secret(hex text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)

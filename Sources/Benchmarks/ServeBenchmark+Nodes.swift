@@ -94,8 +94,9 @@ public struct ServeNodesBenchmark: Sendable {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let clients = (0..<devices).map {
             BenchServeDevice(
-                client: client, baseURL: "http://127.0.0.1:\(children[$0 % nodes].port)", appID: BenchServeSetup.appID,
-                secret: secret, inspector: BenchServeSetup.inspector($0), password: BenchServeSetup.password)
+                connection: BenchHTTPConnection(host: "127.0.0.1", port: children[$0 % nodes].port),
+                appID: BenchServeSetup.appID, secret: secret, inspector: BenchServeSetup.inspector($0),
+                password: BenchServeSetup.password)
         }
         let tallies: [BenchServeDevice.Tally]
         let elapsed: Duration
@@ -113,7 +114,7 @@ public struct ServeNodesBenchmark: Sendable {
             // Coverage is the manager's read (an inspector is refused it), spread over the nodes.
             let managers = (0..<devices).map {
                 BenchServeDevice(
-                    client: client, baseURL: "http://127.0.0.1:\(children[$0 % nodes].port)",
+                    connection: BenchHTTPConnection(host: "127.0.0.1", port: children[$0 % nodes].port),
                     appID: BenchServeSetup.appID, secret: secret, inspector: BenchServePages.manager,
                     password: BenchServeSetup.password)
             }

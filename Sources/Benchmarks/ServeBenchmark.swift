@@ -101,8 +101,8 @@ public struct ServeBenchmark: Sendable {
         let base = "http://127.0.0.1:\(port)"
         let clients = (0..<devices).map {
             BenchServeDevice(
-                client: client, baseURL: base, appID: BenchServeSetup.appID, secret: secret,
-                inspector: BenchServeSetup.inspector($0), password: BenchServeSetup.password)
+                connection: BenchHTTPConnection(host: "127.0.0.1", port: port), appID: BenchServeSetup.appID,
+                secret: secret, inspector: BenchServeSetup.inspector($0), password: BenchServeSetup.password)
         }
         note("HTTP: \(devices) devices, \(seconds) s of commands")
         var cpuStart = cpu?.sample()
@@ -120,8 +120,8 @@ public struct ServeBenchmark: Sendable {
         // The manager's dashboard figure, from as many clients as there are devices.
         let managers = (0..<devices).map { _ in
             BenchServeDevice(
-                client: client, baseURL: base, appID: BenchServeSetup.appID, secret: secret,
-                inspector: BenchServePages.manager, password: BenchServeSetup.password)
+                connection: BenchHTTPConnection(host: "127.0.0.1", port: port), appID: BenchServeSetup.appID,
+                secret: secret, inspector: BenchServePages.manager, password: BenchServeSetup.password)
         }
         cpuStart = cpu?.sample()
         let readStart = ContinuousClock.now

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import AuditServer
 import Foundation
 import Histogram
@@ -9,12 +8,19 @@ import NIOHTTP1
 /// signed HTTP until the deadline: allocate a batch of two, fetch it, upload two photos, collect,
 /// inspect and submit in bundles of at most 10 commands.
 struct BenchServeDevice: Sendable {
-    let client: HTTPClient
-    let baseURL: String
-    let appID: String
-    let secret: [UInt8]
+    /// The device's own keep-alive connection to the server.
+    let connection: BenchHTTPConnection
+    /// Signs with the device app's secret.
+    let signer: RequestSigning.Signer
     let inspector: String
     let password: String
+
+    init(connection: BenchHTTPConnection, appID: String, secret: [UInt8], inspector: String, password: String) {
+        self.connection = connection
+        signer = RequestSigning.Signer(appID: appID, secret: secret)
+        self.inspector = inspector
+        self.password = password
+    }
 
     /// What one device measured.
     struct Tally: Sendable {
@@ -34,21 +40,12 @@ struct BenchServeDevice: Sendable {
     )
         async throws -> (status: Int, body: ByteBuffer)
     {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        for (name, value) in RequestSigning.headers(
-            appID: appID, secret: secret, method: method.rawValue, pathAndQuery: path, body: body,
-            timestamp: Int64(Date().timeIntervalSince1970), transactionID: UUID().uuidString)
-        {
-            request.headers.add(name: name, value: value)
-        }
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if !body.isEmpty {
-            request.headers.add(name: "Content-Type", value: contentType)
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        return (Int(response.status.code), try await response.body.collect(upTo: 16 << 20))
+        var headers = signer.headers(
+            method: method.rawValue, pathAndQuery: path, body: body, timestamp: Int64(Date().timeIntervalSince1970),
+            transactionID: UUID().uuidString)
+        if let token { headers.append((name: "Authorization", value: "Bearer \(token)")) }
+        if !body.isEmpty { headers.append((name: "Content-Type", value: contentType)) }
+        return try await connection.send(method, path, headers: headers.map { ($0.name, $0.value) }, body: body)
     }
 
     static func object(_ buffer: ByteBuffer) -> [String: Any] {
@@ -66,7 +63,19 @@ struct BenchServeDevice: Sendable {
         return token
     }
 
+    /// Repeats the flow until the deadline, then closes the connection.
     func run(until deadline: ContinuousClock.Instant) async throws -> Tally {
+        do {
+            let tally = try await rounds(until: deadline)
+            await connection.close()
+            return tally
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    private func rounds(until deadline: ContinuousClock.Instant) async throws -> Tally {
         var tally = Tally()
         let token = try await login()
         var round = 0

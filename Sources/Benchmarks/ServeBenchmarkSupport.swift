@@ -131,6 +131,7 @@ enum BenchServeReads {
                     while ContinuousClock.now < deadline {
                         if try await client.send(.GET, path, token: token).status == 200 { count += 1 }
                     }
+                    await client.connection.close()
                     return count
                 }
             }

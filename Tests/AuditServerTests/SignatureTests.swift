@@ -147,6 +147,23 @@ struct SignatureTests {
         #expect(!RequestSigning.matches(code, hex: ""))
     }
 
+    @Test("a keyed signer gives the headers of the one-off helper, signature and all, request after request")
+    func signerMatchesTheHelper() {
+        let signer = RequestSigning.Signer(appID: "app", secret: ServerFixture.secret)
+        for (index, body) in [[], Array(#"{"commands":[]}"#.utf8)].enumerated() {
+            let once = RequestSigning.headers(
+                appID: "app", secret: ServerFixture.secret, method: "POST", pathAndQuery: "/v1/commands?x=\(index)",
+                body: body, timestamp: 1_772_438_400, transactionID: "tx-\(index)")
+            let keyed = signer.headers(
+                method: "POST", pathAndQuery: "/v1/commands?x=\(index)", body: body, timestamp: 1_772_438_400,
+                transactionID: "tx-\(index)")
+            #expect(keyed.map(\.name) == once.map(\.name))
+            #expect(keyed.map(\.value) == once.map(\.value))
+        }
+        let vector = signer.headers(method: "GET", pathAndQuery: "/v1/me", body: [], timestamp: 1_772_438_400, transactionID: "tx")
+        #expect(vector.last?.value == SignatureTests.expectedVector)
+    }
+
     @Test("an app's cached key follows its secret: a new secret under the same app id signs differently")
     func cachedKeyFollowsTheSecret() {
         let keys = SigningKeys()
