@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "itemaudit.serve")
+        var logger = Logger(label: "itemaudit.serve", factory: ServerLogHandler.init)
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
             host: host, port: port, sessionLifetime: .seconds(sessionMinutes * 60))

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// The server's log lines on standard output, as swift-log's `StreamLogHandler` writes them
+/// (`time level label : key=value … [source] message`), with the metadata formatted only when a
+/// line is written.
+///
+/// `StreamLogHandler` formats its metadata again whenever a key is set, and Hummingbird sets a
+/// request id on every request's logger: with nothing logged at the server's usual level, that
+/// formatting was 3 % of the server's time under load.
+public struct ServerLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    private let label: String
+    private let descriptor: Int32
+    private static let output = NIOLock()
+
+    /// A handler for the logger named `label`, writing to standard output (or `descriptor`).
+    public init(label: String, descriptor: Int32 = STDOUT_FILENO) {
+        self.label = label
+        self.descriptor = descriptor
+    }
+
+    /// A handler for the logger named `label`, writing to standard output.
+    public init(label: String) { self.init(label: label, descriptor: STDOUT_FILENO) }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(
+        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
+        file: String, function: String, line: UInt
+    ) {
+        let merged = explicit.map { metadata.merging($0) { $1 } } ?? metadata
+        let pairs = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let text = "\(Self.timestamp()) \(level) \(label) :\(pairs.isEmpty ? "" : " " + pairs) [\(source)] \(message)\n"
+        // One write per line, unbuffered: lines of concurrent requests never interleave.
+        let bytes = Array(text.utf8)
+        Self.output.withLock {
+            var written = 0
+            while written < bytes.count {
+                let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if result <= 0 { break }
+                written += result
+            }
+        }
+    }
+
+    private static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        var buffer = [Int8](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
