@@ -19,10 +19,10 @@ public enum BundleParseError: Error, Sendable, Hashable {
 extension CommandEnvelope {
     /// Parses a device's bundle `{"commands": [ … ]}` with `actor` as every command's actor (a
     /// client's `actor` field is ignored): each command is checked against its schema, like
-    /// ``init(jsonLine:)``, then the whole body is decoded once into typed commands.
+    /// ``init(jsonLine:)``, then decoded into its type.
     ///
-    /// The body is read twice (a syntax tree for the schema check, then the typed decode), never
-    /// re-serialised per command.
+    /// The body is parsed once: each command's syntax tree is checked, then decoded
+    /// (``JSONValueDecoder``), never re-serialised or parsed again.
     /// - Throws: ``BundleParseError`` naming the first command that is wrong.
     public static func bundle(
         _ body: UnsafeRawBufferPointer, actor: String, limit: Int
@@ -35,6 +35,8 @@ extension CommandEnvelope {
         }
         guard case .array(let commands) = value["commands"] else { throw .notABundle }
         guard !commands.isEmpty, commands.count <= limit else { throw .count(commands.count) }
+        var envelopes: [CommandEnvelope] = []
+        envelopes.reserveCapacity(commands.count)
         for (index, command) in commands.enumerated() {
             guard case .object(var members) = command else {
                 throw .command(index: index, CommandParseError(message: "the command must be one JSON object {…}"))
@@ -42,37 +44,19 @@ extension CommandEnvelope {
             // The schema asks for an actor; the server supplies it.
             members.removeAll { $0.key == "actor" }
             members.append((key: "actor", value: .string(actor)))
-            do throws(CommandParseError) { try validate(.object(members)) } catch {
+            let checked = JSONValue.object(members)
+            do throws(CommandParseError) { try validate(checked) } catch {
                 throw .command(index: index, error)
             }
+            do {
+                envelopes.append(
+                    try JSONValueDecoder.decode(CommandEnvelope.self, from: checked, userInfo: [.commandActor: actor]))
+            } catch let error as DecodingError {
+                throw .command(index: index, CommandParseError(message: CommandParseError.describe(error)))
+            } catch {
+                throw .command(index: index, CommandParseError(message: "\(error)"))
+            }
         }
-        let decoder = JSONDecoder()
-        decoder.userInfo[.commandActor] = actor
-        guard let base = body.baseAddress else { throw .notABundle }
-        do {
-            // The body's own bytes, not a copy: the decoder is done with them before this returns.
-            let bytes = Data(
-                bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: body.count, deallocator: .none)
-            return try decoder.decode(Bundle.self, from: bytes).commands
-        } catch let error as DecodingError {
-            let path = Self.path(of: error)
-            let index = path.count > 1 ? path[1].intValue ?? 0 : 0
-            throw .command(index: index, CommandParseError(message: CommandParseError.describe(error, dropping: 2)))
-        } catch {
-            throw .notABundle
-        }
-    }
-
-    private struct Bundle: Decodable {
-        var commands: [CommandEnvelope]
-    }
-
-    private static func path(of error: DecodingError) -> [any CodingKey] {
-        switch error {
-        case .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-            .dataCorrupted(let context):
-            context.codingPath
-        @unknown default: []
-        }
+        return envelopes
     }
 }

@@ -10,7 +10,9 @@ extension CommandEnvelope {
     /// value of the type, range, length and form the schema gives, and an `occurredAt` that is a
     /// real date.
     /// - Throws: ``CommandParseError`` naming each field that is wrong (at most three).
-    static func validate(_ data: Data) throws(CommandParseError) {
+    /// - Returns: the command's syntax tree, for decoding (``JSONValueDecoder``).
+    @discardableResult
+    static func validate(_ data: Data) throws(CommandParseError) -> JSONValue {
         let value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONParser.parse([UInt8](data))
@@ -18,6 +20,7 @@ extension CommandEnvelope {
             throw CommandParseError(message: "not valid JSON: \(error.message) at column \(error.column)")
         }
         try validate(value)
+        return value
     }
 
     /// ``validate(_:)-(Data)`` for a command already parsed (one element of a device's bundle).

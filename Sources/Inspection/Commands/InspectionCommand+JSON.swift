@@ -136,10 +136,9 @@ extension CommandEnvelope {
     /// Parses one JSON line, checked against its command's schema in `Schemas/commands/` first;
     /// the error names the field that is wrong and how (never a Swift type).
     public init(jsonLine: some StringProtocol) throws(CommandParseError) {
-        let data = Data(jsonLine.utf8)
-        try Self.validate(data)
+        let value = try Self.validate(Data(jsonLine.utf8))
         do {
-            self = try JSONDecoder().decode(CommandEnvelope.self, from: data)
+            self = try JSONValueDecoder.decode(CommandEnvelope.self, from: value)
         } catch let error as DecodingError {
             throw CommandParseError(message: CommandParseError.describe(error))
         } catch {
