@@ -154,8 +154,10 @@ extension CommandEnvelope {
         return encoder
     }()
 
-    /// The command as one line of compact JSON with sorted keys.
+    /// The command as one line of compact JSON with sorted keys (``CanonicalJSONEncoder``, or
+    /// `JSONEncoder` for a type it leaves to it: the same bytes either way).
     public func jsonLine() -> String {
+        if let text = CanonicalJSONEncoder.encode(self) { return text }
         guard let data = try? Self.lineEncoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import Inspection
+
+/// The fingerprint's text must stay byte for byte what `JSONEncoder` wrote (fingerprints in the
+/// log are compared with those of resent commands).
+@Suite struct CanonicalJSONTests {
+    static let reference: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func expected(_ value: some Encodable) throws -> String {
+        String(decoding: try reference.encode(value), as: UTF8.self)
+    }
+
+    @Test("every sample command, and its fingerprint's form (no id, actor or time), as JSONEncoder writes it")
+    func sampleCommands() throws {
+        for sample in SampleCommands.all {
+            var content = sample
+            content.commandID = ""
+            content.actor = ""
+            content.occurredAt = nil
+            for value in [sample, content] {
+                #expect(CanonicalJSONEncoder.encode(value) == (try Self.expected(value)))
+                #expect(value.jsonLine() == (try Self.expected(value)))
+            }
+        }
+    }
+
+    struct Mixed: Encodable {
+        var text: String
+        var keys: [String: Int]
+        var list: [Int?]
+        var nested: [[String]]
+        var flag: Bool
+        var none: String?
+        var negative: Int64
+        var time: EventTime
+    }
+
+    @Test("strings with every control character, quotes, slashes, DEL and non-ASCII; keys in byte order")
+    func strings() throws {
+        var controls = ""
+        for code in 0..<0x20 { controls.unicodeScalars.append(Unicode.Scalar(UInt8(code))) }
+        let texts = [
+            "", controls, #"quote " backslash \ slash / "#, "\u{7F}\u{80}é\u{2028}\u{2029}😀", "a\u{0}b",
+        ]
+        for text in texts {
+            let value = Mixed(
+                text: text,
+                keys: ["a10": 1, "a9": 2, "B": 3, "a": 4, "_x": 5, "Zeta": 6, "aB": 7, "ab": 8, "é": 9, text: 10],
+                list: [1, nil, -3], nested: [[], [text]], flag: true, none: nil, negative: -9_007_199_254_740_993,
+                time: EventTime(microseconds: 1_772_438_400_123_456))
+            #expect(CanonicalJSONEncoder.encode(value) == (try Self.expected(value)), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("a type only JSONEncoder knows (a Double) is left to it")
+    func unsupported() {
+        struct Measured: Encodable { var weight: Double }
+        #expect(CanonicalJSONEncoder.encode(Measured(weight: 1.5)) == nil)
+    }
+}
