@@ -197,15 +197,6 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-/// An array's place, as a coding key.
-private struct IndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "Index \(intValue ?? 0)" }
-    init(_ index: Int) { intValue = index }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { self.intValue = intValue }
-}
-
 private struct Unkeyed: UnkeyedEncodingContainer {
     let box: Box
     let codingPath: [any CodingKey]
@@ -221,28 +212,28 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        box.append(try Box.holding(value, at: codingPath + [IndexKey(count)]))
+        box.append(try Box.holding(value, at: codingPath + [JSONIndexKey(count)]))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
         let child = Box()
-        let path = codingPath + [IndexKey(count)]
+        let path = codingPath + [JSONIndexKey(count)]
         box.append(child)
         return Writer(box: child, codingPath: path).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = Box()
-        let path = codingPath + [IndexKey(count)]
+        let path = codingPath + [JSONIndexKey(count)]
         box.append(child)
         return Writer(box: child, codingPath: path).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = Box()
-        let path = codingPath + [IndexKey(count)]
+        let path = codingPath + [JSONIndexKey(count)]
         box.append(child)
         return Writer(box: child, codingPath: path)
     }

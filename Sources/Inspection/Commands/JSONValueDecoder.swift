@@ -183,8 +183,9 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 }
 
-/// An array's place, as a coding key (`Index 3`, like JSONDecoder's).
-private struct IndexKey: CodingKey {
+/// An array's place, as a coding key (`Index 3`, like JSONDecoder's): for the paths of
+/// ``JSONValueDecoder`` and ``CanonicalJSONEncoder``.
+struct JSONIndexKey: CodingKey {
     let intValue: Int?
     var stringValue: String { "Index \(intValue ?? 0)" }
     init(_ index: Int) { intValue = index }
@@ -211,10 +212,10 @@ private struct Unkeyed: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(
                 type,
                 .init(
-                    codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
+                    codingPath: codingPath + [JSONIndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return (items[currentIndex], codingPath + [IndexKey(currentIndex)])
+        return (items[currentIndex], codingPath + [JSONIndexKey(currentIndex)])
     }
 
     mutating func decodeNil() throws -> Bool {
