@@ -58,9 +58,11 @@ import Testing
         }
     }
 
-    @Test("a type only JSONEncoder knows (a Double) is left to it")
+    @Test("a type only JSONEncoder knows (a Double, a 128-bit integer) is left to it")
     func unsupported() {
         struct Measured: Encodable { var weight: Double }
+        struct Huge: Encodable { var count: Int128 }
         #expect(CanonicalJSONEncoder.encode(Measured(weight: 1.5)) == nil)
+        #expect(CanonicalJSONEncoder.encode(Huge(count: 1)) == nil)
     }
 }

@@ -124,7 +124,10 @@ private final class Box {
         case let number as UInt32: return Array(String(number).utf8)
         case let number as UInt16: return Array(String(number).utf8)
         case let number as UInt8: return Array(String(number).utf8)
-        case is Double, is Float, is Date, is Data, is URL, is Decimal: throw CanonicalJSONEncoder.Unsupported()
+        // Other numbers would ask the container for themselves again; times and bytes have
+        // JSONEncoder's own strategies.
+        case is any FixedWidthInteger, is any BinaryFloatingPoint, is Date, is Data, is URL, is Decimal:
+            throw CanonicalJSONEncoder.Unsupported()
         default: return nil
         }
     }

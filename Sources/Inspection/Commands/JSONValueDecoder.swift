@@ -47,8 +47,12 @@ struct JSONValueDecoder: Decoder {
     }
 
     private static func isScalar(_ type: Any.Type) -> Bool {
-        type == String.self || type == Bool.self || type == Double.self || type == Float.self
-            || integer(type, "0") != nil
+        type == String.self || type == Bool.self || type == Double.self || type == Float.self || isInteger(type)
+    }
+
+    /// Whether `type` is one of the integer types ``integer(_:_:)`` reads.
+    private static func isInteger(_ type: Any.Type) -> Bool {
+        type is any FixedWidthInteger.Type
     }
 
     private static func null(_ type: Any.Type, at path: [any CodingKey]) -> DecodingError {
@@ -69,7 +73,7 @@ struct JSONValueDecoder: Decoder {
             if let number = Self.integer(type, text) { return number as! T }
             if type == Double.self, let number = Double(text) { return number as! T }
             if type == Float.self, let number = Float(text) { return number as! T }
-            if Self.integer(type, "0") != nil {
+            if Self.isInteger(type) {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: path, debugDescription: "Parsed JSON number <\(text)> does not fit in \(type)."))
             }
@@ -98,6 +102,8 @@ struct JSONValueDecoder: Decoder {
         case is UInt32.Type: return exact(UInt32.self)
         case is UInt16.Type: return exact(UInt16.self)
         case is UInt8.Type: return exact(UInt8.self)
+        case is Int128.Type: return exact(Int128.self)
+        case is UInt128.Type: return exact(UInt128.self)
         default: return nil
         }
     }
