@@ -86,26 +86,14 @@ struct JSONValueDecoder: Decoder {
     /// The number as the fixed-width integer type `type` asks for (nil when it asks for another,
     /// or the number is not a whole one that fits).
     private static func integer(_ type: Any.Type, _ text: String) -> Any? {
-        func exact<I: FixedWidthInteger>(_: I.Type) -> I? {
-            if let value = I(text) { return value }
-            guard let double = Double(text), double == double.rounded() else { return nil }
-            return I(exactly: double)
-        }
-        switch type {
-        case is Int.Type: return exact(Int.self)
-        case is Int64.Type: return exact(Int64.self)
-        case is Int32.Type: return exact(Int32.self)
-        case is Int16.Type: return exact(Int16.self)
-        case is Int8.Type: return exact(Int8.self)
-        case is UInt.Type: return exact(UInt.self)
-        case is UInt64.Type: return exact(UInt64.self)
-        case is UInt32.Type: return exact(UInt32.self)
-        case is UInt16.Type: return exact(UInt16.self)
-        case is UInt8.Type: return exact(UInt8.self)
-        case is Int128.Type: return exact(Int128.self)
-        case is UInt128.Type: return exact(UInt128.self)
-        default: return nil
-        }
+        guard let integer = type as? any FixedWidthInteger.Type else { return nil }
+        return exact(integer, text)
+    }
+
+    private static func exact<I: FixedWidthInteger>(_: I.Type, _ text: String) -> I? {
+        if let value = I(text) { return value }
+        guard let double = Double(text), double == double.rounded() else { return nil }
+        return I(exactly: double)
     }
 
     fileprivate func mismatch(_ type: Any.Type, _ value: JSONValue, at path: [any CodingKey]) -> DecodingError {
