@@ -11,7 +11,7 @@ extension PostgresEventStore {
     public func forEachRecord(from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecord) throws -> Void)
         throws
     {
-        try forEachRow(from: start, upTo: end) { row in try body(RowReader.record(row)) }
+        try forEachEvent(from: start, upTo: end) { fields in try body(RowReader.record(fields)) }
     }
 
     /// Like ``forEachRecord(from:upTo:_:)`` with views (valid during the call only).
@@ -19,15 +19,15 @@ extension PostgresEventStore {
         from start: UInt64 = 1, upTo end: UInt64? = nil, _ body: (EventRecordView) throws -> Void
     ) throws {
         var reader = RowReader()
-        try forEachRow(from: start, upTo: end) { row in try reader.withView(row, body) }
+        try forEachEvent(from: start, upTo: end) { fields in try reader.withView(fields, body) }
     }
 
-    /// The rows of positions `start...end`, checked to be gapless.
+    /// The events of positions `start...end`, checked to be gapless and in order.
     ///
     /// Pages are read on up to ``Options/readConnections`` connections at once (the database
     /// answers them on as many backends) and handed to `body` in order; a page is asked for as
     /// soon as a connection is free, so the next pages are under way while `body` works.
-    func forEachRow(from start: UInt64, upTo end: UInt64?, _ body: (PostgresRow) throws -> Void) throws {
+    func forEachEvent(from start: UInt64, upTo end: UInt64?, _ body: (RowReader.Fields) throws -> Void) throws {
         let first = max(start, 1)
         let last = min(end ?? lastPosition, lastPosition)
         guard first <= last else { return }
@@ -39,30 +39,33 @@ extension PostgresEventStore {
                 let from = first + index * page
                 let to = min(last, from + page - 1)
                 return connections[Int(index % UInt64(connections.count))].query(
-                    """
-                    SELECT \(unescaped: RowReader.columns) FROM itemaudit_events
-                    WHERE position BETWEEN \(Int64(from)) AND \(Int64(to)) ORDER BY position
-                    """, logger: logger)
+                    RowReader.rangeQuery(from: Int64(from), to: Int64(to)), logger: logger)
             }
             // Page i is read on connection i mod n; one page per connection is under way.
             var inFlight = (0..<min(UInt64(connections.count), pages)).map { fetch($0) }
+            var expected = first
             for index in 0..<pages {
                 let slot = Int(index % UInt64(connections.count))
                 let rows: PostgresQueryResult
                 do { rows = try inFlight[slot].wait() } catch { throw readFailed(error) }
                 let next = index + UInt64(connections.count)
                 if next < pages { inFlight[slot] = fetch(next) }
-                let from = first + index * page
-                let pageEnd = min(last, from + page - 1)
-                guard rows.count == Int(pageEnd - from + 1) else {
-                    throw EventLogError(
-                        .corruptFrame,
-                        "positions \(from)-\(pageEnd) of \(url.redacted) hold \(rows.count) events, not \(pageEnd - from + 1): events were deleted (run itemaudit verify)",
-                        context: ["url": url.redacted, "positions": "\(from)-\(pageEnd)"])
+                let pageEnd = min(last, first + index * page + page - 1)
+                try RowReader.forEachEvent(in: rows) { fields in
+                    guard fields.position == expected else { throw missing(expected) }
+                    expected += 1
+                    try body(fields)
                 }
-                for row in rows { try body(row) }
+                guard expected == pageEnd + 1 else { throw missing(expected) }
             }
         }
+    }
+
+    private func missing(_ position: UInt64) -> EventLogError {
+        EventLogError(
+            .corruptFrame,
+            "position \(position) of \(url.redacted) is missing: events were deleted (run itemaudit verify)",
+            context: ["url": url.redacted, "position": "\(position)"])
     }
 
     /// Calls `body` with views of the events of `stream` from `version` on, in order.
@@ -79,15 +82,21 @@ extension PostgresEventStore {
                 do {
                     rows = try connection.query(
                         """
-                        SELECT \(unescaped: RowReader.columns) FROM itemaudit_events
-                        WHERE stream_id = \(stream) AND stream_version >= \(next) AND position <= \(limit)
-                        ORDER BY stream_version LIMIT \(page)
+                        SELECT \(unescaped: RowReader.aggregates) FROM (
+                            SELECT * FROM itemaudit_events
+                            WHERE stream_id = \(stream) AND stream_version >= \(next) AND position <= \(limit)
+                            ORDER BY stream_version LIMIT \(page)) AS e
+                        HAVING count(*) > 0
                         """, logger: logger
                     ).wait()
                 } catch { throw readFailed(error) }
-                for row in rows { try reader.withView(row, body) }
-                guard rows.count == page, let lastRow = rows.rows.last else { return }
-                next = Int64(try RowReader.fields(lastRow).streamVersion) + 1
+                var read = 0
+                try RowReader.forEachEvent(in: rows) { fields in
+                    read += 1
+                    next = Int64(fields.streamVersion) + 1
+                    try reader.withView(fields, body)
+                }
+                guard read == page else { return }
             }
         }
     }

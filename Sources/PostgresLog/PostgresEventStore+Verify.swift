@@ -20,7 +20,38 @@ extension PostgresEventStore {
         func fail(_ position: UInt64?, _ reason: String) {
             problem = VerificationProblem(place: place, firstPosition: position, lastPosition: position, reason: reason)
         }
-        let head = try pool.withConnection { connection -> Head in
+        // Read in the snapshot below, before any event is checked.
+        var head = Head(position: 0, hash: [], recordedAt: 0)
+        /// Checks the next event, noting the first problem found.
+        func check(_ fields: RowReader.Fields) {
+            guard fields.position == expected else {
+                fail(
+                    expected,
+                    "position \(expected) is missing (the next event stored is at \(fields.position)): events were deleted")
+                return
+            }
+            let record = RowReader.record(fields)
+            let version = (versions[record.streamID] ?? 0) + 1
+            guard record.streamVersion == version else {
+                fail(
+                    record.position,
+                    "stream '\(record.streamID)' jumps to version \(record.streamVersion) where \(version) was due")
+                return
+            }
+            var next = chain
+            next.append(record)
+            guard fields.chainHash.elementsEqual(next.head) else {
+                fail(
+                    record.position,
+                    "position \(record.position) does not match its chain hash: the row was changed after it was appended")
+                return
+            }
+            chain = next
+            versions[record.streamID] = version
+            bytes += UInt64(record.payloadCount)
+            expected += 1
+        }
+        try pool.withConnection { connection in
             // The head row and every page come from one snapshot: events that other servers
             // commit while the check runs stay out of it (read apart, they would look like
             // rows past the head, damage that is not there).
@@ -28,61 +59,35 @@ extension PostgresEventStore {
                 _ = try connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger).wait()
             } catch { throw readFailed(error) }
             defer { _ = try? connection.query("COMMIT", logger: logger).wait() }
-            let head: Head
             do { head = try Self.readHead(connection, url: url, logger: logger) } catch { throw readFailed(error) }
-            pages: while problem == nil {
+            var from: UInt64 = 1
+            while problem == nil && from <= head.position {
+                let to = min(head.position, from + UInt64(page) - 1)
                 let rows: PostgresQueryResult
                 do {
-                    rows = try connection.query(
-                        """
-                        SELECT \(unescaped: RowReader.columns), chain_hash FROM itemaudit_events
-                        WHERE position >= \(Int64(expected)) ORDER BY position LIMIT \(page)
-                        """, logger: logger
-                    ).wait()
+                    rows = try connection.query(RowReader.rangeQuery(from: Int64(from), to: Int64(to)), logger: logger)
+                        .wait()
                 } catch { throw readFailed(error) }
-                for row in rows {
-                    let fields = try RowReader.fields(row)
-                    guard fields.position == expected else {
-                        fail(
-                            expected,
-                            "position \(expected) is missing (the next event stored is at \(fields.position)): events were deleted"
-                        )
-                        break pages
-                    }
-                    guard fields.position <= head.position else {
-                        fail(
-                            fields.position,
-                            "position \(fields.position) lies past the head row's last position \(head.position)")
-                        break pages
-                    }
-                    let record = RowReader.record(fields)
-                    let version = (versions[record.streamID] ?? 0) + 1
-                    guard record.streamVersion == version else {
-                        fail(
-                            record.position,
-                            "stream '\(record.streamID)' jumps to version \(record.streamVersion) where \(version) was due"
-                        )
-                        break pages
-                    }
-                    var next = chain
-                    next.append(record)
-                    let stored = row.makeRandomAccess()[11].bytes.map { Array(buffer: $0) }
-                    guard stored == next.head else {
-                        fail(
-                            record.position,
-                            "position \(record.position) does not match its chain hash: the row was changed after it was appended"
-                        )
-                        break pages
-                    }
-                    chain = next
-                    versions[record.streamID] = version
-                    bytes += UInt64(record.payloadCount)
-                    expected += 1
+                try RowReader.forEachEvent(in: rows) { fields in
+                    if problem == nil { check(fields) }
+                }
+                if problem == nil && expected != to + 1 {
+                    fail(expected, "position \(expected) is missing: events were deleted")
                 }
                 progress?(VerificationProgress(checked: expected - 1, total: head.position))
-                if rows.count < page { break }
+                from = to + 1
             }
-            return head
+            guard problem == nil else { return }
+            let beyond: PostgresQueryResult
+            do {
+                beyond = try connection.query(
+                    "SELECT min(position) FROM itemaudit_events WHERE position > \(Int64(head.position))",
+                    logger: logger
+                ).wait()
+            } catch { throw readFailed(error) }
+            if let position = try beyond.first?.decode(Int64?.self) {
+                fail(UInt64(position), "position \(position) lies past the head row's last position \(head.position)")
+            }
         }
         learn(head)
         let last = expected - 1

@@ -2,106 +2,154 @@ import AuditLog
 import NIOCore
 import PostgresNIO
 
-/// Turns rows of `itemaudit_events` (the columns of ``columns``, in binary format) into records
-/// and in-place views, reading the cells directly instead of through generic decoding.
+/// Turns events read from `itemaudit_events` into records and in-place views.
+///
+/// Reads ask for a few hundred events at a time as one row of arrays, one array per column
+/// (``aggregates``): a row per event with eleven cells cost the client more than the database
+/// spent sending it (every cell is a buffer slice to retain and release), and replay was bound by
+/// that client work. Arrays cost the database little more than rows (`array_agg` keeps the
+/// values; packing each event into one `bytea` with `||` cost it three times as much).
 struct RowReader {
-    /// The columns every read selects, in this order.
-    static let columns =
-        "position, stream_id, stream_version, event_type, schema_version, recorded_at, occurred_at, actor, command_id, fingerprint, payload"
+    /// The columns a read aggregates, in the order ``Fields`` reads them.
+    private static let columns = [
+        "position", "stream_version", "recorded_at", "occurred_at", "schema_version", "stream_id", "event_type",
+        "actor", "command_id", "fingerprint", "payload", "chain_hash",
+    ]
 
-    /// Holds a view's strings and payload while `body` runs; reused from row to row.
+    /// The select list of one read: an array per column of the events below it (`e`).
+    static let aggregates = columns.map { "array_agg(e.\($0))" }.joined(separator: ", ")
+
+    /// Events per row of a range read: few enough that a row stays far below PostgreSQL's 1 GB
+    /// limit for any plausible payload, many enough that per-row costs vanish.
+    static let eventsPerRow: Int64 = 256
+
+    /// One statement reading positions `from...to`: a row of arrays per ``eventsPerRow``
+    /// positions, each in position order (no row for a range without events).
+    static func rangeQuery(from: Int64, to: Int64) -> PostgresQuery {
+        """
+        SELECT a.* FROM generate_series(\(from)::int8, \(to)::int8, \(eventsPerRow)::int8) AS g, LATERAL (
+            SELECT \(unescaped: aggregates) FROM (
+                SELECT * FROM itemaudit_events WHERE position BETWEEN g AND least(g + \(eventsPerRow - 1), \(to))
+                ORDER BY position) AS e
+            HAVING count(*) > 0) AS a
+        """
+    }
+
+    /// Holds a view's strings and payload while `body` runs; reused from event to event.
     private var scratch: [UInt8] = []
 
-    /// The fields of one row; byte fields are slices of the row's buffer.
+    /// The fields of one event; the byte fields point into the row being read.
     struct Fields {
-        var position: UInt64 = 0
-        var stream = ByteBuffer()
-        var streamVersion: UInt64 = 0
-        var eventType = ByteBuffer()
-        var schemaVersion: UInt16 = 0
-        var recordedAt: Int64 = 0
-        var occurredAt: Int64 = 0
-        var actor = ByteBuffer()
-        var commandID = ByteBuffer()
-        var fingerprint: ByteBuffer?
-        var payload = ByteBuffer()
+        var position: UInt64
+        var streamVersion: UInt64
+        var recordedAt: Int64
+        var occurredAt: Int64
+        var schemaVersion: UInt16
+        var stream: UnsafeRawBufferPointer
+        var eventType: UnsafeRawBufferPointer
+        var actor: UnsafeRawBufferPointer
+        var commandID: UnsafeRawBufferPointer
+        var fingerprint: UnsafeRawBufferPointer?
+        var payload: UnsafeRawBufferPointer
+        var chainHash: UnsafeRawBufferPointer
     }
 
-    static func fields(_ row: PostgresRow) throws -> Fields {
-        var fields = Fields()
-        var columns = 0
-        for (column, cell) in row.enumerated() {
-            columns += 1
-            guard let bytes = cell.bytes else {
-                if column == 9 || column > 10 { continue }
-                throw EventLogError(.corruptFrame, "a row of itemaudit_events has NULL in \(cell.columnName)")
+    /// Calls `body` with every event of the rows, in position order (the rows may come in any
+    /// order; each holds its events in order).
+    /// - Throws: ``AuditLog/EventLogError`` `.corruptFrame` when a row is not arrays of the
+    ///   columns of equal length, or what `body` throws.
+    static func forEachEvent(in rows: PostgresQueryResult, _ body: (Fields) throws -> Void) throws {
+        var cells: [[ByteBuffer]] = []
+        cells.reserveCapacity(rows.count)
+        for row in rows {
+            var arrays: [ByteBuffer] = []
+            arrays.reserveCapacity(columns.count)
+            for cell in row {
+                guard let bytes = cell.bytes else { throw badRow("column \(cell.columnName) is NULL") }
+                arrays.append(bytes)
             }
-            switch column {
-            case 0: fields.position = UInt64(bitPattern: try int64(bytes, cell))
-            case 1: fields.stream = bytes
-            case 2: fields.streamVersion = UInt64(bitPattern: try int64(bytes, cell))
-            case 3: fields.eventType = bytes
-            case 4:
-                guard let value = bytes.getInteger(at: bytes.readerIndex, as: Int32.self), bytes.readableBytes == 4
-                else { throw badCell(cell) }
-                fields.schemaVersion = UInt16(truncatingIfNeeded: value)
-            case 5: fields.recordedAt = try int64(bytes, cell)
-            case 6: fields.occurredAt = try int64(bytes, cell)
-            case 7: fields.actor = bytes
-            case 8: fields.commandID = bytes
-            case 9: fields.fingerprint = bytes
-            case 10: fields.payload = bytes
-            default: break
+            guard arrays.count == columns.count else { throw badRow("it has \(arrays.count) columns") }
+            cells.append(arrays)
+        }
+        // Positions are the first array: order the rows by their first position.
+        let firsts = try cells.map { arrays in
+            try arrays[0].withUnsafeReadableBytes { bytes in
+                var positions = try BinaryArray(bytes, column: columns[0])
+                return try positions.next().map { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) } ?? 0
             }
         }
-        guard columns >= 11 else {
-            throw EventLogError(.corruptFrame, "a row of itemaudit_events has \(columns) columns, not 11")
+        for index in firsts.indices.sorted(by: { firsts[$0] < firsts[$1] }) {
+            try withBytes(of: cells[index][...]) { try forEachEvent(inArrays: $0, body) }
         }
-        return fields
     }
 
-    private static func int64(_ bytes: ByteBuffer, _ cell: PostgresCell) throws -> Int64 {
-        guard bytes.readableBytes == 8, let value = bytes.getInteger(at: bytes.readerIndex, as: Int64.self) else {
-            throw badCell(cell)
+    /// Calls `body` with the bytes of every buffer at once.
+    private static func withBytes<R>(
+        of buffers: ArraySlice<ByteBuffer>, _ gathered: [UnsafeRawBufferPointer] = [],
+        _ body: ([UnsafeRawBufferPointer]) throws -> R
+    ) throws -> R {
+        guard let first = buffers.first else { return try body(gathered) }
+        return try first.withUnsafeReadableBytes { bytes in
+            try withBytes(of: buffers.dropFirst(), gathered + [bytes], body)
         }
-        return value
     }
 
-    private static func badCell(_ cell: PostgresCell) -> EventLogError {
-        EventLogError(.corruptFrame, "column \(cell.columnName) of itemaudit_events has an unexpected size")
+    private static func forEachEvent(inArrays arrays: [UnsafeRawBufferPointer], _ body: (Fields) throws -> Void) throws {
+        var cursors = try zip(arrays, columns).map { try BinaryArray($0, column: $1) }
+        let count = cursors[0].count
+        guard cursors.allSatisfy({ $0.count == count }) else { throw badRow("its arrays differ in length") }
+        func bytes(_ column: Int) throws -> UnsafeRawBufferPointer {
+            guard let value = try cursors[column].next() else { throw badRow("\(columns[column]) is NULL") }
+            return value
+        }
+        func integer(_ column: Int) throws -> Int64 {
+            let value = try bytes(column)
+            switch value.count {
+            case 8: return Int64(bigEndian: value.loadUnaligned(as: Int64.self))
+            case 4: return Int64(Int32(bigEndian: value.loadUnaligned(as: Int32.self)))
+            default: throw badRow("\(columns[column]) has \(value.count) bytes")
+            }
+        }
+        for _ in 0..<count {
+            let fields = Fields(
+                position: UInt64(bitPattern: try integer(0)), streamVersion: UInt64(bitPattern: try integer(1)),
+                recordedAt: try integer(2), occurredAt: try integer(3),
+                schemaVersion: UInt16(truncatingIfNeeded: try integer(4)), stream: try bytes(5),
+                eventType: try bytes(6), actor: try bytes(7), commandID: try bytes(8),
+                fingerprint: try cursors[9].next(), payload: try bytes(10), chainHash: try bytes(11))
+            try body(fields)
+        }
     }
 
-    /// The full record of `row`.
-    static func record(_ row: PostgresRow) throws -> EventRecord {
-        let fields = try fields(row)
-        return record(fields)
+    private static func badRow(_ what: String) -> EventLogError {
+        EventLogError(.corruptFrame, "a row read from itemaudit_events is damaged: \(what)")
     }
 
+    /// The full record of `fields`.
     static func record(_ fields: Fields) -> EventRecord {
         EventRecord(
-            position: fields.position, streamID: String(buffer: fields.stream), streamVersion: fields.streamVersion,
-            eventType: String(buffer: fields.eventType), schemaVersion: fields.schemaVersion,
-            recordedAt: Timestamp(microsecondsSinceEpoch: fields.recordedAt),
-            occurredAt: Timestamp(microsecondsSinceEpoch: fields.occurredAt), actor: String(buffer: fields.actor),
-            commandID: String(buffer: fields.commandID), payload: Array(buffer: fields.payload),
-            commandFingerprint: fields.fingerprint.flatMap { buffer in
-                buffer.withUnsafeReadableBytes { CommandFingerprint(storedBytes: $0) }
-            })
+            position: fields.position, streamID: String(decoding: fields.stream, as: UTF8.self),
+            streamVersion: fields.streamVersion, eventType: String(decoding: fields.eventType, as: UTF8.self),
+            schemaVersion: fields.schemaVersion, recordedAt: Timestamp(microsecondsSinceEpoch: fields.recordedAt),
+            occurredAt: Timestamp(microsecondsSinceEpoch: fields.occurredAt),
+            actor: String(decoding: fields.actor, as: UTF8.self),
+            commandID: String(decoding: fields.commandID, as: UTF8.self), payload: Array(fields.payload),
+            commandFingerprint: fields.fingerprint.flatMap { CommandFingerprint(storedBytes: $0) })
     }
 
-    /// Calls `body` with a view of `row` whose bytes live in the reused scratch buffer.
-    mutating func withView<R>(_ row: PostgresRow, _ body: (EventRecordView) throws -> R) throws -> R {
-        let fields = try Self.fields(row)
+    /// Calls `body` with a view of `fields` whose bytes live in the reused scratch buffer (the
+    /// command id is stored re-encoded, as views hold it).
+    mutating func withView<R>(_ fields: Fields, _ body: (EventRecordView) throws -> R) rethrows -> R {
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: fields.stream.readableBytesView)
+        scratch.append(contentsOf: fields.stream)
         let typeStart = scratch.count
-        scratch.append(contentsOf: fields.eventType.readableBytesView)
+        scratch.append(contentsOf: fields.eventType)
         let actorStart = scratch.count
-        scratch.append(contentsOf: fields.actor.readableBytesView)
+        scratch.append(contentsOf: fields.actor)
         let commandStart = scratch.count
-        fields.commandID.withUnsafeReadableBytes { EventRecordView.encodeCommandID($0, into: &scratch) }
+        EventRecordView.encodeCommandID(fields.commandID, into: &scratch)
         let payloadStart = scratch.count
-        scratch.append(contentsOf: fields.payload.readableBytesView)
+        scratch.append(contentsOf: fields.payload)
         return try scratch.withUnsafeBytes { base in
             func slice(_ from: Int, _ to: Int) -> UnsafeRawBufferPointer {
                 UnsafeRawBufferPointer(rebasing: base[from..<to])

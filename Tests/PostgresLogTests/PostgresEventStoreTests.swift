@@ -116,6 +116,80 @@ struct PostgresEventStoreTests {
         #expect(throws: EventLogError.self) { try store.forEachRecord(from: 1, upTo: nil) { _ in } }
     }
 
+    /// Reads arrive as rows of up to 256 events' column arrays, pages of `readPageSize`
+    /// positions, on several connections: every event comes back whole and in order across
+    /// those seams, and a gap right after a row's seam or at a page's end is refused by name.
+    @Test func readsCrossRowAndPageSeamsWholeAndInOrder() async throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(
+            url: database.url, options: .init(readPageSize: 300, readConnections: 3), logger: Self.logger)
+        defer { try? store.close() }
+        var appended: [StreamAppend] = []
+        for command in 0..<110 {
+            let events = (0..<10).map { index in
+                ProposedEvent(
+                    eventType: "Noted\(index % 3)", schemaVersion: UInt16(index),
+                    occurredAt: Timestamp(microsecondsSinceEpoch: Int64(command * 10 + index)),
+                    payload: Array("event \(command)-\(index) ✓ \\ \u{0}".utf8))
+            }
+            appended.append(
+                StreamAppend(
+                    streamID: "s\(command % 4)", expected: .any, commandID: "c\(command)", actor: "ä\(command % 5)",
+                    events: events,
+                    commandFingerprint: command.isMultiple(of: 2) ? CommandFingerprint(sha256Of: [UInt8(command)]) : nil))
+        }
+        for chunk in stride(from: 0, to: appended.count, by: 20) {
+            _ = try await store.append(batch: Array(appended[chunk..<min(chunk + 20, appended.count)]))
+        }
+        var records: [EventRecord] = []
+        try store.forEachRecord(from: 1, upTo: nil) { records.append($0) }
+        #expect(records.map(\.position) == Array(1...1_100))
+        struct Event: Equatable {
+            var stream, command, actor, type: String
+            var schemaVersion: UInt16
+            var occurredAt: Timestamp
+            var payload: [UInt8]
+            var fingerprint: CommandFingerprint?
+        }
+        let expected = appended.flatMap { append in
+            append.events.enumerated().map { offset, event in
+                Event(
+                    stream: append.streamID, command: append.commandID, actor: append.actor, type: event.eventType,
+                    schemaVersion: event.schemaVersion, occurredAt: event.occurredAt, payload: event.payload,
+                    fingerprint: offset == 0 ? append.commandFingerprint : nil)
+            }
+        }
+        let read = records.map { record in
+            Event(
+                stream: record.streamID, command: record.commandID, actor: record.actor, type: record.eventType,
+                schemaVersion: record.schemaVersion, occurredAt: record.occurredAt, payload: record.payload,
+                fingerprint: record.commandFingerprint)
+        }
+        #expect(read == expected)
+        var viewed: [UInt64] = []
+        try store.forEachRecordView(from: 250, upTo: 770) { viewed.append($0.position) }
+        #expect(viewed == Array(250...770))
+        var versions: [UInt64] = []
+        try store.forEachRecordView(inStream: "s1", fromVersion: 3) { versions.append($0.streamVersion) }
+        #expect(versions == Array(3...280))
+
+        for gap in [514, 600] {
+            try database.execute(
+                """
+                ALTER TABLE itemaudit_events DISABLE TRIGGER USER;
+                DELETE FROM itemaudit_events WHERE position = \(gap);
+                ALTER TABLE itemaudit_events ENABLE TRIGGER USER;
+                """)
+            var seen: UInt64 = 0
+            let error = #expect(throws: EventLogError.self) {
+                try store.forEachRecord(from: UInt64(gap - 40), upTo: nil) { seen = $0.position }
+            }
+            #expect(error?.message.contains("position \(gap) ") == true)
+            #expect(seen == UInt64(gap - 1))
+            #expect(try store.verify().problem?.firstPosition == 514)
+        }
+    }
+
     @Test func twoStoresOnOneDatabaseShareGaplessPositionsAndCommandIDs() async throws {
         let database = try TemporaryDatabase()
         let left = try PostgresEventStore.open(url: database.url, logger: Self.logger)
