@@ -93,6 +93,9 @@ public struct StoreLogBenchmark: Sendable {
                 }
                 return try PostgresEventStore.open(url: database, options: options, logger: logger)
             }, batches: batches, progress: progress)
+        progress("database floor: the batch-append's events copied by PostgreSQL itself, 1,000 per transaction")
+        guard let batchDatabase = databases["batch"] else { throw BenchmarkFailure(message: "no database for batch") }
+        let floor = try PostgresInsertFloor.eventsPerSecond(database: batchDatabase, logger: logger)
         progress("subscription lag: \(lagSamples) appends, each awaited, seen through LISTEN/NOTIFY by a second store")
         guard let lagDatabase = databases["lag"] else { throw BenchmarkFailure(message: "no database for lag") }
         let lag = try await subscriptionLag(database: lagDatabase, options: options)
@@ -102,6 +105,7 @@ public struct StoreLogBenchmark: Sendable {
         }
         return BenchmarkReport(results: [
             result("batch-append", postgres.batchAppend, file.batchAppend),
+            result("batch-append-vs-database-floor", postgres.batchAppend, floor),
             result("concurrent-append", postgres.concurrentAppend, file.concurrentAppend),
             result("replay", postgres.replay, file.replay),
             result("replay-view", postgres.replayView, file.replayView),

@@ -82,7 +82,7 @@ extension PostgresEventStore {
                 do {
                     rows = try connection.query(
                         """
-                        SELECT \(unescaped: RowReader.aggregates) FROM (
+                        SELECT \(unescaped: RowReader.aggregates()) FROM (
                             SELECT * FROM itemaudit_events
                             WHERE stream_id = \(stream) AND stream_version >= \(next) AND position <= \(limit)
                             ORDER BY stream_version LIMIT \(page)) AS e

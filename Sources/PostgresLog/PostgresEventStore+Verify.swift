@@ -40,7 +40,7 @@ extension PostgresEventStore {
             }
             var next = chain
             next.append(record)
-            guard fields.chainHash.elementsEqual(next.head) else {
+            guard let stored = fields.chainHash, stored.elementsEqual(next.head) else {
                 fail(
                     record.position,
                     "position \(record.position) does not match its chain hash: the row was changed after it was appended")
@@ -65,7 +65,7 @@ extension PostgresEventStore {
                 let to = min(head.position, from + UInt64(page) - 1)
                 let rows: PostgresQueryResult
                 do {
-                    rows = try connection.query(RowReader.rangeQuery(from: Int64(from), to: Int64(to)), logger: logger)
+                    rows = try connection.query(RowReader.rangeQuery(from: Int64(from), to: Int64(to), chainHash: true), logger: logger)
                         .wait()
                 } catch { throw readFailed(error) }
                 try RowReader.forEachEvent(in: rows) { fields in

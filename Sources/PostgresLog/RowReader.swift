@@ -10,14 +10,17 @@ import PostgresNIO
 /// that client work. Arrays cost the database little more than rows (`array_agg` keeps the
 /// values; packing each event into one `bytea` with `||` cost it three times as much).
 struct RowReader {
-    /// The columns a read aggregates, in the order ``Fields`` reads them.
+    /// The columns a read aggregates, in the order ``Fields`` reads them; the chain hash last,
+    /// and only for reads that check it (it is a tenth of the bytes).
     private static let columns = [
         "position", "stream_version", "recorded_at", "occurred_at", "schema_version", "stream_id", "event_type",
         "actor", "command_id", "fingerprint", "payload", "chain_hash",
     ]
 
     /// The select list of one read: an array per column of the events below it (`e`).
-    static let aggregates = columns.map { "array_agg(e.\($0))" }.joined(separator: ", ")
+    static func aggregates(chainHash: Bool = false) -> String {
+        columns.dropLast(chainHash ? 0 : 1).map { "array_agg(e.\($0))" }.joined(separator: ", ")
+    }
 
     /// Events per row of a range read: few enough that a row stays far below PostgreSQL's 1 GB
     /// limit for any plausible payload, many enough that per-row costs vanish.
@@ -25,10 +28,10 @@ struct RowReader {
 
     /// One statement reading positions `from...to`: a row of arrays per ``eventsPerRow``
     /// positions, each in position order (no row for a range without events).
-    static func rangeQuery(from: Int64, to: Int64) -> PostgresQuery {
+    static func rangeQuery(from: Int64, to: Int64, chainHash: Bool = false) -> PostgresQuery {
         """
         SELECT a.* FROM generate_series(\(from)::int8, \(to)::int8, \(eventsPerRow)::int8) AS g, LATERAL (
-            SELECT \(unescaped: aggregates) FROM (
+            SELECT \(unescaped: aggregates(chainHash: chainHash)) FROM (
                 SELECT * FROM itemaudit_events WHERE position BETWEEN g AND least(g + \(eventsPerRow - 1), \(to))
                 ORDER BY position) AS e
             HAVING count(*) > 0) AS a
@@ -51,7 +54,8 @@ struct RowReader {
         var commandID: UnsafeRawBufferPointer
         var fingerprint: UnsafeRawBufferPointer?
         var payload: UnsafeRawBufferPointer
-        var chainHash: UnsafeRawBufferPointer
+        /// Nil unless the read asked for it.
+        var chainHash: UnsafeRawBufferPointer?
     }
 
     /// Calls `body` with every event of the rows, in position order (the rows may come in any
@@ -68,7 +72,9 @@ struct RowReader {
                 guard let bytes = cell.bytes else { throw badRow("column \(cell.columnName) is NULL") }
                 arrays.append(bytes)
             }
-            guard arrays.count == columns.count else { throw badRow("it has \(arrays.count) columns") }
+            guard arrays.count == columns.count || arrays.count == columns.count - 1 else {
+                throw badRow("it has \(arrays.count) columns")
+            }
             cells.append(arrays)
         }
         // Positions are the first array: order the rows by their first position.
@@ -116,7 +122,8 @@ struct RowReader {
                 recordedAt: try integer(2), occurredAt: try integer(3),
                 schemaVersion: UInt16(truncatingIfNeeded: try integer(4)), stream: try bytes(5),
                 eventType: try bytes(6), actor: try bytes(7), commandID: try bytes(8),
-                fingerprint: try cursors[9].next(), payload: try bytes(10), chainHash: try bytes(11))
+                fingerprint: try cursors[9].next(), payload: try bytes(10),
+                chainHash: cursors.count > 11 ? try bytes(11) : nil)
             try body(fields)
         }
     }

@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import PostgresLog
+
+/// What PostgreSQL alone takes to store the batch-append's events, with no client in the way:
+/// the ceiling over any store on this cluster, measured in the same run as the store.
+///
+/// The database copies the events, already in a table of its own, into a table that has only
+/// the three keys every event of the benchmark needs, whatever the design (its position, its
+/// stream version, its command id: each event is one command here), a durable transaction per
+/// 1,000 positions, one after another (positions are given out in commit order, so one writer
+/// at a time). No bytes cross the socket, nothing is parsed, hashed or checked by a client.
+struct PostgresInsertFloor {
+    /// Events per second copying the events of `database` (a store's, left by batch-append).
+    static func eventsPerSecond(database: PostgresStoreURL, chunk: Int = 1_000, logger: Logger) throws -> Double {
+        try PostgresAdmin.execute(
+            """
+            DROP TABLE IF EXISTS floor_source;
+            DROP TABLE IF EXISTS floor_events;
+            CREATE UNLOGGED TABLE floor_source AS SELECT * FROM itemaudit_events;
+            CREATE INDEX ON floor_source (position);
+            ANALYZE floor_source;
+            CREATE TABLE floor_events (LIKE itemaudit_events INCLUDING DEFAULTS);
+            ALTER TABLE floor_events ADD PRIMARY KEY (position);
+            ALTER TABLE floor_events ADD UNIQUE (stream_id, stream_version);
+            ALTER TABLE floor_events ADD UNIQUE (command_id);
+            """, on: database, logger: logger)
+        defer { try? PostgresAdmin.execute("DROP TABLE floor_source; DROP TABLE floor_events", on: database, logger: logger) }
+        guard let last = try PostgresAdmin.rows("SELECT coalesce(max(position), 0)::text FROM floor_source", on: database, logger: logger)
+            .first?.first.flatMap({ $0 }).flatMap(Int.init), last > 0
+        else { throw BenchmarkFailure(message: "the database floor found no events to copy") }
+        let statements = stride(from: 1, through: last, by: chunk).map { from in
+            "INSERT INTO floor_events SELECT * FROM floor_source WHERE position BETWEEN \(from) AND \(from + chunk - 1);"
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        try PostgresAdmin.execute(statements.joined(separator: "\n"), on: database, logger: logger)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return Double(last) / seconds
+    }
+}
