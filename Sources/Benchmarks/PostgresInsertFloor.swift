@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import PostgresLog
 
@@ -6,13 +7,18 @@ import PostgresLog
 /// the ceiling over any store on this cluster, measured in the same run as the store.
 ///
 /// The database copies the events, already in a table of its own, into a table that has only
-/// the three keys every event of the benchmark needs, whatever the design (its position, its
+/// the three keys every event of the benchmark needs when each is a row (its position, its
 /// stream version, its command id: each event is one command here), a durable transaction per
-/// 1,000 positions, one after another (positions are given out in commit order, so one writer
-/// at a time). No bytes cross the socket, nothing is parsed, hashed or checked by a client.
+/// 1,000 positions. No bytes cross the socket, nothing is parsed, hashed or checked by a client.
+/// The transactions run on as many connections at once as the machine has cores (the store
+/// commits one group at a time, as positions are given out in commit order; a floor with
+/// parallel writers is the higher ceiling, so it is the one measured).
 struct PostgresInsertFloor {
     /// Events per second copying the events of `database` (a store's, left by batch-append).
-    static func eventsPerSecond(database: PostgresStoreURL, chunk: Int = 1_000, logger: Logger) throws -> Double {
+    static func eventsPerSecond(
+        database: PostgresStoreURL, chunk: Int = 1_000, writers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        logger: Logger
+    ) throws -> Double {
         try PostgresAdmin.execute(
             """
             DROP TABLE IF EXISTS floor_source;
@@ -32,8 +38,19 @@ struct PostgresInsertFloor {
         let statements = stride(from: 1, through: last, by: chunk).map { from in
             "INSERT INTO floor_events SELECT * FROM floor_source WHERE position BETWEEN \(from) AND \(from + chunk - 1);"
         }
+        let scripts = (0..<writers).map { writer in
+            stride(from: writer, to: statements.count, by: writers).map { statements[$0] }.joined(separator: "\n")
+        }
+        let failures = Mutex<[any Error]>([])
         let started = DispatchTime.now().uptimeNanoseconds
-        try PostgresAdmin.execute(statements.joined(separator: "\n"), on: database, logger: logger)
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            do {
+                try PostgresAdmin.execute(scripts[writer], on: database, logger: logger)
+            } catch {
+                failures.withLock { $0.append(error) }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return Double(last) / seconds
     }

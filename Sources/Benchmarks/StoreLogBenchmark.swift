@@ -9,7 +9,8 @@ import PostgresLog
 /// Figures for both: batch-append (4 submitters, each awaiting each durable batch of 1,000),
 /// concurrent-append (64 appenders, one event per durable append), replay and replay-view (read
 /// everything in order). PostgreSQL only: subscription-lag (from an append's start on one store
-/// to the position arriving through `LISTEN/NOTIFY` at a second store on its own connections).
+/// to the position arriving through `LISTEN/NOTIFY` at a second store on its own connections), and
+/// batch-append against the database floor (``PostgresInsertFloor``).
 /// The peer, Python `eventsourcing` on the same cluster, is run by ``PeerBenchmark``.
 /// Everything goes to a scratch database created on the cluster and dropped afterwards.
 public struct StoreLogBenchmark: Sendable {

@@ -19,7 +19,9 @@ struct BenchLogCommand: AsyncParsableCommand {
             measured in the same run as the baseline (each in scratch space: databases created on \
             the URL's cluster and dropped afterwards), adds subscription-lag-p50/p99/max-ms (an \
             append's start on one store to its position arriving through LISTEN/NOTIFY at another), \
-            and the peer: Python's eventsourcing library on the same cluster with the same events \
+            batch-append-vs-database-floor (its baseline: the same events copied by PostgreSQL itself, \
+            no client, into a table with only the per-event keys, a durable transaction per 1,000 on \
+            one connection per core), and the peer: Python's eventsourcing library on the same cluster with the same events \
             (tools/bench/eventsourcing-peer.py; its figures are the baseline of the *-vs-eventsourcing rows).
 
             Example:
