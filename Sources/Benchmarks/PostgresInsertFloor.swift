@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Logging
 import PostgresLog
+import Synchronization
 
 /// What PostgreSQL alone takes to store the batch-append's events, with no client in the way:
 /// the ceiling over any store on this cluster, measured in the same run as the store.
@@ -16,7 +16,8 @@ import PostgresLog
 struct PostgresInsertFloor {
     /// Events per second copying the events of `database` (a store's, left by batch-append).
     static func eventsPerSecond(
-        database: PostgresStoreURL, chunk: Int = 1_000, writers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        database: PostgresStoreURL, chunk: Int = 1_000,
+        writers: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         logger: Logger
     ) throws -> Double {
         try PostgresAdmin.execute(
@@ -31,8 +32,13 @@ struct PostgresInsertFloor {
             ALTER TABLE floor_events ADD UNIQUE (stream_id, stream_version);
             ALTER TABLE floor_events ADD UNIQUE (command_id);
             """, on: database, logger: logger)
-        defer { try? PostgresAdmin.execute("DROP TABLE floor_source; DROP TABLE floor_events", on: database, logger: logger) }
-        guard let last = try PostgresAdmin.rows("SELECT coalesce(max(position), 0)::text FROM floor_source", on: database, logger: logger)
+        defer {
+            try? PostgresAdmin.execute("DROP TABLE floor_source; DROP TABLE floor_events", on: database, logger: logger)
+        }
+        guard
+            let last = try PostgresAdmin.rows(
+                "SELECT coalesce(max(position), 0)::text FROM floor_source", on: database, logger: logger
+            )
             .first?.first.flatMap({ $0 }).flatMap(Int.init), last > 0
         else { throw BenchmarkFailure(message: "the database floor found no events to copy") }
         let statements = stride(from: 1, through: last, by: chunk).map { from in

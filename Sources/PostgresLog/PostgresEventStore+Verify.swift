@@ -27,7 +27,8 @@ extension PostgresEventStore {
             guard fields.position == expected else {
                 fail(
                     expected,
-                    "position \(expected) is missing (the next event stored is at \(fields.position)): events were deleted")
+                    "position \(expected) is missing (the next event stored is at \(fields.position)): events were deleted"
+                )
                 return
             }
             let record = RowReader.record(fields)
@@ -43,7 +44,8 @@ extension PostgresEventStore {
             guard let stored = fields.chainHash, stored.elementsEqual(next.head) else {
                 fail(
                     record.position,
-                    "position \(record.position) does not match its chain hash: the row was changed after it was appended")
+                    "position \(record.position) does not match its chain hash: the row was changed after it was appended"
+                )
                 return
             }
             chain = next
@@ -65,28 +67,33 @@ extension PostgresEventStore {
                 let to = min(head.position, from + UInt64(page) - 1)
                 let rows: PostgresQueryResult
                 do {
-                    rows = try connection.query(RowReader.rangeQuery(from: Int64(from), to: Int64(to), chainHash: true), logger: logger)
-                        .wait()
+                    rows = try connection.query(
+                        RowReader.rangeQuery(from: Int64(from), to: Int64(to), chainHash: true), logger: logger
+                    )
+                    .wait()
                 } catch { throw readFailed(error) }
                 try RowReader.forEachEvent(in: rows) { fields in
                     if problem == nil { check(fields) }
                 }
-                if problem == nil && expected != to + 1 {
-                    fail(expected, "position \(expected) is missing: events were deleted")
-                }
                 progress?(VerificationProgress(checked: expected - 1, total: head.position))
+                // The events stop short of the page's end: a gap, or the end of the events.
+                if problem == nil && expected != to + 1 { break }
                 from = to + 1
             }
             guard problem == nil else { return }
-            let beyond: PostgresQueryResult
+            let next: Int64?
             do {
-                beyond = try connection.query(
-                    "SELECT min(position) FROM itemaudit_events WHERE position > \(Int64(head.position))",
-                    logger: logger
-                ).wait()
+                next = try connection.query(
+                    "SELECT min(position) FROM itemaudit_events WHERE position >= \(Int64(expected))", logger: logger
+                ).wait().first?.decode(Int64?.self)
             } catch { throw readFailed(error) }
-            if let position = try beyond.first?.decode(Int64?.self) {
-                fail(UInt64(position), "position \(position) lies past the head row's last position \(head.position)")
+            guard let next else { return }
+            if next > Int64(head.position) {
+                fail(UInt64(next), "position \(next) lies past the head row's last position \(head.position)")
+            } else {
+                fail(
+                    expected,
+                    "position \(expected) is missing (the next event stored is at \(next)): events were deleted")
             }
         }
         learn(head)

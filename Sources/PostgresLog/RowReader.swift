@@ -100,7 +100,8 @@ struct RowReader {
         }
     }
 
-    private static func forEachEvent(inArrays arrays: [UnsafeRawBufferPointer], _ body: (Fields) throws -> Void) throws {
+    private static func forEachEvent(inArrays arrays: [UnsafeRawBufferPointer], _ body: (Fields) throws -> Void) throws
+    {
         var cursors = try zip(arrays, columns).map { try BinaryArray($0, column: $1) }
         let count = cursors[0].count
         guard cursors.allSatisfy({ $0.count == count }) else { throw badRow("its arrays differ in length") }

@@ -160,7 +160,8 @@ struct SignatureTests {
             #expect(keyed.map(\.name) == once.map(\.name))
             #expect(keyed.map(\.value) == once.map(\.value))
         }
-        let vector = signer.headers(method: "GET", pathAndQuery: "/v1/me", body: [], timestamp: 1_772_438_400, transactionID: "tx")
+        let vector = signer.headers(
+            method: "GET", pathAndQuery: "/v1/me", body: [], timestamp: 1_772_438_400, transactionID: "tx")
         #expect(vector.last?.value == SignatureTests.expectedVector)
     }
 

@@ -230,7 +230,9 @@ struct PhotoStoreTests {
             let file = blobs.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
             #expect(FileManager.default.contents(atPath: file.path) == Data(image))
         }
-        let files = folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: blobs.path + "/" + $0)) ?? [] }
+        let files = folders.flatMap {
+            (try? FileManager.default.contentsOfDirectory(atPath: blobs.path + "/" + $0)) ?? []
+        }
         #expect(files.sorted() == images.map { PhotoStore.sha256($0) }.sorted())
     }
 

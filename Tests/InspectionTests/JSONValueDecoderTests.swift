@@ -7,7 +7,10 @@ import Testing
 /// The one-parse decoder answers as `JSONDecoder` does: the same values, and for bad input the
 /// same kind of error at the same coding path.
 @Suite struct JSONValueDecoderTests {
-    enum Colour: Int, Codable, Equatable { case red = 1, green = 2 }
+    enum Colour: Int, Codable, Equatable {
+        case red = 1
+        case green = 2
+    }
 
     struct Item: Codable, Equatable {
         var name: String

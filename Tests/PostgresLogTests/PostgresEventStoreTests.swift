@@ -31,7 +31,8 @@ struct PostgresEventStoreTests {
     /// like rows past the head (damage that is not there).
     @Test func verifyWhileOthersAppendReportsNoDamage() async throws {
         let database = try TemporaryDatabase()
-        let store = try PostgresEventStore.open(url: database.url, options: .init(readPageSize: 50), logger: Self.logger)
+        let store = try PostgresEventStore.open(
+            url: database.url, options: .init(readPageSize: 50), logger: Self.logger)
         defer { try? store.close() }
         for index in 0..<300 {
             _ = try await store.append(
@@ -136,7 +137,8 @@ struct PostgresEventStoreTests {
                 StreamAppend(
                     streamID: "s\(command % 4)", expected: .any, commandID: "c\(command)", actor: "ä\(command % 5)",
                     events: events,
-                    commandFingerprint: command.isMultiple(of: 2) ? CommandFingerprint(sha256Of: [UInt8(command)]) : nil))
+                    commandFingerprint: command.isMultiple(of: 2) ? CommandFingerprint(sha256Of: [UInt8(command)]) : nil
+                ))
         }
         for chunk in stride(from: 0, to: appended.count, by: 20) {
             _ = try await store.append(batch: Array(appended[chunk..<min(chunk + 20, appended.count)]))
@@ -173,7 +175,8 @@ struct PostgresEventStoreTests {
         try store.forEachRecordView(inStream: "s1", fromVersion: 3) { versions.append($0.streamVersion) }
         #expect(versions == Array(3...280))
 
-        for gap in [514, 600] {
+        // A page's last position first (verify reads 300 a page here), then one after a row's seam.
+        for (gap, verified) in [(600, 600), (514, 514), (1_100, 514)] {
             try database.execute(
                 """
                 ALTER TABLE itemaudit_events DISABLE TRIGGER USER;
@@ -186,8 +189,30 @@ struct PostgresEventStoreTests {
             }
             #expect(error?.message.contains("position \(gap) ") == true)
             #expect(seen == UInt64(gap - 1))
-            #expect(try store.verify().problem?.firstPosition == 514)
+            let problem = try store.verify().problem
+            #expect(problem?.firstPosition == UInt64(verified))
+            #expect(problem?.reason.contains("the next event stored is at \(verified + 1)") == true)
         }
+    }
+
+    /// The head row says more events than the table holds: verify says where the events end.
+    @Test func verifyNamesEventsEndingBeforeTheHead() async throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(url: database.url, options: .init(readPageSize: 2), logger: Self.logger)
+        defer { try? store.close() }
+        for index in 0..<5 {
+            _ = try await store.append(
+                to: "s", expected: .any, commandID: "c\(index)", actor: "a", events: [event("x")])
+        }
+        try database.execute(
+            """
+            ALTER TABLE itemaudit_events DISABLE TRIGGER USER;
+            DELETE FROM itemaudit_events WHERE position >= 4;
+            ALTER TABLE itemaudit_events ENABLE TRIGGER USER;
+            """)
+        let problem = try store.verify().problem
+        #expect(problem?.firstPosition == 4)
+        #expect(problem?.reason == "the head row says the log ends at 5 but the events end at 3")
     }
 
     @Test func twoStoresOnOneDatabaseShareGaplessPositionsAndCommandIDs() async throws {

@@ -57,7 +57,8 @@ struct JSONValueDecoder: Decoder {
 
     private static func null(_ type: Any.Type, at path: [any CodingKey]) -> DecodingError {
         DecodingError.valueNotFound(
-            type, .init(codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+            type,
+            .init(codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
     }
 
     /// A string, boolean or number of `type` from `value`.
@@ -98,7 +99,10 @@ struct JSONValueDecoder: Decoder {
 
     fileprivate func mismatch(_ type: Any.Type, _ value: JSONValue, at path: [any CodingKey]) -> DecodingError {
         DecodingError.typeMismatch(
-            type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(Self.kind(value)) instead."))
+            type,
+            .init(
+                codingPath: path, debugDescription: "Expected to decode \(type) but found \(Self.kind(value)) instead.")
+        )
     }
 
     private static func kind(_ value: JSONValue) -> String {
@@ -206,7 +210,8 @@ private struct Unkeyed: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(
                 type,
                 .init(
-                    codingPath: codingPath + [JSONIndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
+                    codingPath: codingPath + [JSONIndexKey(currentIndex)],
+                    debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
         return (items[currentIndex], codingPath + [JSONIndexKey(currentIndex)])
