@@ -31,7 +31,9 @@ public final class PostgresEventStore: @unchecked Sendable {
         public var poolSize: Int
         /// How long to wait for a connection (connect, or a free one from the pool).
         public var timeoutMilliseconds: Int
-        /// Rows fetched per round trip when reading the log in order.
+        /// Events fetched per round trip when reading the log in order. Small pages keep the
+        /// connections' pages flowing while the caller works (20,000 read replay at 0.4–0.6M
+        /// events/s here, 4,096 at 0.5–0.9M).
         public var readPageSize: Int
         /// The most events one group commit writes (larger groups are split).
         public var maxGroupEvents: Int
@@ -40,7 +42,7 @@ public final class PostgresEventStore: @unchecked Sendable {
         public var readConnections: Int
 
         public init(
-            poolSize: Int = 8, timeoutMilliseconds: Int = 10_000, readPageSize: Int = 20_000,
+            poolSize: Int = 8, timeoutMilliseconds: Int = 10_000, readPageSize: Int = 4_096,
             maxGroupEvents: Int = 20_000, readConnections: Int = 3
         ) {
             self.poolSize = poolSize
