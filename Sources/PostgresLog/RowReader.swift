@@ -22,8 +22,9 @@ struct RowReader {
         columns.dropLast(chainHash ? 0 : 1).map { "array_agg(e.\($0))" }.joined(separator: ", ")
     }
 
-    /// Events per row of a range read: few enough that a row stays far below PostgreSQL's 1 GB
-    /// limit for any plausible payload, many enough that per-row costs vanish.
+    /// Events per row of a range read: many enough that per-row costs vanish, few enough that a
+    /// row stays below PostgreSQL's 1 GB limit while events average under 4 MB (the server takes
+    /// request bodies of 1 MB).
     static let eventsPerRow: Int64 = 256
 
     /// One statement reading positions `from...to`: a row of arrays per ``eventsPerRow``
