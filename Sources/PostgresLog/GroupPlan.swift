@@ -34,13 +34,13 @@ struct GroupPlan {
     }
 
     /// True when no batch added rows.
-    var isEmpty: Bool { events.positions.isEmpty }
+    var isEmpty: Bool { events.count == 0 }
 
     /// Adds `batch`, or throws what the file log would (conflict, reused id) and adds nothing.
     mutating func add(_ batch: [StreamAppend]) throws -> [AppendResult] {
         let savedHead = head
         let savedChain = chain
-        let eventMark = events.positions.count
+        let eventMark = events.count
         let commandMark = commandRows.ids.count
         var changedVersions: [(String, UInt64?)] = []
         var addedCommands: [String] = []
@@ -190,7 +190,7 @@ struct GroupPlan {
                 INSERT INTO itemaudit_commands (command_id, fingerprint, first_position, last_position, stream_id,
                     stream_version)
                 SELECT i, NULLIF(f, ''::bytea), fp, lp, s, v
-                FROM unnest(\(c.ids)::text[], \(c.fingerprints)::bytea[], \(c.first)::int8[], \(c.last)::int8[],
+                FROM unnest(\(c.idColumn)::text[], \(c.fingerprints)::bytea[], \(c.first)::int8[], \(c.last)::int8[],
                     \(c.streams)::text[], \(c.versions)::int8[]) AS u(i, f, fp, lp, s, v)
             ), extended_commands AS (
                 UPDATE itemaudit_commands SET last_position = u.lp, stream_version = u.v
@@ -208,19 +208,21 @@ struct GroupPlan {
 
 /// The events of a group, one array per column (bound as PostgreSQL arrays and unnested).
 struct EventColumns {
-    var positions: [Int64] = []
-    var streams: [String] = []
-    var versions: [Int64] = []
-    var types: [String] = []
-    var schemaVersions: [Int32] = []
-    var recordedAt: [Int64] = []
-    var occurredAt: [Int64] = []
-    var actors: [String] = []
-    var commandIDs: [String] = []
-    /// Empty for "none" (arrays of bytea cannot hold NULL here); the statement turns it into NULL.
-    var fingerprints: [ByteBuffer] = []
-    var payloads: [ByteBuffer] = []
-    var hashes: [ByteBuffer] = []
+    var positions = ArrayColumn(.int8)
+    var streams = ArrayColumn(.text)
+    var versions = ArrayColumn(.int8)
+    var types = ArrayColumn(.text)
+    var schemaVersions = ArrayColumn(.int4)
+    var recordedAt = ArrayColumn(.int8)
+    var occurredAt = ArrayColumn(.int8)
+    var actors = ArrayColumn(.text)
+    var commandIDs = ArrayColumn(.text)
+    /// Empty for "none" (the statement turns it into NULL).
+    var fingerprints = ArrayColumn(.bytea)
+    var payloads = ArrayColumn(.bytea)
+    var hashes = ArrayColumn(.bytea)
+
+    var count: Int { positions.count }
 
     mutating func add(_ record: EventRecord, chainHash: [UInt8]) {
         positions.append(Int64(record.position))
@@ -232,41 +234,36 @@ struct EventColumns {
         occurredAt.append(record.occurredAt.microsecondsSinceEpoch)
         actors.append(record.actor)
         commandIDs.append(record.commandID)
-        fingerprints.append(ByteBuffer(bytes: record.commandFingerprint?.storedBytes ?? []))
-        payloads.append(record.withPayload { ByteBuffer(bytes: $0) })
-        hashes.append(ByteBuffer(bytes: chainHash))
+        fingerprints.append(bytes: record.commandFingerprint?.storedBytes ?? [])
+        record.withPayload { payloads.append(bytes: $0) }
+        hashes.append(bytes: chainHash)
     }
 
     mutating func truncate(to count: Int) {
-        guard positions.count > count else { return }
-        let extra = positions.count - count
-        positions.removeLast(extra)
-        streams.removeLast(extra)
-        versions.removeLast(extra)
-        types.removeLast(extra)
-        schemaVersions.removeLast(extra)
-        recordedAt.removeLast(extra)
-        occurredAt.removeLast(extra)
-        actors.removeLast(extra)
-        commandIDs.removeLast(extra)
-        fingerprints.removeLast(extra)
-        payloads.removeLast(extra)
-        hashes.removeLast(extra)
+        for column in [
+            \Self.positions, \.streams, \.versions, \.types, \.schemaVersions, \.recordedAt, \.occurredAt, \.actors,
+            \.commandIDs, \.fingerprints, \.payloads, \.hashes,
+        ] as [WritableKeyPath<Self, ArrayColumn>] {
+            self[keyPath: column].truncate(to: count)
+        }
     }
 }
 
 /// The command rows of a group, one array per column.
 struct CommandColumns {
-    var ids: [String] = []
-    var fingerprints: [ByteBuffer] = []
-    var first: [Int64] = []
-    var last: [Int64] = []
-    var streams: [String] = []
-    var versions: [Int64] = []
+    /// The ids again as strings, to find a command's row.
+    private(set) var ids: [String] = []
+    var idColumn = ArrayColumn(.text)
+    var fingerprints = ArrayColumn(.bytea)
+    var first = ArrayColumn(.int8)
+    var last = ArrayColumn(.int8)
+    var streams = ArrayColumn(.text)
+    var versions = ArrayColumn(.int8)
 
     mutating func add(_ id: String, _ command: AppendedCommand) {
         ids.append(id)
-        fingerprints.append(ByteBuffer(bytes: command.fingerprint?.storedBytes ?? []))
+        idColumn.append(id)
+        fingerprints.append(bytes: command.fingerprint?.storedBytes ?? [])
         first.append(Int64(command.positions.lowerBound))
         last.append(Int64(command.positions.upperBound))
         streams.append(command.streamID)
@@ -275,18 +272,17 @@ struct CommandColumns {
 
     /// Moves the end of the command in row `row` to `command`'s.
     mutating func extend(_ row: Int, to command: AppendedCommand) {
-        last[row] = Int64(command.positions.upperBound)
-        versions[row] = Int64(command.streamVersion)
+        last.set(row, to: Int64(command.positions.upperBound))
+        versions.set(row, to: Int64(command.streamVersion))
     }
 
     mutating func truncate(to count: Int) {
         guard ids.count > count else { return }
-        let extra = ids.count - count
-        ids.removeLast(extra)
-        fingerprints.removeLast(extra)
-        first.removeLast(extra)
-        last.removeLast(extra)
-        streams.removeLast(extra)
-        versions.removeLast(extra)
+        ids.removeLast(ids.count - count)
+        for column in [\Self.idColumn, \.fingerprints, \.first, \.last, \.streams, \.versions]
+            as [WritableKeyPath<Self, ArrayColumn>]
+        {
+            self[keyPath: column].truncate(to: count)
+        }
     }
 }
