@@ -33,10 +33,10 @@ struct ProblemMiddleware: RouterMiddleware {
         }
         let elapsed = ContinuousClock.now - start
         server.metrics.makeCounter(
-            name: "itemaudit_http_requests_total", labels: [("route", route), ("status", "\(response.status.code)")]
+            descriptor: MetricNames.requests, labels: [("route", route), ("status", "\(response.status.code)")]
         ).increment()
         server.metrics.makeDurationHistogram(
-            name: "itemaudit_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets
+            descriptor: MetricNames.requestDuration, labels: [("route", route)], buckets: Self.buckets
         ).record(elapsed)
         context.logger.info(
             "request",

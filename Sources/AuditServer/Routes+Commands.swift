@@ -130,12 +130,12 @@ extension Routes {
         let appendStart = ContinuousClock.now
         let results = try await service.execute(batch: runnable)
         server.metrics.makeDurationHistogram(
-            name: "itemaudit_append_duration_seconds", labels: [], buckets: ProblemMiddleware.buckets
+            descriptor: MetricNames.appendDuration, labels: [], buckets: ProblemMiddleware.buckets
         ).record(ContinuousClock.now - appendStart)
         for status in ["accepted", "duplicate", "refused"] {
             let count = results.filter { $0.status.rawValue == status }.count
             if count > 0 {
-                server.metrics.makeCounter(name: "itemaudit_commands_total", labels: [("status", status)])
+                server.metrics.makeCounter(descriptor: MetricNames.commands, labels: [("status", status)])
                     .increment(by: Int64(count))
             }
         }

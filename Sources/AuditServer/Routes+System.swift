@@ -26,16 +26,17 @@ extension Routes {
     /// Prometheus text format: requests and latency by route, appends, and at each scrape the
     /// log's last position and the projection lag (positions the read models have not folded).
     func metrics() async -> Response {
-        server.metrics.makeGauge(name: "itemaudit_log_position", labels: []).set(Double(service.lastPosition))
+        server.metrics.makeGauge(descriptor: MetricNames.logPosition, labels: []).set(Double(service.lastPosition))
         // Group commit: bundles per durable write is how well concurrent devices share fsyncs.
         let groups = await service.groupStatistics
-        server.metrics.makeGauge(name: "itemaudit_group_writes", labels: []).set(Double(groups.writes))
-        server.metrics.makeGauge(name: "itemaudit_group_bundles", labels: []).set(Double(groups.bundles))
-        server.metrics.makeGauge(name: "itemaudit_group_largest_bundles", labels: []).set(Double(groups.largestGroup))
+        server.metrics.makeGauge(descriptor: MetricNames.groupWrites, labels: []).set(Double(groups.writes))
+        server.metrics.makeGauge(descriptor: MetricNames.groupBundles, labels: []).set(Double(groups.bundles))
+        server.metrics.makeGauge(descriptor: MetricNames.groupLargestBundles, labels: []).set(
+            Double(groups.largestGroup))
         let queries = service.queries
         // An unreadable projection database leaves the gauge out rather than failing the scrape.
         if let lag = try? await NIOThreadPool.singleton.runIfActive({ try queries.projectionLag() }) {
-            server.metrics.makeGauge(name: "itemaudit_projection_lag_events", labels: []).set(Double(lag))
+            server.metrics.makeGauge(descriptor: MetricNames.projectionLag, labels: []).set(Double(lag))
         }
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4"

@@ -30,13 +30,11 @@ public struct ServerLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-        file: String, function: String, line: UInt
-    ) {
-        let merged = explicit.map { metadata.merging($0) { $1 } } ?? metadata
+    public func log(event: LogEvent) {
+        let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         let pairs = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(Self.timestamp()) \(level) \(label) :\(pairs.isEmpty ? "" : " " + pairs) [\(source)] \(message)\n"
+        let text =
+            "\(Self.timestamp()) \(event.level) \(label) :\(pairs.isEmpty ? "" : " " + pairs) [\(event.source)] \(event.message)\n"
         // One write per line, unbuffered: lines of concurrent requests never interleave.
         let bytes = Array(text.utf8)
         Self.output.withLock {

@@ -38,11 +38,12 @@ final class BenchHTTPConnection: @unchecked Sendable {
         if !body.isEmpty || method == .POST || method == .PUT {
             head.headers.add(name: "Content-Length", value: String(body.count))
         }
+        let request = head
         let promise = channel.eventLoop.makePromise(of: (status: Int, body: ByteBuffer).self)
         let payload = body.isEmpty ? nil : channel.allocator.buffer(bytes: body)
         channel.eventLoop.execute {
             collector.expect(promise)
-            channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            channel.write(HTTPClientRequestPart.head(request), promise: nil)
             if let payload { channel.write(HTTPClientRequestPart.body(.byteBuffer(payload)), promise: nil) }
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         }

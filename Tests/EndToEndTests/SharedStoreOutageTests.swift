@@ -100,7 +100,9 @@ enum BoundedProcess {
 
     static func run(_ executable: URL, _ arguments: [String], seconds: Double) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+        }
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
