@@ -29,7 +29,8 @@ extension AuditService {
 
     /// The original outcome when the command id is already in the log store (asked of the store:
     /// it keeps the index of command ids), or the refusal when it was used for another command.
-    func repeatOutcome(_ envelope: CommandEnvelope) async throws -> CommandOutcome? {
+    func repeatOutcome(_ command: FingerprintedCommand) async throws -> CommandOutcome? {
+        let envelope = command.envelope
         let used: AppendedCommand?
         do {
             used = try await log.appendedCommand(envelope.commandID)
@@ -38,7 +39,7 @@ extension AuditService {
                 error, "cannot look up command id \(envelope.commandID)", context: ["commandID": envelope.commandID])
         }
         guard let used else { return nil }
-        guard used.isSameCommand(envelope.fingerprint) else {
+        guard used.isSameCommand(command.fingerprint) else {
             return reused(envelope, "\(used.positions.lowerBound)-\(used.positions.upperBound) on \(used.streamID)")
         }
         return CommandOutcome(
@@ -64,7 +65,8 @@ extension AuditService {
             commandID: envelope.commandID, commandType: envelope.command.typeName, status: .refused, refusal: refusal)
     }
 
-    func proposed(_ envelope: CommandEnvelope, _ decision: Decision, expected: UInt64) -> StreamAppend {
+    func proposed(_ command: FingerprintedCommand, _ decision: Decision, expected: UInt64) -> StreamAppend {
+        let envelope = command.envelope
         let occurredAt = Timestamp(microsecondsSinceEpoch: (envelope.occurredAt ?? now).microseconds)
         return StreamAppend(
             streamID: decision.stream, expected: expected == 0 ? .noStream : .exactly(expected),
@@ -73,7 +75,7 @@ extension AuditService {
                 ProposedEvent(
                     eventType: $0.eventType, schemaVersion: UInt16($0.schemaVersion), occurredAt: occurredAt,
                     payload: $0.encoded())
-            }, commandFingerprint: envelope.fingerprint)
+            }, commandFingerprint: command.fingerprint)
     }
 
     func outcome(_ envelope: CommandEnvelope, _ decision: Decision, _ result: AppendResult) -> CommandOutcome {

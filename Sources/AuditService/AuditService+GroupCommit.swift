@@ -17,8 +17,21 @@ public struct GroupStatistics: Sendable, Hashable {
 
 /// A bundle of commands waiting for the next group write.
 struct QueuedBundle {
-    var envelopes: [CommandEnvelope]
+    var commands: [FingerprintedCommand]
     var continuation: CheckedContinuation<[CommandOutcome], any Error>
+}
+
+/// A command with its fingerprint, hashed on the sender's task before the command reaches the
+/// group writer: encoding the command canonically is the costliest step of deciding it, needs no
+/// state, and would otherwise hold up every bundle queued behind it.
+struct FingerprintedCommand: Sendable {
+    var envelope: CommandEnvelope
+    var fingerprint: CommandFingerprint
+
+    init(_ envelope: CommandEnvelope) {
+        self.envelope = envelope
+        fingerprint = envelope.fingerprint
+    }
 }
 
 extension AuditService {
@@ -32,10 +45,15 @@ extension AuditService {
     /// concurrent bundles never race on a stream (one shared by every allocation, say), and the
     /// cost of copying the state is paid once per group, not once per bundle.
     /// - Throws: ``AuditServiceError`` when the log fails; then none of the bundle is acknowledged.
-    public func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
+    public nonisolated func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
         guard !envelopes.isEmpty else { return [] }
-        return try await withCheckedThrowingContinuation { continuation in
-            queuedBundles.append(QueuedBundle(envelopes: envelopes, continuation: continuation))
+        return try await enqueue(envelopes.map(FingerprintedCommand.init))
+    }
+
+    /// Queues a bundle for the group writer, starting it when it is idle.
+    private func enqueue(_ commands: [FingerprintedCommand]) async throws -> [CommandOutcome] {
+        try await withCheckedThrowingContinuation { continuation in
+            queuedBundles.append(QueuedBundle(commands: commands, continuation: continuation))
             if !groupWriterRunning {
                 groupWriterRunning = true
                 Task { await self.writeQueuedGroups() }
@@ -49,10 +67,10 @@ extension AuditService {
             let group = queuedBundles
             queuedBundles.removeAll(keepingCapacity: true)
             do {
-                let outcomes = try await writeGroup(group.map(\.envelopes))
+                let outcomes = try await writeGroup(group.map(\.commands))
                 groupStatistics.writes += 1
                 groupStatistics.bundles += group.count
-                groupStatistics.commands += group.reduce(0) { $0 + $1.envelopes.count }
+                groupStatistics.commands += group.reduce(0) { $0 + $1.commands.count }
                 groupStatistics.largestGroup = max(groupStatistics.largestGroup, group.count)
                 for (bundle, outcome) in zip(group, outcomes) { bundle.continuation.resume(returning: outcome) }
             } catch {
@@ -65,7 +83,7 @@ extension AuditService {
     /// Decides, appends (one durable write) and folds one group of bundles; one outcome list per
     /// bundle. Another writer to the log (an identity command, another server sharing the store)
     /// may make a stream's version stale: then the service catches up and decides the group again.
-    func writeGroup(_ bundles: [[CommandEnvelope]]) async throws -> [[CommandOutcome]] {
+    func writeGroup(_ bundles: [[FingerprintedCommand]]) async throws -> [[CommandOutcome]] {
         var conflicts = 0
         var refolds = 0
         while conflicts < max(1, configuration.maxAttempts) {
@@ -106,7 +124,7 @@ extension AuditService {
 
     /// One try at a group. Duplicates and each stream's expected version are the store's answers;
     /// a version is used only when the state decided on holds every event of its stream.
-    private func attemptGroup(_ bundles: [[CommandEnvelope]]) async throws -> GroupAttempt {
+    private func attemptGroup(_ bundles: [[FingerprintedCommand]]) async throws -> GroupAttempt {
         // Refusals and versions are decided on the store's latest state.
         try await catchUp(through: .max)
         // The state is taken before the store is asked for repeats: a command whose events the
@@ -116,9 +134,9 @@ extension AuditService {
         let basis = appliedPosition
         var working = state
         var repeats: [[CommandOutcome?]] = []
-        for envelopes in bundles {
+        for commands in bundles {
             var answers: [CommandOutcome?] = []
-            for envelope in envelopes { answers.append(try await repeatOutcome(envelope)) }
+            for command in commands { answers.append(try await repeatOutcome(command)) }
             repeats.append(answers)
         }
         var versions: [String: UInt64] = [:]
@@ -127,8 +145,9 @@ extension AuditService {
         var decided: [(bundle: Int, index: Int, decision: Decision)] = []
         var appends: [StreamAppend] = []
         let context = context
-        for (bundle, envelopes) in bundles.enumerated() {
-            for (index, envelope) in envelopes.enumerated() {
+        for (bundle, commands) in bundles.enumerated() {
+            for (index, command) in commands.enumerated() {
+                let envelope = command.envelope
                 if let outcome = repeats[bundle][index] {
                     outcomes[bundle][index] = outcome
                     continue
@@ -152,7 +171,7 @@ extension AuditService {
                     versions[decision.stream] = expected + UInt64(decision.events.count)
                     decidedIDs.insert(envelope.commandID)
                     decided.append((bundle, index, decision))
-                    appends.append(proposed(envelope, decision, expected: expected))
+                    appends.append(proposed(command, decision, expected: expected))
                 } catch let refusal as CommandRefusal {
                     outcomes[bundle][index] = refused(envelope, refusal)
                 }
@@ -178,11 +197,12 @@ extension AuditService {
             try catchUp()
         }
         for (item, result) in zip(decided, results) {
-            outcomes[item.bundle][item.index] = outcome(bundles[item.bundle][item.index], item.decision, result)
+            outcomes[item.bundle][item.index] = outcome(
+                bundles[item.bundle][item.index].envelope, item.decision, result)
         }
-        for (bundle, envelopes) in bundles.enumerated() {
-            for (index, envelope) in envelopes.enumerated() where outcomes[bundle][index] == nil {
-                outcomes[bundle][index] = try await repeatOutcome(envelope)
+        for (bundle, commands) in bundles.enumerated() {
+            for (index, command) in commands.enumerated() where outcomes[bundle][index] == nil {
+                outcomes[bundle][index] = try await repeatOutcome(command)
             }
         }
         if !appends.isEmpty { await notifyObservers() }
