@@ -167,9 +167,33 @@ struct GroupPlan {
     /// What the commit notifies: `position hash-hex recorded-at` (see ``PostgresLogSubscription``).
     var notifyPayload: String { "\(head.position) \(RecordChain.hex(head.hash)) \(head.recordedAt)" }
 
+    /// What a group committed after this one, ahead of its commit, starts from (see
+    /// ``PostgresEventStore/commitAhead(_:after:of:as:on:)``).
+    var base: GroupBase { GroupBase(head: head, versions: versions, commands: commands) }
+
     /// The statement that writes the group: events, commands, the new head and the notification,
     /// in one round trip.
-    var writeQuery: PostgresQuery {
+    var writeQuery: PostgresQuery { write(movingHead: true) }
+
+    /// The statement that writes the group's events and commands only: a group committed ahead
+    /// inserts them before it holds the head (``moveHeadQuery`` then moves it).
+    var insertQuery: PostgresQuery { write(movingHead: false) }
+
+    /// Moves the head to this group's end and notifies, in a transaction holding the head row.
+    var moveHeadQuery: PostgresQuery {
+        let position = Int64(head.position)
+        let hash = ByteBuffer(bytes: head.hash)
+        return """
+            WITH moved_head AS (
+                UPDATE itemaudit_log_head SET last_position = \(position), head_hash = \(hash),
+                    last_recorded_at = \(head.recordedAt)
+                WHERE id = 1
+            )
+            SELECT pg_notify('\(unescaped: PostgresEventStore.notifyChannel)', \(notifyPayload))
+            """
+    }
+
+    private func write(movingHead: Bool) -> PostgresQuery {
         let e = events
         let c = commandRows
         let position = Int64(head.position)
@@ -199,11 +223,20 @@ struct GroupPlan {
             ), moved_head AS (
                 UPDATE itemaudit_log_head SET last_position = \(position), head_hash = \(hash),
                     last_recorded_at = \(head.recordedAt)
-                WHERE id = 1
+                WHERE id = 1 AND \(movingHead)
             )
-            SELECT pg_notify('\(unescaped: PostgresEventStore.notifyChannel)', \(notifyPayload))
+            SELECT CASE WHEN \(movingHead)
+                THEN pg_notify('\(unescaped: PostgresEventStore.notifyChannel)', \(notifyPayload)) END
             """
     }
+}
+
+/// Where a planned group leaves the log: its head, and the stream versions and command ids it
+/// read or added.
+struct GroupBase: Sendable {
+    var head: PostgresEventStore.Head
+    var versions: [String: UInt64]
+    var commands: [String: AppendedCommand]
 }
 
 /// The events of a group, one array per column (bound as PostgreSQL arrays and unnested).

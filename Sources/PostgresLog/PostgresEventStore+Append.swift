@@ -54,21 +54,63 @@ extension PostgresEventStore {
     ///
     /// After answering a group it yields once before taking the next: the callers it just
     /// answered usually append again at once, and joining the next group saves them a commit.
+    ///
+    /// Two groups are in flight at a time: while one is written, the next is planned on top of
+    /// it and written ahead of its commit (``commitAhead(_:after:of:as:on:)``), so PostgreSQL
+    /// inserts both at once; each is answered when it commits.
     func commitQueued() async {
         var first = true
+        // A group the previous committer left in flight is built on (or waited for) like any other.
+        var latest = stateLock.withLock { lastStage }
+        var older: GroupStage?
         while true {
             if !first { await Task.yield() }
             first = false
+            if let older { await older.finished() }
+            let previous = latest
+            var base = await previous?.base()
+            // A small group costs more round trips ahead than it gains.
+            if appends.queuedEvents < Self.minimumAheadEvents { base = nil }
+            // Without building on the group in flight, the next is taken once that one is done,
+            // so it holds everything queued meanwhile.
+            if base == nil { await previous?.finished() }
             let group = appends.takeGroup(maxEvents: options.maxGroupEvents)
+            // The groups still in flight answer their callers themselves.
             guard !group.isEmpty else { return }
-            do {
-                let outcomes = try await pool.withConnection { connection in
-                    try await self.commit(group.map(\.batch), on: connection)
+            let stage = GroupStage()
+            stateLock.withLock { lastStage = stage }
+            Task { await self.run(group, base: base, after: previous, stage: stage) }
+            older = latest
+            latest = stage
+        }
+    }
+
+    /// The fewest events a group needs to be committed ahead.
+    static let minimumAheadEvents = 500
+
+    /// Commits one group, ahead on `base` (the `previous` group's) when given, and answers its callers.
+    private func run(
+        _ group: [AppendQueue.Pending], base: GroupBase?, after previous: GroupStage?, stage: GroupStage
+    ) async {
+        defer { stage.finish() }
+        let batches = group.map(\.batch)
+        do {
+            let outcomes = try await pool.withConnection { connection in
+                if let base, let previous,
+                    let outcomes = try await self.commitAhead(
+                        batches, after: base, of: previous, as: stage, on: connection)
+                {
+                    return outcomes
                 }
-                for (pending, outcome) in zip(group, outcomes) { pending.answer.resume(with: outcome) }
-            } catch {
-                for pending in group { pending.answer.resume(throwing: error) }
+                // The usual way locks the head before it inserts: never while the previous group
+                // is in flight, which may hold inserted rows while it waits for the head (each
+                // would wait for the other until PostgreSQL ends one as a deadlock).
+                await previous?.finished()
+                return try await self.commit(batches, on: connection, as: stage)
             }
+            for (pending, outcome) in zip(group, outcomes) { pending.answer.resume(with: outcome) }
+        } catch {
+            for pending in group { pending.answer.resume(throwing: error) }
         }
     }
 
@@ -79,12 +121,31 @@ extension PostgresEventStore {
     /// key of `itemaudit_commands` refuses one that is not (the write fails, nothing is stored).
     /// Then the group is decided again in a new transaction with its command ids read, so a
     /// resent command is answered as a duplicate and a reused id refused, as always.
-    func commit(_ batches: [[StreamAppend]], on connection: PostgresConnection) async throws -> [Result<
-        [AppendResult], any Error
-    >] {
+    ///
+    /// `stage`, when given, publishes what the next group may build on once this one is planned
+    /// (nothing when another server appended since this process's last commit, or when nothing
+    /// is written), and gives it up when this transaction fails. A deadlock with another
+    /// server's transaction (one committed ahead holds rows while it waits for the head) is
+    /// tried again.
+    func commit(
+        _ batches: [[StreamAppend]], on connection: PostgresConnection, as stage: GroupStage? = nil
+    ) async throws -> [Result<[AppendResult], any Error>] {
+        var deadlocks = 0
+        while true {
+            do {
+                return try await commitOnce(batches, on: connection, as: stage)
+            } catch is Deadlocked where deadlocks < 3 {
+                deadlocks += 1
+            }
+        }
+    }
+
+    private func commitOnce(
+        _ batches: [[StreamAppend]], on connection: PostgresConnection, as stage: GroupStage?
+    ) async throws -> [Result<[AppendResult], any Error>] {
         let streams = Set(batches.lazy.flatMap { $0.map(\.streamID) })
         do {
-            return try await transaction(on: connection, streams: streams, commandIDs: []) { plan in
+            return try await transaction(on: connection, streams: streams, commandIDs: [], stage: stage) { plan in
                 let outcomes = batches.map { batch in Result { try plan.add(batch) } }
                 // A conflict may be a resent command (answered, not refused): look the ids up.
                 for case .failure(let error as EventLogError) in outcomes where error.code == .versionConflict {
@@ -94,10 +155,17 @@ extension PostgresEventStore {
             }
         } catch is CommandIDTaken {
             let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
-            return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
+            return try await transaction(on: connection, streams: streams, commandIDs: ids, stage: stage) { plan in
                 batches.map { batch in Result { try plan.add(batch) } }
             }
         }
+    }
+
+    /// A transaction PostgreSQL chose to end to break a deadlock: nothing of it was stored.
+    struct Deadlocked: Error {}
+
+    static func isDeadlock(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
     }
 
     /// A write refused because one of its command ids is stored already (by an earlier append
@@ -131,7 +199,7 @@ extension PostgresEventStore {
     /// a failed write PostgreSQL answers that `COMMIT` by rolling back, so nothing is stored).
     private func transaction<T: Sendable>(
         on connection: PostgresConnection, streams: Set<String>, commandIDs: Set<String>,
-        decide: (inout GroupPlan) throws -> T
+        stage: GroupStage? = nil, decide: (inout GroupPlan) throws -> T
     ) async throws -> T {
         let begin = send("BEGIN", on: connection)
         let locked = send(Self.lockAndLookUp(streams: Array(streams), ids: Array(commandIDs)), on: connection)
@@ -154,6 +222,10 @@ extension PostgresEventStore {
             }
             plan = GroupPlan(head: head, now: clock.now(), versions: versions, commands: commands)
             outcome = try decide(&plan)
+            // The head where this process's last commit left it: no other server is appending.
+            let alone = head.position == stateLock.withLock { ownCommitEnd }
+            if !alone { pauseCommitsAhead() }
+            stage?.publish(alone && !plan.isEmpty ? plan.base : nil)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger).get()
             throw unavailable(error)
@@ -164,30 +236,33 @@ extension PostgresEventStore {
             _ = try await write?.get()
         } catch {
             _ = try? await commit.get()
+            stage?.abandon()
             if commandIDs.isEmpty && Self.isCommandIDTaken(error) { throw CommandIDTaken() }
+            if Self.isDeadlock(error) { throw Deadlocked() }
             if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
             throw commitUnknown()
         }
         do {
             _ = try await commit.get()
         } catch {
+            stage?.abandon()
             if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
             throw commitUnknown()
         }
-        learn(plan.head)
+        committed(plan.head)
         return outcome
     }
 
     /// Sends `query` without waiting for the answer: the connection sends queued queries one
     /// after another as soon as the previous one is answered, without a round trip through
     /// this task.
-    private func send(_ query: PostgresQuery, on connection: PostgresConnection) -> EventLoopFuture<
+    func send(_ query: PostgresQuery, on connection: PostgresConnection) -> EventLoopFuture<
         PostgresQueryResult
     > {
         connection.query(query, logger: logger)
     }
 
-    private func commitUnknown() -> PostgresLogError {
+    func commitUnknown() -> PostgresLogError {
         PostgresLogError(
             .commitUnknown,
             "the connection to \(url.redacted) broke while committing: the append may or may not be stored (resend it with the same command id; a stored one is answered as a duplicate)",
@@ -201,10 +276,14 @@ extension PostgresEventStore {
     /// One index probe per key, whatever the table's size: a `LATERAL … LIMIT 1` per key keeps
     /// the planner from answering `= ANY(thousands of keys)` with a sequential scan (which it
     /// picks for a long array, and which made each group commit as slow as the log is long).
-    static func lockAndLookUp(streams: [String], ids: [String]) -> PostgresQuery {
+    ///
+    /// Without `locking`, the head is read without being locked (a group committed ahead takes
+    /// the lock later, see ``commitAhead(_:after:of:as:on:)``).
+    static func lockAndLookUp(streams: [String], ids: [String], locking: Bool = true) -> PostgresQuery {
         """
         WITH head AS (
-            SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1 FOR UPDATE
+            SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1
+            \(unescaped: locking ? "FOR UPDATE" : "")
         )
         SELECT 'h'::text, ''::text, head_hash, last_position, last_recorded_at,
             (SELECT last_position FROM itemaudit_log_head WHERE id = 1), ''::text
@@ -224,7 +303,7 @@ extension PostgresEventStore {
 
     /// The head, versions and commands of a ``lockAndLookUp(streams:ids:)`` answer, and whether
     /// its reads are current.
-    private func decodeLookUp(_ rows: PostgresQueryResult) throws -> (
+    func decodeLookUp(_ rows: PostgresQueryResult) throws -> (
         Head, [String: UInt64], [String: AppendedCommand], Bool
     ) {
         var head: Head?
