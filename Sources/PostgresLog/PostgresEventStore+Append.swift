@@ -62,11 +62,11 @@ extension PostgresEventStore {
         var first = true
         // A group the previous committer left in flight is built on (or waited for) like any other.
         var latest = stateLock.withLock { lastStage }
-        var older: GroupStage?
+        var inFlight: [GroupStage] = latest.map { [$0] } ?? []
         while true {
             if !first { await Task.yield() }
             first = false
-            if let older { await older.finished() }
+            if inFlight.count >= Self.groupsInFlight { await inFlight.removeFirst().finished() }
             let previous = latest
             var base = await previous?.base()
             // A small group costs more round trips ahead than it gains.
@@ -80,10 +80,13 @@ extension PostgresEventStore {
             let stage = GroupStage()
             stateLock.withLock { lastStage = stage }
             Task { await self.run(group, base: base, after: previous, stage: stage) }
-            older = latest
+            inFlight.append(stage)
             latest = stage
         }
     }
+
+    /// Groups written at once, each but the first committed ahead of the one before it.
+    static let groupsInFlight = 2
 
     /// The fewest events a group needs to be committed ahead.
     static let minimumAheadEvents = 500
