@@ -171,15 +171,8 @@ struct GroupPlan {
     /// ``PostgresEventStore/commitAhead(_:after:of:as:on:)``).
     var base: GroupBase { GroupBase(head: head, versions: versions, commands: commands) }
 
-    /// The statement that writes the group: events, commands, the new head and the notification,
-    /// in one round trip.
-    var writeQuery: PostgresQuery { write(movingHead: true) }
-
-    /// The statement that writes the group's events and commands only: a group committed ahead
-    /// inserts them before it holds the head (``moveHeadQuery`` then moves it).
-    var insertQuery: PostgresQuery { write(movingHead: false) }
-
-    /// Moves the head to this group's end and notifies, in a transaction holding the head row.
+    /// Moves the head to this group's end and notifies, in the transaction holding the head row
+    /// (after ``insertQuery``, in the same transaction).
     var moveHeadQuery: PostgresQuery {
         let position = Int64(head.position)
         let hash = ByteBuffer(bytes: head.hash)
@@ -193,11 +186,11 @@ struct GroupPlan {
             """
     }
 
-    private func write(movingHead: Bool) -> PostgresQuery {
+    /// The statement that writes the group's events and commands (``moveHeadQuery`` then moves
+    /// the head: a group committed ahead inserts before it holds the head).
+    var insertQuery: PostgresQuery {
         let e = events
         let c = commandRows
-        let position = Int64(head.position)
-        let hash = ByteBuffer(bytes: head.hash)
         let extendedIDs = Array(extended.keys)
         let extendedLast = extendedIDs.map { Int64(extended[$0]?.positions.upperBound ?? 0) }
         let extendedVersions = extendedIDs.map { Int64(extended[$0]?.streamVersion ?? 0) }
@@ -220,13 +213,8 @@ struct GroupPlan {
                 UPDATE itemaudit_commands SET last_position = u.lp, stream_version = u.v
                 FROM unnest(\(extendedIDs)::text[], \(extendedLast)::int8[], \(extendedVersions)::int8[]) AS u(i, lp, v)
                 WHERE itemaudit_commands.command_id = u.i
-            ), moved_head AS (
-                UPDATE itemaudit_log_head SET last_position = \(position), head_hash = \(hash),
-                    last_recorded_at = \(head.recordedAt)
-                WHERE id = 1 AND \(movingHead)
             )
-            SELECT CASE WHEN \(movingHead)
-                THEN pg_notify('\(unescaped: PostgresEventStore.notifyChannel)', \(notifyPayload)) END
+            SELECT 1
             """
     }
 }

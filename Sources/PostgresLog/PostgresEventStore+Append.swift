@@ -198,8 +198,9 @@ extension PostgresEventStore {
     /// Runs `decide` on a plan made under the head lock, writes what it added and commits.
     ///
     /// Two waits for the database, not five: `BEGIN` goes out with the statement that locks the
-    /// head and looks up versions and command ids, and the write goes out with `COMMIT` (after
-    /// a failed write PostgreSQL answers that `COMMIT` by rolling back, so nothing is stored).
+    /// head and looks up versions and command ids, and the rows and the head go out with `COMMIT`
+    /// (after a failed write PostgreSQL answers that `COMMIT` by rolling back, so nothing is
+    /// stored).
     private func transaction<T: Sendable>(
         on connection: PostgresConnection, streams: Set<String>, commandIDs: Set<String>,
         stage: GroupStage? = nil, decide: (inout GroupPlan) throws -> T
@@ -233,11 +234,15 @@ extension PostgresEventStore {
             _ = try? await connection.query("ROLLBACK", logger: logger).get()
             throw unavailable(error)
         }
-        let write = plan.isEmpty ? nil : send(plan.writeQuery, on: connection)
+        // Queued together: one round trip for the rows, the head and the commit.
+        let write = plan.isEmpty ? nil : send(plan.insertQuery, on: connection)
+        let move = plan.isEmpty ? nil : send(plan.moveHeadQuery, on: connection)
         let commit = send("COMMIT", on: connection)
         do {
             _ = try await write?.get()
+            _ = try await move?.get()
         } catch {
+            _ = try? await move?.get()
             _ = try? await commit.get()
             stage?.abandon()
             if commandIDs.isEmpty && Self.isCommandIDTaken(error) { throw CommandIDTaken() }
