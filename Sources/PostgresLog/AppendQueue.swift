@@ -20,9 +20,6 @@ final class AppendQueue: @unchecked Sendable {
     private var pending: [Pending] = []
     private var committing = false
 
-    /// Events queued now.
-    var queuedEvents: Int { lock.withLock { pending.reduce(0) { $0 + $1.eventCount } } }
-
     /// Queues `pending`; true when the caller must commit (no commit was under way).
     func enqueue(_ item: Pending) -> Bool {
         lock.withLock {

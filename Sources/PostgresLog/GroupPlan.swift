@@ -167,30 +167,13 @@ struct GroupPlan {
     /// What the commit notifies: `position hash-hex recorded-at` (see ``PostgresLogSubscription``).
     var notifyPayload: String { "\(head.position) \(RecordChain.hex(head.hash)) \(head.recordedAt)" }
 
-    /// What a group committed after this one, ahead of its commit, starts from (see
-    /// ``PostgresEventStore/commitAhead(_:after:of:as:on:)``).
-    var base: GroupBase { GroupBase(head: head, versions: versions, commands: commands) }
-
-    /// Moves the head to this group's end and notifies, in the transaction holding the head row
-    /// (after ``insertQuery``, in the same transaction).
-    var moveHeadQuery: PostgresQuery {
-        let position = Int64(head.position)
-        let hash = ByteBuffer(bytes: head.hash)
-        return """
-            WITH moved_head AS (
-                UPDATE itemaudit_log_head SET last_position = \(position), head_hash = \(hash),
-                    last_recorded_at = \(head.recordedAt)
-                WHERE id = 1
-            )
-            SELECT pg_notify('\(unescaped: PostgresEventStore.notifyChannel)', \(notifyPayload))
-            """
-    }
-
-    /// The statement that writes the group's events and commands (``moveHeadQuery`` then moves
-    /// the head: a group committed ahead inserts before it holds the head).
-    var insertQuery: PostgresQuery {
+    /// The statement that writes the group: events, commands, the new head and the notification,
+    /// in one round trip.
+    var writeQuery: PostgresQuery {
         let e = events
         let c = commandRows
+        let position = Int64(head.position)
+        let hash = ByteBuffer(bytes: head.hash)
         let extendedIDs = Array(extended.keys)
         let extendedLast = extendedIDs.map { Int64(extended[$0]?.positions.upperBound ?? 0) }
         let extendedVersions = extendedIDs.map { Int64(extended[$0]?.streamVersion ?? 0) }
@@ -213,18 +196,14 @@ struct GroupPlan {
                 UPDATE itemaudit_commands SET last_position = u.lp, stream_version = u.v
                 FROM unnest(\(extendedIDs)::text[], \(extendedLast)::int8[], \(extendedVersions)::int8[]) AS u(i, lp, v)
                 WHERE itemaudit_commands.command_id = u.i
+            ), moved_head AS (
+                UPDATE itemaudit_log_head SET last_position = \(position), head_hash = \(hash),
+                    last_recorded_at = \(head.recordedAt)
+                WHERE id = 1
             )
-            SELECT 1
+            SELECT pg_notify('\(unescaped: PostgresEventStore.notifyChannel)', \(notifyPayload))
             """
     }
-}
-
-/// Where a planned group leaves the log: its head, and the stream versions and command ids it
-/// read or added.
-struct GroupBase: Sendable {
-    var head: PostgresEventStore.Head
-    var versions: [String: UInt64]
-    var commands: [String: AppendedCommand]
 }
 
 /// The events of a group, one array per column (bound as PostgreSQL arrays and unnested).

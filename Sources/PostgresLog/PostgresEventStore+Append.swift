@@ -54,66 +54,21 @@ extension PostgresEventStore {
     ///
     /// After answering a group it yields once before taking the next: the callers it just
     /// answered usually append again at once, and joining the next group saves them a commit.
-    ///
-    /// Two groups are in flight at a time: while one is written, the next is planned on top of
-    /// it and written ahead of its commit (``commitAhead(_:after:of:as:on:)``), so PostgreSQL
-    /// inserts both at once; each is answered when it commits.
     func commitQueued() async {
         var first = true
-        // A group the previous committer left in flight is built on (or waited for) like any other.
-        var latest = stateLock.withLock { lastStage }
-        var inFlight: [GroupStage] = latest.map { [$0] } ?? []
         while true {
             if !first { await Task.yield() }
             first = false
-            if inFlight.count >= Self.groupsInFlight { await inFlight.removeFirst().finished() }
-            let previous = latest
-            var base = await previous?.base()
-            // A small group costs more round trips ahead than it gains.
-            if appends.queuedEvents < Self.minimumAheadEvents { base = nil }
-            // Without building on the group in flight, the next is taken once that one is done,
-            // so it holds everything queued meanwhile.
-            if base == nil { await previous?.finished() }
             let group = appends.takeGroup(maxEvents: options.maxGroupEvents)
-            // The groups still in flight answer their callers themselves.
             guard !group.isEmpty else { return }
-            let stage = GroupStage()
-            stateLock.withLock { lastStage = stage }
-            Task { await self.run(group, base: base, after: previous, stage: stage) }
-            inFlight.append(stage)
-            latest = stage
-        }
-    }
-
-    /// Groups written at once, each but the first committed ahead of the one before it.
-    static let groupsInFlight = 2
-
-    /// The fewest events a group needs to be committed ahead.
-    static let minimumAheadEvents = 500
-
-    /// Commits one group, ahead on `base` (the `previous` group's) when given, and answers its callers.
-    private func run(
-        _ group: [AppendQueue.Pending], base: GroupBase?, after previous: GroupStage?, stage: GroupStage
-    ) async {
-        defer { stage.finish() }
-        let batches = group.map(\.batch)
-        do {
-            let outcomes = try await pool.withConnection { connection in
-                if let base, let previous,
-                    let outcomes = try await self.commitAhead(
-                        batches, after: base, of: previous, as: stage, on: connection)
-                {
-                    return outcomes
+            do {
+                let outcomes = try await pool.withConnection { connection in
+                    try await self.commit(group.map(\.batch), on: connection)
                 }
-                // The usual way locks the head before it inserts: never while the previous group
-                // is in flight, which may hold inserted rows while it waits for the head (each
-                // would wait for the other until PostgreSQL ends one as a deadlock).
-                await previous?.finished()
-                return try await self.commit(batches, on: connection, as: stage)
+                for (pending, outcome) in zip(group, outcomes) { pending.answer.resume(with: outcome) }
+            } catch {
+                for pending in group { pending.answer.resume(throwing: error) }
             }
-            for (pending, outcome) in zip(group, outcomes) { pending.answer.resume(with: outcome) }
-        } catch {
-            for pending in group { pending.answer.resume(throwing: error) }
         }
     }
 
@@ -124,31 +79,12 @@ extension PostgresEventStore {
     /// key of `itemaudit_commands` refuses one that is not (the write fails, nothing is stored).
     /// Then the group is decided again in a new transaction with its command ids read, so a
     /// resent command is answered as a duplicate and a reused id refused, as always.
-    ///
-    /// `stage`, when given, publishes what the next group may build on once this one is planned
-    /// (nothing when another server appended since this process's last commit, or when nothing
-    /// is written), and gives it up when this transaction fails. A deadlock with another
-    /// server's transaction (one committed ahead holds rows while it waits for the head) is
-    /// tried again.
-    func commit(
-        _ batches: [[StreamAppend]], on connection: PostgresConnection, as stage: GroupStage? = nil
-    ) async throws -> [Result<[AppendResult], any Error>] {
-        var deadlocks = 0
-        while true {
-            do {
-                return try await commitOnce(batches, on: connection, as: stage)
-            } catch is Deadlocked where deadlocks < 3 {
-                deadlocks += 1
-            }
-        }
-    }
-
-    private func commitOnce(
-        _ batches: [[StreamAppend]], on connection: PostgresConnection, as stage: GroupStage?
-    ) async throws -> [Result<[AppendResult], any Error>] {
+    func commit(_ batches: [[StreamAppend]], on connection: PostgresConnection) async throws -> [Result<
+        [AppendResult], any Error
+    >] {
         let streams = Set(batches.lazy.flatMap { $0.map(\.streamID) })
         do {
-            return try await transaction(on: connection, streams: streams, commandIDs: [], stage: stage) { plan in
+            return try await transaction(on: connection, streams: streams, commandIDs: []) { plan in
                 let outcomes = batches.map { batch in Result { try plan.add(batch) } }
                 // A conflict may be a resent command (answered, not refused): look the ids up.
                 for case .failure(let error as EventLogError) in outcomes where error.code == .versionConflict {
@@ -158,17 +94,10 @@ extension PostgresEventStore {
             }
         } catch is CommandIDTaken {
             let ids = Set(batches.lazy.flatMap { $0.map(\.commandID) })
-            return try await transaction(on: connection, streams: streams, commandIDs: ids, stage: stage) { plan in
+            return try await transaction(on: connection, streams: streams, commandIDs: ids) { plan in
                 batches.map { batch in Result { try plan.add(batch) } }
             }
         }
-    }
-
-    /// A transaction PostgreSQL chose to end to break a deadlock: nothing of it was stored.
-    struct Deadlocked: Error {}
-
-    static func isDeadlock(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
     }
 
     /// A write refused because one of its command ids is stored already (by an earlier append
@@ -198,12 +127,11 @@ extension PostgresEventStore {
     /// Runs `decide` on a plan made under the head lock, writes what it added and commits.
     ///
     /// Two waits for the database, not five: `BEGIN` goes out with the statement that locks the
-    /// head and looks up versions and command ids, and the rows and the head go out with `COMMIT`
-    /// (after a failed write PostgreSQL answers that `COMMIT` by rolling back, so nothing is
-    /// stored).
+    /// head and looks up versions and command ids, and the write goes out with `COMMIT` (after
+    /// a failed write PostgreSQL answers that `COMMIT` by rolling back, so nothing is stored).
     private func transaction<T: Sendable>(
         on connection: PostgresConnection, streams: Set<String>, commandIDs: Set<String>,
-        stage: GroupStage? = nil, decide: (inout GroupPlan) throws -> T
+        decide: (inout GroupPlan) throws -> T
     ) async throws -> T {
         let begin = send("BEGIN", on: connection)
         let locked = send(Self.lockAndLookUp(streams: Array(streams), ids: Array(commandIDs)), on: connection)
@@ -226,51 +154,40 @@ extension PostgresEventStore {
             }
             plan = GroupPlan(head: head, now: clock.now(), versions: versions, commands: commands)
             outcome = try decide(&plan)
-            // The head where this process's last commit left it: no other server is appending.
-            let alone = head.position == stateLock.withLock { ownCommitEnd }
-            if !alone { pauseCommitsAhead() }
-            stage?.publish(alone && !plan.isEmpty ? plan.base : nil)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger).get()
             throw unavailable(error)
         }
-        // Queued together: one round trip for the rows, the head and the commit.
-        let write = plan.isEmpty ? nil : send(plan.insertQuery, on: connection)
-        let move = plan.isEmpty ? nil : send(plan.moveHeadQuery, on: connection)
+        let write = plan.isEmpty ? nil : send(plan.writeQuery, on: connection)
         let commit = send("COMMIT", on: connection)
         do {
             _ = try await write?.get()
-            _ = try await move?.get()
         } catch {
-            _ = try? await move?.get()
             _ = try? await commit.get()
-            stage?.abandon()
             if commandIDs.isEmpty && Self.isCommandIDTaken(error) { throw CommandIDTaken() }
-            if Self.isDeadlock(error) { throw Deadlocked() }
             if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
             throw commitUnknown()
         }
         do {
             _ = try await commit.get()
         } catch {
-            stage?.abandon()
             if let error = error as? PSQLError, error.serverInfo != nil { throw unavailable(error) }
             throw commitUnknown()
         }
-        committed(plan.head)
+        learn(plan.head)
         return outcome
     }
 
     /// Sends `query` without waiting for the answer: the connection sends queued queries one
     /// after another as soon as the previous one is answered, without a round trip through
     /// this task.
-    func send(_ query: PostgresQuery, on connection: PostgresConnection) -> EventLoopFuture<
+    private func send(_ query: PostgresQuery, on connection: PostgresConnection) -> EventLoopFuture<
         PostgresQueryResult
     > {
         connection.query(query, logger: logger)
     }
 
-    func commitUnknown() -> PostgresLogError {
+    private func commitUnknown() -> PostgresLogError {
         PostgresLogError(
             .commitUnknown,
             "the connection to \(url.redacted) broke while committing: the append may or may not be stored (resend it with the same command id; a stored one is answered as a duplicate)",
@@ -284,14 +201,10 @@ extension PostgresEventStore {
     /// One index probe per key, whatever the table's size: a `LATERAL … LIMIT 1` per key keeps
     /// the planner from answering `= ANY(thousands of keys)` with a sequential scan (which it
     /// picks for a long array, and which made each group commit as slow as the log is long).
-    ///
-    /// Without `locking`, the head is read without being locked (a group committed ahead takes
-    /// the lock later, see ``commitAhead(_:after:of:as:on:)``).
-    static func lockAndLookUp(streams: [String], ids: [String], locking: Bool = true) -> PostgresQuery {
+    static func lockAndLookUp(streams: [String], ids: [String]) -> PostgresQuery {
         """
         WITH head AS (
-            SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1
-            \(unescaped: locking ? "FOR UPDATE" : "")
+            SELECT last_position, head_hash, last_recorded_at FROM itemaudit_log_head WHERE id = 1 FOR UPDATE
         )
         SELECT 'h'::text, ''::text, head_hash, last_position, last_recorded_at,
             (SELECT last_position FROM itemaudit_log_head WHERE id = 1), ''::text
@@ -311,7 +224,7 @@ extension PostgresEventStore {
 
     /// The head, versions and commands of a ``lockAndLookUp(streams:ids:)`` answer, and whether
     /// its reads are current.
-    func decodeLookUp(_ rows: PostgresQueryResult) throws -> (
+    private func decodeLookUp(_ rows: PostgresQueryResult) throws -> (
         Head, [String: UInt64], [String: AppendedCommand], Bool
     ) {
         var head: Head?

@@ -70,14 +70,6 @@ public final class PostgresEventStore: @unchecked Sendable {
     let logger: Logger
     let stateLock = NSLock()
     var known: Head
-    /// Where this process's last commit left the head (the head on open before any): a group
-    /// locking the head there knows no other server appended meanwhile.
-    var ownCommitEnd: UInt64
-    /// Until when (uptime, ns) groups are not committed ahead, after another server was seen appending.
-    var commitsAheadPausedUntil: UInt64 = 0
-    /// The group started last (see ``commitQueued()``), perhaps still in flight.
-    var lastStage: GroupStage?
-    var committedAhead = 0
     var closed = false
     var observers: [Int: AsyncStream<UInt64>.Continuation] = [:]
     var nextObserver = 0
@@ -118,7 +110,6 @@ public final class PostgresEventStore: @unchecked Sendable {
         self.clock = clock
         self.logger = logger
         self.known = head
-        self.ownCommitEnd = head.position
     }
 
     static func readHead(_ connection: PostgresConnection, url: PostgresStoreURL, logger: Logger) throws -> Head {
@@ -136,10 +127,6 @@ public final class PostgresEventStore: @unchecked Sendable {
 
     /// Where the store is, for messages: the URL without its password.
     public var location: String { url.redacted }
-
-    /// How many groups this process committed ahead of the group before them (written while
-    /// that one was still being written; see ``append(batch:)``).
-    public var groupsCommittedAhead: Int { stateLock.withLock { committedAhead } }
 
     /// The last position this process knows of (see ``refresh()``).
     public var lastPosition: UInt64 { stateLock.withLock { known.position } }
