@@ -30,6 +30,13 @@ public struct ProjectionStore: Sendable {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 
+    /// Deletes a database nothing else uses (a temporary one) with its files and its `.lock` file.
+    /// A shared database keeps its lock file: another process may hold the lock on it.
+    public static func removeTemporary(at url: URL) {
+        remove(at: url)
+        try? FileManager.default.removeItem(atPath: url.path + ".lock")
+    }
+
     /// A database in memory, for tests.
     public static func inMemory() throws -> ProjectionStore {
         ProjectionStore(database: try DatabaseQueue(configuration: configuration()))

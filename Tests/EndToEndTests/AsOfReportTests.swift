@@ -30,4 +30,16 @@ struct AsOfReportTests {
         let missing = try ItemAuditBinary.run(["coverage", "--data", data, "--projections", "/nonexistent.sqlite"])
         #expect(missing.status == 2 && missing.stderr.contains("replay --until"), "\(missing.stderr)")
     }
+
+    @Test("an --as-of report leaves nothing behind in the temporary folder")
+    func asOfCleansUp() throws {
+        let demo = try DemoFixture.demo()
+        let temporary = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let asOf = try ItemAuditBinary.run(
+            ["coverage", "--data", demo.directory.path, "--as-of", "9000"], environment: ["TMPDIR": temporary.path])
+        #expect(asOf.status == 0, "\(asOf.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
 }

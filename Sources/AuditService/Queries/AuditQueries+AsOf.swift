@@ -61,7 +61,7 @@ extension AuditQueries {
         return recorded
     }
 
-    /// Runs `body` on the projections ``source`` names; a temporary as-of database is removed after.
+    /// Runs `body` on the projections ``source`` names; a temporary as-of database is removed after (with its lock file).
     func withProjections<Result>(_ body: (ProjectionStore) throws -> Result) throws -> Result {
         switch source {
         case .live:
@@ -75,7 +75,7 @@ extension AuditQueries {
         case .asOf(let position):
             let url = FileManager.default.temporaryDirectory
                 .appendingPathComponent("itemaudit-as-of-\(position)-\(UUID().uuidString).sqlite")
-            defer { ProjectionStore.remove(at: url) }
+            defer { ProjectionStore.removeTemporary(at: url) }
             do {
                 let store = try ProjectionStore.open(at: url)
                 try ProjectionRunner(logger: logger).catchUp(store, log: log, upTo: position)
