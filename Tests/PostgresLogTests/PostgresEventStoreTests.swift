@@ -36,6 +36,62 @@ struct PostgresEventStoreTests {
         #expect(versions.map { $0.first ?? nil } == (1...first.schema.to).map { String($0) })
     }
 
+    /// The collation of each identifier column, as `table.column=collation`.
+    func identifierCollations(in database: TemporaryDatabase) throws -> [String] {
+        try database.rows(
+            """
+            SELECT table_name || '.' || column_name || '=' || coalesce(collation_name, 'default')
+            FROM information_schema.columns
+            WHERE (table_name, column_name) IN (('itemaudit_events', 'stream_id'),
+                ('itemaudit_commands', 'command_id'), ('itemaudit_commands', 'stream_id'), ('itemaudit_blobs', 'sha256'))
+            ORDER BY 1
+            """
+        ).map { $0.first.flatMap { $0 } ?? "" }
+    }
+
+    @Test("a version-1 database is migrated to identifiers in byte order, keeping its events and answers")
+    func identifiersMigrateToByteOrder() async throws {
+        let database = try TemporaryDatabase()
+        let store = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        for index in 0..<20 {
+            _ = try await store.append(
+                to: "stream-\(index % 3)", expected: .any, commandID: "command-\(index)", actor: "a",
+                events: [event("\(index)")])
+        }
+        let before = try store.verify(progress: nil)
+        try store.close()
+        let migrated = [
+            "itemaudit_blobs.sha256=C", "itemaudit_commands.command_id=C", "itemaudit_commands.stream_id=C",
+            "itemaudit_events.stream_id=C",
+        ]
+        #expect(try identifierCollations(in: database) == migrated)
+        // Back to what schema version 1 made: the database's own collation.
+        try database.execute(
+            """
+            ALTER TABLE itemaudit_events ALTER COLUMN stream_id TYPE text COLLATE "default";
+            ALTER TABLE itemaudit_commands ALTER COLUMN command_id TYPE text COLLATE "default",
+                ALTER COLUMN stream_id TYPE text COLLATE "default";
+            ALTER TABLE itemaudit_blobs ALTER COLUMN sha256 TYPE text COLLATE "default";
+            DELETE FROM itemaudit_schema_migrations WHERE version >= 2;
+            """)
+        #expect(try identifierCollations(in: database).allSatisfy { $0.hasSuffix("=default") })
+
+        let reopened = try PostgresEventStore.open(url: database.url, logger: Self.logger)
+        defer { try? reopened.close() }
+        #expect(reopened.schema.from == 1 && reopened.schema.to >= 2)
+        #expect(try identifierCollations(in: database) == migrated)
+        let after = try reopened.verify(progress: nil)
+        #expect(after.problem == nil && after.headHash == before.headHash && after.lastPosition == 20)
+        // The rebuilt indexes answer: a resent command is a duplicate, a stale version conflicts.
+        let resent = try await reopened.append(
+            to: "stream-1", expected: .any, commandID: "command-4", actor: "a", events: [event("4")])
+        #expect(resent.wasDuplicate && resent.positions == 5...5)
+        await #expect(throws: EventLogError.self) {
+            _ = try await reopened.append(
+                to: "stream-2", expected: .exactly(1), commandID: "late", actor: "a", events: [event("late")])
+        }
+    }
+
     /// A server verifies the shared log while other servers append to it: the head row and the
     /// events it checks must come from one snapshot, or events committed during the check look
     /// like rows past the head (damage that is not there).
