@@ -10,7 +10,7 @@ struct ConnectionSettingsTests {
     static let logger = Logger(label: "itemaudit.test.postgres") { _ in SwiftLogNoOpLogHandler() }
 
     /// Each page of a replay is its own statement; without statistics their estimated costs pass
-    /// `jit_above_cost`, and compiling every plan with LLVM made replay three times slower.
+    /// `jit_above_cost`, and compiling every plan with LLVM made replay two to three times slower.
     @Test func aStoreConnectionHasJITOffWhileTheServerHasItOn() throws {
         let database = try TemporaryDatabase()
         let store = try PostgresEventStore.open(url: database.url, logger: Self.logger)
