@@ -42,8 +42,8 @@ struct PostgresEventStoreTests {
             """
             SELECT table_name || '.' || column_name || '=' || coalesce(collation_name, 'default')
             FROM information_schema.columns
-            WHERE (table_name, column_name) IN (('itemaudit_events', 'stream_id'),
-                ('itemaudit_commands', 'command_id'), ('itemaudit_commands', 'stream_id'), ('itemaudit_blobs', 'sha256'))
+            WHERE (table_name, column_name) IN (('itemaudit_events', 'stream_id'), ('itemaudit_commands', 'command_id'),
+                ('itemaudit_commands', 'stream_id'), ('itemaudit_blobs', 'sha256'))
             ORDER BY 1
             """
         ).map { $0.first.flatMap { $0 } ?? "" }

@@ -61,7 +61,8 @@ extension AuditQueries {
         return recorded
     }
 
-    /// Runs `body` on the projections ``source`` names; a temporary as-of database is removed after (with its lock file).
+    /// Runs `body` on the projections ``source`` names; a temporary as-of database is removed after,
+    /// with its lock file.
     func withProjections<Result>(_ body: (ProjectionStore) throws -> Result) throws -> Result {
         switch source {
         case .live:
