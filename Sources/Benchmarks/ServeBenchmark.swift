@@ -59,7 +59,7 @@ public struct ServeBenchmark: Sendable {
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: devices)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let result: (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double)
+        let result: (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double, serverCPU: Double?)
         let pages: Double
         do {
             result = try await Self.drive(
@@ -76,11 +76,12 @@ public struct ServeBenchmark: Sendable {
         let memory = child.peakResidentMB()
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         for tally in result.tallies { histogram.add(tally.bundleMicros) }
-        let commands = Double(result.tallies.map(\.commands).reduce(0, +)) / result.elapsed
+        let acknowledged = Double(result.tallies.map(\.commands).reduce(0, +))
+        let commands = acknowledged / result.elapsed
         let failures = result.tallies.map(\.failures).reduce(0, +)
         if failures > 0 { note("\(failures) refused commands or failed requests (see the server log)") }
-        return BenchmarkReport(results: [
-            BenchmarkResult(name: "commands", value: commands, unit: "commands/s", baseline: baseline),
+        var results = [
+            BenchmarkResult(name: "commands", value: commands, unit: "commands/s", baseline: baseline.commands),
             BenchmarkResult(
                 name: "p50-ms", value: Double(histogram.valueAtPercentile(50)) / 1000, unit: "ms", baseline: nil),
             BenchmarkResult(
@@ -88,7 +89,16 @@ public struct ServeBenchmark: Sendable {
             BenchmarkResult(name: "reads", value: result.reads, unit: "requests/s", baseline: nil),
             BenchmarkResult(name: "pages", value: pages, unit: "pages/s", baseline: nil),
             BenchmarkResult(name: "memory", value: memory, unit: "MB", baseline: nil),
-        ])
+        ]
+        // CPU time per acknowledged command: the server's over HTTP, this process's on the direct
+        // path. The cost of a command, apart from how much of the shared machine the run was given.
+        if let serverCPU = result.serverCPU, acknowledged > 0 {
+            results.append(
+                BenchmarkResult(
+                    name: "cpu-per-command", value: serverCPU * 1e6 / acknowledged, unit: "µs",
+                    baseline: baseline.cpuMicros))
+        }
+        return BenchmarkReport(results: results)
     }
 
     /// The command phase, then the read phase, against the child server.
@@ -96,7 +106,7 @@ public struct ServeBenchmark: Sendable {
         client: HTTPClient, port: Int, devices: Int, seconds: Int, secret: [UInt8], note: (String) -> Void,
         cpu: BenchServeCPU? = nil
     ) async throws
-        -> (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double)
+        -> (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double, serverCPU: Double?)
     {
         let base = "http://127.0.0.1:\(port)"
         let clients = (0..<devices).map {
@@ -114,6 +124,7 @@ public struct ServeBenchmark: Sendable {
         }
         let elapsed = ContinuousClock.now - start
         let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let serverCPU = cpuStart.flatMap { start in cpu.map { $0.sample().server - start.server } }
         if let cpu, let cpuStart { note(cpu.describe("commands", since: cpuStart, seconds: elapsedSeconds)) }
         if let groups = try? await BenchServeReads.groupCommits(client: client, baseURL: base) { note(groups) }
         note("HTTP: \(seconds) s of reads")
@@ -129,6 +140,6 @@ public struct ServeBenchmark: Sendable {
         let readTime = ContinuousClock.now - readStart
         let readSeconds = Double(readTime.components.seconds) + Double(readTime.components.attoseconds) / 1e18
         if let cpu, let cpuStart { note(cpu.describe("reads", since: cpuStart, seconds: readSeconds)) }
-        return (tallies, elapsedSeconds, reads)
+        return (tallies, elapsedSeconds, reads, serverCPU)
     }
 }

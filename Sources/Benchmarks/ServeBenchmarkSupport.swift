@@ -64,8 +64,11 @@ enum BenchServeSetup {
 
 /// The baseline: the same device flow through AuditService directly (no HTTP, no signatures).
 enum BenchServeBaseline {
-    /// Commands applied per second.
-    static func run(_ service: AuditService, devices: Int, seconds: Int) async throws -> Double {
+    /// Commands applied per second, and this process's CPU time per command in microseconds.
+    static func run(_ service: AuditService, devices: Int, seconds: Int) async throws
+        -> (commands: Double, cpuMicros: Double)
+    {
+        let cpuStart = BenchServeCPU.processSeconds()
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -76,7 +79,11 @@ enum BenchServeBaseline {
             return try await group.reduce(0, +)
         }
         let elapsed = ContinuousClock.now - start
-        return Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let cpu = BenchServeCPU.processSeconds() - cpuStart
+        return (
+            Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+            cpu * 1e6 / Double(max(total, 1))
+        )
     }
 
     static func device(_ service: AuditService, inspector: String, until deadline: ContinuousClock.Instant)
@@ -210,13 +217,17 @@ struct BenchServeCPU: Sendable {
     /// The server child's process id.
     let serverPID: Int32
 
-    /// CPU seconds used so far by this process and by the server.
-    func sample() -> (client: Double, server: Double) {
+    /// CPU seconds (user and system) used so far by this process.
+    static func processSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let client =
-            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// CPU seconds used so far by this process and by the server.
+    func sample() -> (client: Double, server: Double) {
+        let client = Self.processSeconds()
         // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks.
         let stat = (try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8)) ?? ""
         let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []

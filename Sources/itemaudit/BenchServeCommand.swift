@@ -16,8 +16,10 @@ struct BenchServeCommand: AsyncParsableCommand {
             scratch directory, for the same time. Figures: commands (acknowledged durably per \
             second, ratio against the direct path), p50-ms and p99-ms (bundle latency, HdrHistogram), \
             reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the manager's dashboard per \
-            second, N clients sharing a cookie session from the login form) and memory (the server's \
-            peak resident MB). Notes on standard error say how many bundles shared each durable \
+            second, N clients sharing a cookie session from the login form), memory (the server's \
+            peak resident MB) and cpu-per-command (the server's CPU microseconds per acknowledged \
+            command, against this process's on the direct path: the cost of a command, apart from how \
+            much of a shared machine the run was given). Notes on standard error say how many bundles shared each durable \
             group write and how many cores the server and this process's own HTTP client used in \
             each phase (they share the machine; tools/bench/wrk-reads cross-checks reads with wrk).
 
