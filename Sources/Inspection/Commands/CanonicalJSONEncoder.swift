@@ -15,7 +15,7 @@ enum CanonicalJSONEncoder {
     static func encode(_ value: some Encodable) -> String? {
         let root = Box()
         do {
-            try value.encode(to: Writer(box: root, codingPath: []))
+            try value.encode(to: Writer(box: root))
         } catch {
             return nil
         }
@@ -35,17 +35,23 @@ private final class Box {
         case unset
         /// The value's JSON text, ready.
         case text([UInt8])
-        case object([String: Box])
+        /// Members in the order set; written sorted by key.
+        case object([(key: String, value: Box)])
         case array([Box])
     }
 
     var value = Value.unset
 
-    /// Sets member `key` (a later value under the same key wins, as in `JSONEncoder`).
+    /// Sets member `key` (a later value under the same key wins, as in `JSONEncoder`). A command's
+    /// objects have a few members, so a list searched in order beats hashing every key.
     func set(_ key: String, _ child: Box) {
         guard case .object(var members) = value else { return }
-        value = .unset  // the dictionary is changed in place, not copied
-        members[key] = child
+        value = .unset  // the list is changed in place, not copied
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = child
+        } else {
+            members.append((key, child))
+        }
         value = .object(members)
     }
 
@@ -65,12 +71,12 @@ private final class Box {
             out.append(contentsOf: text)
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (index, member) in sorted.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.quote(key, to: &out)
+                Self.quote(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                guard members[key]!.write(to: &out) else { return false }
+                guard member.value.write(to: &out) else { return false }
             }
             out.append(UInt8(ascii: "}"))
         case .array(let items):
@@ -87,8 +93,14 @@ private final class Box {
     /// `text` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or
     /// `\u00xx`, everything else (`/`, DEL, all of Unicode) as it is.
     static func quote(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
+        // Most texts (ids, paths, names) need no escape: copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
@@ -107,65 +119,92 @@ private final class Box {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// The JSON text of a scalar; nil for a value that writes itself into containers.
     static func text(_ value: some Encodable) throws -> [UInt8]? {
-        switch value {
-        case let text as String:
-            var out: [UInt8] = []
-            quote(text, to: &out)
-            return out
-        case let flag as Bool: return Array((flag ? "true" : "false").utf8)
-        case let number as Int: return Array(String(number).utf8)
-        case let number as Int64: return Array(String(number).utf8)
-        case let number as Int32: return Array(String(number).utf8)
-        case let number as Int16: return Array(String(number).utf8)
-        case let number as Int8: return Array(String(number).utf8)
-        case let number as UInt: return Array(String(number).utf8)
-        case let number as UInt64: return Array(String(number).utf8)
-        case let number as UInt32: return Array(String(number).utf8)
-        case let number as UInt16: return Array(String(number).utf8)
-        case let number as UInt8: return Array(String(number).utf8)
+        // One conformance lookup: a chain of `as?` casts, one per scalar type, was a fifth of the
+        // writer's time (every object and list went through all of them).
+        if let scalar = value as? any CanonicalJSONScalar { return scalar.canonicalJSON }
         // Other numbers would ask the container for themselves again; times and bytes have
         // JSONEncoder's own strategies.
-        case is any FixedWidthInteger, is any BinaryFloatingPoint, is Date, is Data, is URL, is Decimal:
+        let type = type(of: value)
+        if type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+            || value is any FixedWidthInteger || value is any BinaryFloatingPoint
+        {
             throw CanonicalJSONEncoder.Unsupported()
-        default: return nil
         }
+        return nil
     }
 
     /// A box holding `value`: its text for a scalar, else what its `encode(to:)` writes.
-    static func holding(_ value: some Encodable, at path: [any CodingKey]) throws -> Box {
+    static func holding(_ value: some Encodable) throws -> Box {
         let box = Box()
         if let text = try text(value) {
             box.value = .text(text)
         } else {
-            try value.encode(to: Writer(box: box, codingPath: path))
+            try value.encode(to: Writer(box: box))
         }
         return box
     }
 }
 
+/// The JSON text of the scalar types commands hold, as `JSONEncoder` writes them.
+private protocol CanonicalJSONScalar {
+    var canonicalJSON: [UInt8] { get }
+}
+
+extension String: CanonicalJSONScalar {
+    var canonicalJSON: [UInt8] {
+        var out: [UInt8] = []
+        Box.quote(self, to: &out)
+        return out
+    }
+}
+
+extension Bool: CanonicalJSONScalar {
+    var canonicalJSON: [UInt8] { Array((self ? "true" : "false").utf8) }
+}
+
+extension CanonicalJSONScalar where Self: BinaryInteger {
+    var canonicalJSON: [UInt8] { Array(String(self).utf8) }
+}
+
+extension Int: CanonicalJSONScalar {}
+extension Int64: CanonicalJSONScalar {}
+extension Int32: CanonicalJSONScalar {}
+extension Int16: CanonicalJSONScalar {}
+extension Int8: CanonicalJSONScalar {}
+extension UInt: CanonicalJSONScalar {}
+extension UInt64: CanonicalJSONScalar {}
+extension UInt32: CanonicalJSONScalar {}
+extension UInt16: CanonicalJSONScalar {}
+extension UInt8: CanonicalJSONScalar {}
+
+// The containers report an empty coding path: no `encode(to:)` of a command reads it, and an
+// error only makes ``CanonicalJSONEncoder/encode(_:)`` hand the value to `JSONEncoder`, so the
+// path was never seen, while building it copied an array of keys for every value written.
+
 private struct Writer: Encoder {
     let box: Box
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // A second keyed container on the same value adds to it (a command's fields join its envelope's).
-        if case .object = box.value {} else { box.value = .object([:]) }
-        return KeyedEncodingContainer(Keyed(box: box, codingPath: codingPath))
+        if case .object = box.value {} else { box.value = .object([]) }
+        return KeyedEncodingContainer(Keyed(box: box))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if case .array = box.value {} else { box.value = .array([]) }
-        return Unkeyed(box: box, codingPath: codingPath)
+        return Unkeyed(box: box)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box, codingPath: codingPath) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box) }
 }
 
 private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: Box
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
         let child = Box()
@@ -174,7 +213,7 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        box.set(key.stringValue, try Box.holding(value, at: codingPath + [key]))
+        box.set(key.stringValue, try Box.holding(value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -182,27 +221,27 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     {
         let child = Box()
         box.set(key.stringValue, child)
-        return Writer(box: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+        return Writer(box: child).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = Box()
         box.set(key.stringValue, child)
-        return Writer(box: child, codingPath: codingPath + [key]).unkeyedContainer()
+        return Writer(box: child).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { Writer(box: box, codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { Writer(box: box) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = Box()
         box.set(key.stringValue, child)
-        return Writer(box: child, codingPath: codingPath + [key])
+        return Writer(box: child)
     }
 }
 
 private struct Unkeyed: UnkeyedEncodingContainer {
     let box: Box
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var count: Int {
         if case .array(let items) = box.value { return items.count }
         return 0
@@ -215,40 +254,37 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        box.append(try Box.holding(value, at: codingPath + [JSONIndexKey(count)]))
+        box.append(try Box.holding(value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
         let child = Box()
-        let path = codingPath + [JSONIndexKey(count)]
         box.append(child)
-        return Writer(box: child, codingPath: path).container(keyedBy: keyType)
+        return Writer(box: child).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = Box()
-        let path = codingPath + [JSONIndexKey(count)]
         box.append(child)
-        return Writer(box: child, codingPath: path).unkeyedContainer()
+        return Writer(box: child).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = Box()
-        let path = codingPath + [JSONIndexKey(count)]
         box.append(child)
-        return Writer(box: child, codingPath: path)
+        return Writer(box: child)
     }
 }
 
 private struct Single: SingleValueEncodingContainer {
     let box: Box
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil() throws { box.value = .text(Array("null".utf8)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        box.value = try Box.holding(value, at: codingPath).value
+        box.value = try Box.holding(value).value
     }
 }
