@@ -81,10 +81,10 @@ public enum PagesBenchmark {
                 _ = queries.logHead()  // every page's footer
                 baseline.append(milliseconds(ContinuousClock.now - start))
                 let drawStart = ContinuousClock.now
-                let cpuStart = processCPUMilliseconds()
+                let cpuStart = ProcessCPU.seconds()
                 let page = try await pages.render(item.page, parameters: item.parameters, viewer: viewer)
                 drawn.append(milliseconds(ContinuousClock.now - drawStart))
-                drawnCPU.append(processCPUMilliseconds() - cpuStart)
+                drawnCPU.append((ProcessCPU.seconds() - cpuStart) * 1000)
                 guard page.status == 200 else {
                     throw BenchmarkFailure(
                         message: "page \(item.page.rawValue) \(item.parameters) answered \(page.status)")
@@ -143,12 +143,6 @@ public enum PagesBenchmark {
 
     /// CPU time this process has used, all threads (the database's queue included), in ms: what a
     /// draw costs whatever else the machine runs.
-    static func processCPUMilliseconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
-    }
-
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }

@@ -124,8 +124,13 @@ public struct ServeBenchmark: Sendable {
         }
         let elapsed = ContinuousClock.now - start
         let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let serverCPU = cpuStart.flatMap { start in cpu.map { $0.sample().server - start.server } }
-        if let cpu, let cpuStart { note(cpu.describe("commands", since: cpuStart, seconds: elapsedSeconds)) }
+        // One sample ends the phase, for both the note and the cpu-per-command figure.
+        var serverCPU: Double?
+        if let cpu, let cpuStart {
+            let end = cpu.sample()
+            serverCPU = end.server - cpuStart.server
+            note(cpu.describe("commands", from: cpuStart, to: end, seconds: elapsedSeconds))
+        }
         if let groups = try? await BenchServeReads.groupCommits(client: client, baseURL: base) { note(groups) }
         note("HTTP: \(seconds) s of reads")
         // The manager's dashboard figure, from as many clients as there are devices.
@@ -139,7 +144,7 @@ public struct ServeBenchmark: Sendable {
         let reads = try await BenchServeReads.run(managers, seconds: seconds)
         let readTime = ContinuousClock.now - readStart
         let readSeconds = Double(readTime.components.seconds) + Double(readTime.components.attoseconds) / 1e18
-        if let cpu, let cpuStart { note(cpu.describe("reads", since: cpuStart, seconds: readSeconds)) }
+        if let cpu, let cpuStart { note(cpu.describe("reads", from: cpuStart, to: cpu.sample(), seconds: readSeconds)) }
         return (tallies, elapsedSeconds, reads, serverCPU)
     }
 }

@@ -68,7 +68,7 @@ enum BenchServeBaseline {
     static func run(_ service: AuditService, devices: Int, seconds: Int) async throws
         -> (commands: Double, cpuMicros: Double)
     {
-        let cpuStart = BenchServeCPU.processSeconds()
+        let cpuStart = ProcessCPU.seconds()
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -79,7 +79,7 @@ enum BenchServeBaseline {
             return try await group.reduce(0, +)
         }
         let elapsed = ContinuousClock.now - start
-        let cpu = BenchServeCPU.processSeconds() - cpuStart
+        let cpu = ProcessCPU.seconds() - cpuStart
         return (
             Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
             cpu * 1e6 / Double(max(total, 1))
@@ -217,17 +217,9 @@ struct BenchServeCPU: Sendable {
     /// The server child's process id.
     let serverPID: Int32
 
-    /// CPU seconds (user and system) used so far by this process.
-    static func processSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
     /// CPU seconds used so far by this process and by the server.
     func sample() -> (client: Double, server: Double) {
-        let client = Self.processSeconds()
+        let client = ProcessCPU.seconds()
         // Fields 14 and 15 of /proc/PID/stat: user and system time in clock ticks.
         let stat = (try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8)) ?? ""
         let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
@@ -235,11 +227,13 @@ struct BenchServeCPU: Sendable {
         return (client, ticks / Double(sysconf(Int32(_SC_CLK_TCK))))
     }
 
-    /// "PHASE: the server used S cores, this client C cores" since `start`, over `seconds`.
-    func describe(_ phase: String, since start: (client: Double, server: Double), seconds: Double) -> String {
-        let now = sample()
-        let server = (now.server - start.server) / seconds
-        let client = (now.client - start.client) / seconds
+    /// "PHASE: the server used S cores, this client C cores" from `start` to `end`, over `seconds`.
+    func describe(
+        _ phase: String, from start: (client: Double, server: Double), to end: (client: Double, server: Double),
+        seconds: Double
+    ) -> String {
+        let server = (end.server - start.server) / seconds
+        let client = (end.client - start.client) / seconds
         return "HTTP \(phase): the server used \(String(format: "%.2f", server)) cores, this client "
             + "\(String(format: "%.2f", client)) (both share the machine's cores)"
     }

@@ -126,8 +126,8 @@ private final class Box {
         if let scalar = value as? any CanonicalJSONScalar { return scalar.canonicalJSON }
         // Other numbers would ask the container for themselves again; times and bytes have
         // JSONEncoder's own strategies.
-        let type = type(of: value)
-        if type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+        let valueType = type(of: value)
+        if valueType == Date.self || valueType == Data.self || valueType == URL.self || valueType == Decimal.self
             || value is any FixedWidthInteger || value is any BinaryFloatingPoint
         {
             throw CanonicalJSONEncoder.Unsupported()
