@@ -103,8 +103,11 @@ final class InspectorFold: ProjectionFold {
     private let upsertTimer: WriteStatement
     private let deleteTimer: WriteStatement
     private let selectDay: Statement
-    /// The latest day of any row in `inspector_day`: a later day has no row to load.
-    private var storedDayMax: Int64
+    /// Per inspector, the latest day of their rows in `inspector_day`: a later day has no row
+    /// to load. Per inspector, not overall: events come in time order, so a day first met for one
+    /// inspector is mostly today for another already stored, and each such miss would be a read
+    /// that waits for every queued write.
+    private var storedDayMax: [String: Int64] = [:]
     private let selectTimer: Statement
 
     init(_ db: Database, context: FoldContext) throws {
@@ -130,7 +133,9 @@ final class InspectorFold: ProjectionFold {
         deleteTimer = try context.writeStatement(
             db, "DELETE FROM inspector_open_timer WHERE task = ?")
         selectDay = try db.makeStatement(sql: "SELECT * FROM inspector_day WHERE inspector = ? AND day = ?")
-        storedDayMax = try Int64.fetchOne(db, sql: "SELECT max(day) FROM inspector_day") ?? .min
+        for row in try Row.fetchAll(db, sql: "SELECT inspector, max(day) FROM inspector_day GROUP BY inspector") {
+            storedDayMax[row[0]] = row[1]
+        }
         selectTimer = try db.makeStatement(
             sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
     }
@@ -211,7 +216,7 @@ final class InspectorFold: ProjectionFold {
     func flush(at position: UInt64) throws {
         try settlePending()
         try days.flush(at: position) { key, row in
-            storedDayMax = max(storedDayMax, key.day)
+            if key.day > storedDayMax[key.inspector, default: .min] { storedDayMax[key.inspector] = key.day }
             try upsertDay.execute(
                 .text(key.inspector), .integer(key.day), .int(row.allocated), .int(row.collected),
                 .int(row.skippedUnable), .int(row.skippedOutOfStock), .int(row.skippedUnavailable),
@@ -270,7 +275,7 @@ final class InspectorFold: ProjectionFold {
     }
 
     private func loadDay(_ key: InspectorDayKey) throws -> InspectorDayRow? {
-        guard !days.isComplete, key.day <= storedDayMax else { return nil }
+        guard !days.isComplete, key.day <= storedDayMax[key.inspector, default: .min] else { return nil }
         guard let row = try context.read({ _ in try Row.fetchOne(selectDay, arguments: [key.inspector, key.day]) })
         else { return nil }
         return InspectorDayRow(
