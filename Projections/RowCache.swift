@@ -1,8 +1,9 @@
 /// A bounded working set of rows keyed by primary key: loaded on demand, written when dirty.
 ///
 /// Folds change rows here; ``flush(_:)`` writes the dirty ones (inside the runner's
-/// transaction) and, when more than `capacity` rows are held, forgets them all — they are in
-/// the database and come back on the next ``modify(_:load:_:)``.
+/// transaction) and, when more than `capacity` rows are held, forgets the ones not used since
+/// the previous flush (or all, when more than `capacity` were used) — they are in the database
+/// and come back on the next ``modify(_:load:_:)``.
 final class RowCache<Key: Hashable, Value> {
     private var entries: [Key: Entry] = [:]
     private let capacity: Int
@@ -13,6 +14,11 @@ final class RowCache<Key: Hashable, Value> {
     private struct Entry {
         var value: Value
         var dirty: Bool
+        /// Read or changed since the last flush: kept when the others are forgotten. Events come
+        /// in time order, so a row used lately (an open batch, today's counts) is likely used
+        /// again, and each one forgotten would be read back, a read that waits for every write
+        /// queued before it.
+        var used = true
     }
 
     /// Every row created after this position is in memory (none was evicted since): a miss
@@ -35,9 +41,14 @@ final class RowCache<Key: Hashable, Value> {
     }
 
     private func index(of key: Key, load: (Key) throws -> Value?) rethrows -> Dictionary<Key, Entry>.Index? {
-        if let lastIndex, lastKey == key { return lastIndex }
+        if let lastIndex, lastKey == key {
+            entries.values[lastIndex].used = true
+            return lastIndex
+        }
         var index = entries.index(forKey: key)
-        if index == nil {
+        if let found = index {
+            entries.values[found].used = true
+        } else {
             guard let loaded = try load(key) else { return nil }
             entries[key] = Entry(value: loaded, dirty: false)
             index = entries.index(forKey: key)
@@ -62,21 +73,33 @@ final class RowCache<Key: Hashable, Value> {
         entries[key] = Entry(value: value, dirty: true)
     }
 
-    /// Writes every dirty row, then forgets them all when more than `capacity` are held.
+    /// Writes every dirty row; then, when more than `capacity` are held, forgets the ones not
+    /// used since the previous flush (all of them when more than `capacity` were used).
     /// `write` may change the row (to note that it is now stored, say).
     func flush(at position: UInt64 = .max, _ write: (Key, inout Value) throws -> Void) rethrows {
+        var used = 0
         var index = entries.startIndex
         while index != entries.endIndex {
             if entries.values[index].dirty {
                 try write(entries.keys[index], &entries.values[index].value)
                 entries.values[index].dirty = false
             }
+            if entries.values[index].used { used += 1 }
             index = entries.index(after: index)
         }
         if entries.count > capacity {
             lastIndex = nil
-            entries.removeAll(keepingCapacity: true)
+            if used > capacity {
+                entries.removeAll(keepingCapacity: true)
+            } else {
+                entries = entries.filter(\.value.used)
+            }
             completeAfter = max(completeAfter, position)
+        }
+        index = entries.startIndex
+        while index != entries.endIndex {
+            entries.values[index].used = false
+            index = entries.index(after: index)
         }
     }
 }
