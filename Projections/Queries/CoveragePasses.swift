@@ -1,4 +1,5 @@
 import GRDB
+import Inspection
 
 /// Coverage by product type, location, mode and inspector counted in Swift over index scans that
 /// are already in order, merged where two tables meet: each row is read once and no temporary
@@ -82,99 +83,115 @@ struct CoveragePasses {
         struct Counts {
             var listed = 0, late = 0, seen = 0, inspected = 0, inspections = 0
         }
-        var rows: [(location: String, counts: Counts)] = []
-        // Listings and the period's inspections, both in (location, gtin) order: an inspection
-        // counts where its product is listed at its location.
+        var locations = AttributePathNumbers()
+        var counts: [Counts] = []
+        // Listings and the period's inspections, both in gtin order: an inspection counts where
+        // its product is listed at its location. `here` holds the locations of the current
+        // product's inspections (a product has a few).
         try RowStream.read(
-            db, sql: "SELECT location, gtin FROM coverage_listing ORDER BY location, gtin", arguments: []
+            db, sql: "SELECT gtin, location FROM coverage_listing ORDER BY gtin, location", arguments: []
         ) { listings in
             try RowStream.read(
                 db,
                 sql: """
-                    SELECT location, gtin FROM quality_inspection
-                    WHERE occurred_at >= ? AND occurred_at < ? ORDER BY location, gtin, occurred_at
+                    SELECT gtin, location FROM quality_inspection
+                    WHERE occurred_at >= ? AND occurred_at < ? ORDER BY gtin, occurred_at
                     """, arguments: [from, to]
             ) { inspections in
                 var moreInspections = try inspections.next()
-                var location: [UInt8] = []
-                var counts: Counts?
+                var product: [UInt8] = []
+                var here: [Int32] = []
                 while try listings.next() {
-                    let listedAt = listings.bytes(0)
-                    let gtin = listings.bytes(1)
-                    if counts == nil || !sameBytes(listedAt, location) {
-                        if let counts { rows.append((String(decoding: location, as: UTF8.self), counts)) }
-                        location = Array(listedAt)
-                        counts = Counts()
+                    let gtin = listings.bytes(0)
+                    if !sameBytes(gtin, product) {
+                        product.replaceSubrange(product.indices, with: gtin)
+                        here.removeAll(keepingCapacity: true)
+                        while moreInspections {
+                            let order = binaryOrder(inspections.bytes(0), gtin)
+                            if order > 0 { break }
+                            if order == 0 { here.append(locations.number(UnsafeRawBufferPointer(inspections.bytes(1)))) }
+                            moreInspections = try inspections.next()
+                        }
                     }
-                    counts?.listed += 1
-                    let product = String(decoding: gtin, as: UTF8.self)
-                    if late.contains(product) { counts?.late += 1 }
-                    if seen.contains(product) { counts?.seen += 1 }
-                    var here = 0
-                    while moreInspections {
-                        var order = binaryOrder(inspections.bytes(0), listedAt)
-                        if order == 0 { order = binaryOrder(inspections.bytes(1), gtin) }
-                        if order > 0 { break }
-                        if order == 0 { here += 1 }
-                        moreInspections = try inspections.next()
-                    }
-                    if here > 0 {
-                        counts?.inspected += 1
-                        counts?.inspections += here
+                    let location = Int(locations.number(UnsafeRawBufferPointer(listings.bytes(1))))
+                    while counts.count <= location { counts.append(Counts()) }
+                    counts[location].listed += 1
+                    let name = String(decoding: gtin, as: UTF8.self)
+                    if late.contains(name) { counts[location].late += 1 }
+                    if seen.contains(name) { counts[location].seen += 1 }
+                    let inspections = here.count { Int($0) == location }
+                    if inspections > 0 {
+                        counts[location].inspected += 1
+                        counts[location].inspections += inspections
                     }
                 }
-                if let counts { rows.append((String(decoding: location, as: UTF8.self), counts)) }
             }
         }
+        let names = locations.takeNew()
         let due = try overdue(db, groupedBy: "s.location", join: "JOIN coverage_listing s ON s.gtin = c.gtin")
-        return rows.filter { $0.counts.listed > $0.counts.late }.map { location, counts in
-            let catalogue = counts.listed - counts.late
-            return Figures(
-                group: location, catalogue: catalogue, inspected: counts.inspected, inspections: counts.inspections,
-                neverInspected: catalogue - counts.seen, overdue: due[location] ?? 0)
-        }
+        return counts.indices.filter { counts[$0].listed > counts[$0].late }
+            .sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
+            .map { number in
+                let counts = counts[number]
+                let catalogue = counts.listed - counts.late
+                return Figures(
+                    group: names[number], catalogue: catalogue, inspected: counts.inspected,
+                    inspections: counts.inspections, neverInspected: catalogue - counts.seen,
+                    overdue: due[names[number]] ?? 0)
+            }
     }
 
-    /// Per inspection mode or inspector (`column`), in its order: the catalogue registered before
-    /// `to`, the distinct products inspected in the period and the inspections.
-    func byColumn(_ db: Database, _ column: String) throws -> [Figures] {
+    /// Per inspection mode or inspector (`column`), in its order (`numeric` for mode's numbers):
+    /// the catalogue registered before `to`, the distinct products inspected in the period and
+    /// the inspections.
+    func byColumn(_ db: Database, _ column: String, numeric: Bool) throws -> [Figures] {
         let catalogue =
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT count(*) FROM coverage_product WHERE registered_at < ?"),
                 arguments: [to]) ?? 0
-        var figures: [Figures] = []
-        // Read in the order of the (column, gtin, occurred_at) index: a group's products come
-        // together and each product's inspections in a row.
+        var groups = AttributePathNumbers()
+        var inspected: [Int] = []
+        var inspections: [Int] = []
+        // Per group, the number of the product it last counted: a product's inspections come
+        // together in gtin order, so each group counts it once.
+        var lastCounted: [Int] = []
         try RowStream.read(
             db,
             sql: """
-                SELECT CAST(\(column) AS TEXT), gtin FROM quality_inspection
-                WHERE occurred_at >= ? AND occurred_at < ? ORDER BY \(column), gtin, occurred_at
+                SELECT gtin, CAST(\(column) AS TEXT) FROM quality_inspection
+                WHERE occurred_at >= ? AND occurred_at < ? ORDER BY gtin, occurred_at
                 """, arguments: [from, to]
         ) { rows in
-            var group: [UInt8] = []
             var product: [UInt8] = []
-            var current: Figures?
+            var products = 0
             while try rows.next() {
-                let key = rows.bytes(0)
-                let gtin = rows.bytes(1)
-                if current == nil || !sameBytes(key, group) {
-                    if let current { figures.append(current) }
-                    group = Array(key)
-                    product = []
-                    current = Figures(
-                        group: String(decoding: key, as: UTF8.self), catalogue: catalogue, inspected: 0,
-                        inspections: 0, neverInspected: nil, overdue: nil)
-                }
-                current?.inspections += 1
-                if !sameBytes(gtin, product) {
-                    current?.inspected += 1
+                let gtin = rows.bytes(0)
+                if products == 0 || !sameBytes(gtin, product) {
                     product.replaceSubrange(product.indices, with: gtin)
+                    products += 1
+                }
+                let group = Int(groups.number(UnsafeRawBufferPointer(rows.bytes(1))))
+                if group == inspections.count {
+                    inspected.append(0)
+                    inspections.append(0)
+                    lastCounted.append(0)
+                }
+                inspections[group] += 1
+                if lastCounted[group] != products {
+                    inspected[group] += 1
+                    lastCounted[group] = products
                 }
             }
-            if let current { figures.append(current) }
         }
-        return figures
+        let names = groups.takeNew()
+        return names.indices.sorted { left, right in
+            if numeric, let left = Int64(names[left]), let right = Int64(names[right]) { return left < right }
+            return names[left].utf8.lexicographicallyPrecedes(names[right].utf8)
+        }.map { group in
+            Figures(
+                group: names[group], catalogue: catalogue, inspected: inspected[group],
+                inspections: inspections[group], neverInspected: nil, overdue: nil)
+        }
     }
 
     /// Every catalogue product in gtin order with its type, registration time, its inspections

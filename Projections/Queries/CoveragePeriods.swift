@@ -25,7 +25,7 @@ struct CoveragePeriods {
     /// for a month), the figures of the finished inspections in `[from, to)`, in key order; nil
     /// when an inspection lies outside the years 0–9999, which SQLite's dates do not name.
     func totals(_ db: Database, from: Int64, to: Int64) throws -> [(key: Int64, totals: Totals)]? {
-        // Read in the order of `coverage_inspection_gtin` (no sort); not `INDEXED BY` it, so a
+        // Read in the order of `coverage_inspection_product` (no sort); not `INDEXED BY` it, so a
         // database whose catch-up has not yet made the index still answers.
         var byKey = KeyedTotals()
         let complete = try RowStream.read(

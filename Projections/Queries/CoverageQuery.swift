@@ -110,8 +110,8 @@ extension ProjectionStore {
                 switch grouping {
                 case .type: figures = try passes.byType(db, merge)
                 case .location: figures = try passes.byLocation(db, merge)
-                case .mode: figures = try passes.byColumn(db, "mode")
-                case .inspector: figures = try passes.byColumn(db, "inspector")
+                case .mode: figures = try passes.byColumn(db, "mode", numeric: true)
+                case .inspector: figures = try passes.byColumn(db, "inspector", numeric: false)
                 case .day: figures = try Self.periodCoverage(db, unit: .day, from: from, to: to)
                 case .week: figures = try Self.periodCoverage(db, unit: .week, from: from, to: to)
                 case .month: figures = try Self.periodCoverage(db, unit: .month, from: from, to: to)

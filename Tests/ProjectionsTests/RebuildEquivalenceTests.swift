@@ -66,7 +66,7 @@ import Testing
             #expect(try snapshot(resumed) == snapshot(clean), "seed \(seed)")
             // The indexes a rebuild creates after its bulk load exist once it has resumed.
             #expect(try indexes(resumed) == indexes(clean), "seed \(seed)")
-            #expect(try indexes(clean).contains("quality_inspection_gtin"))
+            #expect(try indexes(clean).contains("coverage_inspection_product"))
         }
     }
 
