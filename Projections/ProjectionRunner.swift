@@ -214,7 +214,11 @@ public struct ProjectionRunner: Sendable {
         try db.execute(sql: "PRAGMA cache_size = -4096")
         try db.execute(sql: "PRAGMA shrink_memory")
         try db.execute(sql: "PRAGMA temp_store = FILE")
+        // The sort may use the other cores, idle now that the folds are done (at 10 million
+        // events on two cores, 1.8-1.9 s of indexing instead of 2.2-2.3, the same peak memory).
+        try db.execute(sql: "PRAGMA threads = \(ProcessInfo.processInfo.activeProcessorCount)")
         defer {
+            try? db.execute(sql: "PRAGMA threads = 0")
             try? db.execute(sql: "PRAGMA temp_store = MEMORY")
             try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)")
         }
