@@ -94,11 +94,17 @@ public struct ProjectionRunner: Sendable {
             // Queued behind the chunk's rows.
             let saveCheckpoint = try WriteStatement(
                 db, "UPDATE projection_checkpoint SET position = ? WHERE name = ?", queue: writes)
+            let inline = end - low <= inlineLimit
+            // A long catch-up checkpoints the write-ahead log less often: pages its chunks write
+            // again and again (the tables' last pages, the caches' rows) are copied into the
+            // database once per 64 MB of log instead of once per 4 MB.
+            let autocheckpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1_000
+            if !inline { try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384") }
+            defer { if !inline { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(autocheckpoint)") } }
             try db.beginTransaction()
             // The folds run on a thread of their own and this one, the database's, writes their
             // rows; a few events (a server following its appends) are read, folded and written
             // here, where handing them between threads would cost more than the work.
-            let inline = end - low <= inlineLimit
             let loop = FoldLoop(
                 log: log, upTo: end, projections: selected, folds: folds, checkpoints: checkpoints,
                 context: context, saveCheckpoint: saveCheckpoint, chunkSize: chunkSize, inline: inline)
