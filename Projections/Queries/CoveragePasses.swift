@@ -109,7 +109,9 @@ struct CoveragePasses {
                         while moreInspections {
                             let order = binaryOrder(inspections.bytes(0), gtin)
                             if order > 0 { break }
-                            if order == 0 { here.append(locations.number(UnsafeRawBufferPointer(inspections.bytes(1)))) }
+                            if order == 0 {
+                                here.append(locations.number(UnsafeRawBufferPointer(inspections.bytes(1))))
+                            }
                             moreInspections = try inspections.next()
                         }
                     }
@@ -119,10 +121,10 @@ struct CoveragePasses {
                     let name = String(decoding: gtin, as: UTF8.self)
                     if late.contains(name) { counts[location].late += 1 }
                     if seen.contains(name) { counts[location].seen += 1 }
-                    let inspections = here.count { Int($0) == location }
-                    if inspections > 0 {
+                    let inspectedHere = here.count { Int($0) == location }
+                    if inspectedHere > 0 {
                         counts[location].inspected += 1
-                        counts[location].inspections += inspections
+                        counts[location].inspections += inspectedHere
                     }
                 }
             }
