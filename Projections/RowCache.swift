@@ -14,12 +14,15 @@ final class RowCache<Key: Hashable, Value> {
     private struct Entry {
         var value: Value
         var dirty: Bool
-        /// Read or changed since the last flush: kept when the others are forgotten. Events come
-        /// in time order, so a row used lately (an open batch, today's counts) is likely used
-        /// again, and each one forgotten would be read back, a read that waits for every write
-        /// queued before it.
-        var used = true
+        /// The flush period it was last read or changed in: the rows of the current one are kept
+        /// when the others are forgotten. Events come in time order, so a row used lately (an
+        /// open batch, today's counts) is likely used again, and each one forgotten would be read
+        /// back, a read that waits for every write queued before it.
+        var usedIn: UInt64
     }
+
+    /// Flushes so far: the current flush period.
+    private var period: UInt64 = 0
 
     /// Every row created after this position is in memory (none was evicted since): a miss
     /// for such a row means it does not exist, and needs no read.
@@ -42,15 +45,15 @@ final class RowCache<Key: Hashable, Value> {
 
     private func index(of key: Key, load: (Key) throws -> Value?) rethrows -> Dictionary<Key, Entry>.Index? {
         if let lastIndex, lastKey == key {
-            entries.values[lastIndex].used = true
+            entries.values[lastIndex].usedIn = period
             return lastIndex
         }
         var index = entries.index(forKey: key)
         if let found = index {
-            entries.values[found].used = true
+            entries.values[found].usedIn = period
         } else {
             guard let loaded = try load(key) else { return nil }
-            entries[key] = Entry(value: loaded, dirty: false)
+            entries[key] = Entry(value: loaded, dirty: false, usedIn: period)
             index = entries.index(forKey: key)
         }
         lastKey = key
@@ -70,7 +73,7 @@ final class RowCache<Key: Hashable, Value> {
     /// Puts a new (or replaced) row.
     func insert(_ key: Key, _ value: Value) {
         lastIndex = nil
-        entries[key] = Entry(value: value, dirty: true)
+        entries[key] = Entry(value: value, dirty: true, usedIn: period)
     }
 
     /// Writes every dirty row; then, when more than `capacity` are held, forgets the ones not
@@ -84,7 +87,7 @@ final class RowCache<Key: Hashable, Value> {
                 try write(entries.keys[index], &entries.values[index].value)
                 entries.values[index].dirty = false
             }
-            if entries.values[index].used { used += 1 }
+            if entries.values[index].usedIn == period { used += 1 }
             index = entries.index(after: index)
         }
         if entries.count > capacity {
@@ -92,14 +95,11 @@ final class RowCache<Key: Hashable, Value> {
             if used > capacity {
                 entries.removeAll(keepingCapacity: true)
             } else {
-                entries = entries.filter(\.value.used)
+                let current = period
+                entries = entries.filter { $0.value.usedIn == current }
             }
             completeAfter = max(completeAfter, position)
         }
-        index = entries.startIndex
-        while index != entries.endIndex {
-            entries.values[index].used = false
-            index = entries.index(after: index)
-        }
+        period += 1
     }
 }

@@ -83,6 +83,8 @@ struct CoveragePasses {
         struct Counts {
             var listed = 0, late = 0, seen = 0, inspected = 0, inspections = 0
         }
+        // Locations numbered by their bytes, as the event decoder numbers attribute paths: no
+        // `String` per row.
         var locations = AttributePathNumbers()
         var counts: [Counts] = []
         // Listings and the period's inspections, both in gtin order: an inspection counts where
@@ -151,6 +153,7 @@ struct CoveragePasses {
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT count(*) FROM coverage_product WHERE registered_at < ?"),
                 arguments: [to]) ?? 0
+        // Groups numbered by their bytes, as in ``byLocation(_:_:)``.
         var groups = AttributePathNumbers()
         var inspected: [Int] = []
         var inspections: [Int] = []

@@ -141,8 +141,7 @@ public enum PagesBenchmark {
         return Double(total) / (milliseconds(ContinuousClock.now - start) / 1000)
     }
 
-    /// CPU time this process has used, all threads (the database's queue included), in ms: what a
-    /// draw costs whatever else the machine runs.
+    /// `duration` in milliseconds.
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
