@@ -32,12 +32,7 @@ struct ProblemMiddleware: RouterMiddleware {
             if problem.code == "store-unavailable" { response.headers[.retryAfter] = "2" }
         }
         let elapsed = ContinuousClock.now - start
-        server.metrics.makeCounter(
-            descriptor: MetricNames.requests, labels: [("route", route), ("status", "\(response.status.code)")]
-        ).increment()
-        server.metrics.makeDurationHistogram(
-            descriptor: MetricNames.requestDuration, labels: [("route", route)], buckets: Self.buckets
-        ).record(elapsed)
+        server.requestMetrics.request(route: route, status: response.status.code, elapsed: elapsed)
         context.logger.info(
             "request",
             metadata: [
@@ -46,11 +41,6 @@ struct ProblemMiddleware: RouterMiddleware {
             ])
         return response
     }
-
-    static let buckets: [Duration] = [
-        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
-    ]
 
     /// The problem for any error a handler or the router threw.
     static func problem(for error: any Error, request: Request) -> Problem {

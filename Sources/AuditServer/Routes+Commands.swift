@@ -129,15 +129,10 @@ extension Routes {
         let runnable = envelopes.enumerated().filter { refusedSubmissions[$0.offset] == nil }.map(\.element)
         let appendStart = ContinuousClock.now
         let results = try await service.execute(batch: runnable)
-        server.metrics.makeDurationHistogram(
-            descriptor: MetricNames.appendDuration, labels: [], buckets: ProblemMiddleware.buckets
-        ).record(ContinuousClock.now - appendStart)
+        server.requestMetrics.append(elapsed: ContinuousClock.now - appendStart)
         for status in ["accepted", "duplicate", "refused"] {
             let count = results.filter { $0.status.rawValue == status }.count
-            if count > 0 {
-                server.metrics.makeCounter(descriptor: MetricNames.commands, labels: [("status", status)])
-                    .increment(by: Int64(count))
-            }
+            if count > 0 { server.requestMetrics.commands(count, outcome: status) }
         }
         var outcomes: [Outcome] = []
         var next = results.makeIterator()

@@ -11,6 +11,8 @@ public final class ServerState: Sendable {
     public let configuration: ServerConfiguration
     /// The metrics served at `/metrics`.
     public let metrics: PrometheusCollectorRegistry
+    /// The per-request metrics in `metrics`, made once each.
+    let requestMetrics: RequestMetrics
     let sessions: SessionStore
     let replays: ReplayGuard
     /// Each app's keyed HMAC, for checking signatures.
@@ -24,6 +26,7 @@ public final class ServerState: Sendable {
         self.service = service
         self.configuration = configuration
         self.metrics = PrometheusCollectorRegistry()
+        self.requestMetrics = RequestMetrics(registry: metrics)
         self.sessions = SessionStore(configuration: configuration)
         self.replays = ReplayGuard(windowSeconds: configuration.signatureWindow.components.seconds)
         self.logger = logger
