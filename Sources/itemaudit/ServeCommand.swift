@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.badInput(
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")
         }
+        if !data.location.isPostgres { runTasksOnEventLoops() }
         let service = try await ServiceAccess.open(data, logger: logger)
         let scheme = configuration.tls == nil ? "http" : "https"
         let dataPath = data.url.path
