@@ -98,9 +98,12 @@ public struct ProjectionRunner: Sendable {
             // A long catch-up checkpoints the write-ahead log less often: pages its chunks write
             // again and again (the tables' last pages, the caches' rows) are copied into the
             // database once per 64 MB of log instead of once per 4 MB.
-            let autocheckpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 1_000
-            if !inline { try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384") }
-            defer { if !inline { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(autocheckpoint)") } }
+            // (Not for an inline one: a server runs one after each append it follows.)
+            let autocheckpoint = inline ? nil : try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
+            if autocheckpoint != nil { try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384") }
+            defer {
+                if let autocheckpoint { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(autocheckpoint)") }
+            }
             try db.beginTransaction()
             // The folds run on a thread of their own and this one, the database's, writes their
             // rows; a few events (a server following its appends) are read, folded and written

@@ -40,16 +40,22 @@ final class RequestMetrics: Sendable {
     func request(route: String, status: Int, elapsed: Duration) {
         let (counter, histogram) = state.withLockedValue { state in
             let key = RequestKey(route: route, status: status)
-            let counter =
-                state.requests[key]
-                ?? registry.makeCounter(
+            let counter: Counter
+            if let kept = state.requests[key] {
+                counter = kept
+            } else {
+                counter = registry.makeCounter(
                     descriptor: MetricNames.requests, labels: [("route", route), ("status", "\(status)")])
-            state.requests[key] = counter
-            let histogram =
-                state.durations[route]
-                ?? registry.makeDurationHistogram(
+                state.requests[key] = counter
+            }
+            let histogram: DurationHistogram
+            if let kept = state.durations[route] {
+                histogram = kept
+            } else {
+                histogram = registry.makeDurationHistogram(
                     descriptor: MetricNames.requestDuration, labels: [("route", route)], buckets: Self.buckets)
-            state.durations[route] = histogram
+                state.durations[route] = histogram
+            }
             return (counter, histogram)
         }
         counter.increment()
@@ -64,11 +70,10 @@ final class RequestMetrics: Sendable {
     /// `count` commands of a bundle with this outcome (accepted, duplicate, refused).
     func commands(_ count: Int, outcome: String) {
         let counter = state.withLockedValue { state in
-            let counter =
-                state.commands[outcome]
-                ?? registry.makeCounter(descriptor: MetricNames.commands, labels: [("status", outcome)])
-            state.commands[outcome] = counter
-            return counter
+            if let kept = state.commands[outcome] { return kept }
+            let made = registry.makeCounter(descriptor: MetricNames.commands, labels: [("status", outcome)])
+            state.commands[outcome] = made
+            return made
         }
         counter.increment(by: Int64(count))
     }
