@@ -31,11 +31,14 @@ extension Routes {
         let bytes = [UInt8](buffer: buffer)
         let store = service.photos
         do {
-            // Hashing, writing and fsync block: on the thread pool, not a request's executor
-            // (two of those serve every connection on this machine).
-            let receipt = try await NIOThreadPool.singleton.runIfActive {
-                try store.store(bytes, contentType: contentType, sha256: sha256)
-            }
+            // Over PostgreSQL storing blocks on its client: on the thread pool, not on one of the
+            // two event loops that serve every connection. Into packs it waits for its group.
+            let receipt =
+                store.isInDatabase
+                ? try await NIOThreadPool.singleton.runIfActive {
+                    try store.store(bytes, contentType: contentType, sha256: sha256)
+                }
+                : try await store.store(bytes, contentType: contentType, sha256: sha256)
             return try json(
                 PhotoStored(
                     sha256: receipt.sha256, byteCount: receipt.byteCount, contentType: receipt.contentType,

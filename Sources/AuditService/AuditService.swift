@@ -148,6 +148,7 @@ public actor AuditService {
     /// Waits for pending appends and closes the log.
     public func close() throws {
         sharedStoreFollower?.cancel()
+        photos.close()
         do {
             try log.close()
         } catch {

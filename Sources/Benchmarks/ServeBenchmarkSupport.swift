@@ -101,7 +101,7 @@ enum BenchServeBaseline {
             else { break }
             let tasks = (detail.tasks ?? []).map { (id: $0.taskID, gtin: $0.gtin) }
             let photos = tasks.map { plan.photo(for: $0.id) }
-            for photo in photos { _ = try service.photos.store(photo, contentType: "image/jpeg") }
+            for photo in photos { _ = try await service.photos.store(photo, contentType: "image/jpeg") }
             for chunk in plan.work(batchID: batch.batchID, tasks: tasks, photos: photos) {
                 commands += try await executeRetrying(service, try BenchServeSetup.bundle(chunk, actor: inspector))
             }

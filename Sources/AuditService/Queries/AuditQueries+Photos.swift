@@ -53,7 +53,7 @@ extension AuditQueries {
 
     /// The photo store of the data directory (or of the PostgreSQL log), read only; nil when the
     /// directory has none.
-    private var photoStore: PhotoStore? {
+    static func photoStore(directory: DataDirectory, log: any EventStore) -> PhotoStore? {
         if let shared = log as? PostgresEventStore {
             return PhotoStore(
                 database: PostgresBlobStore(store: shared), directory: directory.blobs, policy: PhotoPolicy())

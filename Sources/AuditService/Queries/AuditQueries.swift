@@ -23,6 +23,9 @@ public struct AuditQueries: Sendable {
     public internal(set) var source: ProjectionSource = .live
     /// The projection database held open for ``ProjectionSource/live`` reports.
     let live: LiveProjections
+    /// The photo store of the data directory (or of the PostgreSQL log), read only; nil when the
+    /// directory has none. Held, so its index is read once (``photoBytes(sha256:)``).
+    let photoStore: PhotoStore?
 
     init(
         directory: DataDirectory, log: any EventStore, logger: Logger, note: @escaping @Sendable (String) -> Void,
@@ -33,6 +36,7 @@ public struct AuditQueries: Sendable {
         self.logger = logger
         self.note = note
         self.live = live
+        photoStore = Self.photoStore(directory: directory, log: log)
     }
 
     /// Opens the log of `directory` read-only; `note` hears (one line each) about a damaged

@@ -3,13 +3,15 @@ import Foundation
 import Inspection
 import PostgresLog
 
-/// A content-addressed store of inspection photos: `<blobs>/<first two hex>/<sha256>`.
+/// A content-addressed store of inspection photos, in pack files under `<blobs>/packs/`
+/// (``PhotoPackFormat``), found by their SHA-256.
 ///
 /// Uploads are independent of the log: an image may arrive before or after its `PhotoAttached`
-/// event (seed 6.2); an attached hash without a file is *pending*. Files are written to a temporary
-/// name and renamed, so a crash never leaves a partial blob under a valid name. When the log is
-/// in PostgreSQL the blobs are in its database instead (``init(database:policy:)``), so every
-/// server sharing the log sees every photo.
+/// event (seed 6.2); an attached hash without a stored image is *pending*. Stores waiting at the
+/// same time are written and synced together (``PhotoPackWriter``). Photos an earlier version
+/// stored one file each (`<blobs>/<first two hex>/<sha256>`) are still read. When the log is in
+/// PostgreSQL the blobs are in its database instead (``init(database:directory:policy:)``), so
+/// every server sharing the log sees every photo.
 public struct PhotoStore: Sendable {
     /// The directory holding the blobs.
     public let directory: URL
@@ -17,15 +19,15 @@ public struct PhotoStore: Sendable {
     public let policy: PhotoPolicy
     /// The database's blob table, when the log is in PostgreSQL (then `directory` is unused).
     let database: PostgresBlobStore?
-    /// `directory` as a path.
-    private let root: String
+    /// The pack files of `directory` (nil over PostgreSQL).
+    let packs: PhotoPacks?
 
     /// The blob table of a PostgreSQL log's database.
     public init(database: PostgresBlobStore, directory: URL, policy: PhotoPolicy) {
         self.database = database
         self.directory = directory
         self.policy = policy
-        root = directory.path
+        packs = nil
     }
 
     /// A store in `directory` (created when missing).
@@ -40,8 +42,12 @@ public struct PhotoStore: Sendable {
         self.directory = directory
         self.policy = policy
         self.database = nil
-        root = directory.path
+        packs = PhotoPacks.shared(root: directory.path)
     }
+
+    /// True when the photos are in a PostgreSQL database: storing blocks on its client, so a
+    /// server calls ``store(_:contentType:sha256:durable:)`` from a thread pool.
+    public var isInDatabase: Bool { database != nil }
 
     /// What the store knows about a hash.
     public enum Status: String, Sendable, Hashable {
@@ -65,13 +71,43 @@ public struct PhotoStore: Sendable {
 
     /// Stores `bytes`; `contentType` must match what the bytes are and `sha256`, when given, their hash.
     ///
-    /// With `durable` (the default) the file is synced before this returns, so an acknowledged
-    /// upload survives a crash; bulk loaders may pass false and accept re-uploading after a crash.
+    /// Blocks until the image is written; with `durable` (the default) until it is synced, so an
+    /// acknowledged upload survives a crash. Bulk loaders may pass false and accept re-uploading
+    /// after a crash.
     /// - Throws: ``AuditServiceError`` `.photoRejected` for an empty or oversized image, an
     ///   unaccepted or mismatched type, or a hash mismatch; `.dataDirectory` when writing fails.
     public func store(
         _ bytes: [UInt8], contentType: String, sha256 expected: String? = nil, durable: Bool = true
     ) throws -> Receipt {
+        try check(bytes, contentType: contentType)
+        guard let packs else { return try storeInDatabase(bytes, contentType: contentType, sha256: expected) }
+        let waiter = Waiter()
+        packs.writer.submit(
+            PhotoPackWriter.Request(
+                bytes: bytes, expected: expected, contentType: contentType, durable: durable,
+                complete: { waiter.finish($0) }))
+        return try waiter.wait().get()
+    }
+
+    /// ``store(_:contentType:sha256:durable:)``, durable, without blocking a thread while the
+    /// group is written (over PostgreSQL it blocks: see ``isInDatabase``).
+    public func store(_ bytes: [UInt8], contentType: String, sha256 expected: String? = nil) async throws -> Receipt {
+        try check(bytes, contentType: contentType)
+        guard let packs else { return try storeInDatabase(bytes, contentType: contentType, sha256: expected) }
+        let result = await withCheckedContinuation { continuation in
+            packs.writer.submit(
+                PhotoPackWriter.Request(
+                    bytes: bytes, expected: expected, contentType: contentType, durable: true,
+                    complete: { continuation.resume(returning: $0) }))
+        }
+        return try result.get()
+    }
+
+    /// Waits for what this process stores, and marks the packs cleanly closed.
+    public func close() { packs?.closeWriter() }
+
+    /// The checks that need no hash.
+    private func check(_ bytes: [UInt8], contentType: String) throws(AuditServiceError) {
         guard !bytes.isEmpty else {
             throw AuditServiceError(.photoRejected, "the photo is empty (upload the image bytes)")
         }
@@ -93,94 +129,37 @@ public struct PhotoStore: Sendable {
                 "the bytes are \(detected ?? "not a JPEG, PNG or HEIC image"), not \(contentType) (send the right type)"
             )
         }
+    }
+
+    private func storeInDatabase(_ bytes: [UInt8], contentType: String, sha256 expected: String?) throws -> Receipt {
         let hash = Self.sha256(bytes)
         if let expected, expected != hash {
             throw AuditServiceError(
                 .photoRejected, "the bytes hash to \(hash), not \(expected) (the upload was damaged; send it again)")
         }
-        if let database {
-            do {
-                let isNew = try database.write(sha256: hash, bytes: bytes)
-                return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: isNew)
-            } catch {
-                throw AuditServiceError(
-                    .storeUnavailable, "cannot store the photo: \(error) (send it again in a moment)")
-            }
-        }
-        // Paths as plain strings and calls to the C library: building URLs and asking
-        // FileManager cost more than writing a small photo.
-        let folder = root + "/" + hash.prefix(2)
-        let target = folder + "/" + hash
-        if access(target, F_OK) == 0 {
-            return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: false)
-        }
         do {
-            let newFolder = mkdir(folder, 0o755) == 0
-            guard newFolder || errno == EEXIST else { throw CocoaError(.fileWriteNoPermission) }
-            let temporary = folder + "/." + hash + "." + UUID().uuidString + ".tmp"
-            try Self.writeFile(bytes, to: temporary, durable: durable)
-            if rename(temporary, target) != 0 {
-                unlink(temporary)
-                throw CocoaError(.fileWriteUnknown)
-            }
-            // The new name is durable only once its directory is synced (a crash could otherwise
-            // lose an acknowledged photo whose bytes were synced under the temporary name).
-            if durable {
-                try Self.syncDirectory(folder)
-                if newFolder { try Self.syncDirectory(root) }
-            }
+            let isNew = try database?.write(sha256: hash, bytes: bytes) ?? false
+            return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: isNew)
         } catch {
-            throw AuditServiceError(
-                .dataDirectory, "cannot write the photo (check disk space)", context: ["file": target])
+            throw AuditServiceError(.storeUnavailable, "cannot store the photo: \(error) (send it again in a moment)")
         }
-        return Receipt(sha256: hash, byteCount: bytes.count, contentType: contentType, isNew: true)
-    }
-
-    private static func syncDirectory(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(descriptor) }
-        if fsync(descriptor) != 0 { throw CocoaError(.fileWriteUnknown) }
-    }
-
-    private static func writeFile(_ bytes: [UInt8], to path: String, durable: Bool) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return write(descriptor, base + written, bytes.count - written)
-            }
-            guard result > 0 else { throw CocoaError(.fileWriteOutOfSpace) }
-            written += result
-        }
-        if durable, fsync(descriptor) != 0 { throw CocoaError(.fileWriteUnknown) }
     }
 
     /// Whether the image with this hash is stored.
     public func contains(sha256: String) -> Bool {
         if let database { return Self.isHash(sha256) && database.contains(sha256: sha256) }
-        return access(path(for: sha256), F_OK) == 0
+        guard let packs, let key = PhotoKey(hex: sha256) else { return false }
+        return packs.contains(key, hex: sha256)
     }
 
     /// Stored or pending.
     public func status(sha256: String) -> Status { contains(sha256: sha256) ? .stored : .pending }
 
-    /// The stored bytes, or nil when pending.
+    /// The stored bytes, or nil when pending (or when what is stored no longer has this hash).
     public func read(sha256: String) -> [UInt8]? {
         if let database { return Self.isHash(sha256) ? database.read(sha256: sha256) : nil }
-        guard Self.isHash(sha256), let data = FileManager.default.contents(atPath: path(for: sha256)) else {
-            return nil
-        }
-        return [UInt8](data)
-    }
-
-    /// The blob's file: `<root>/<first two hex>/<sha256>`.
-    func path(for sha256: String) -> String {
-        let safe = Self.isHash(sha256) ? sha256 : "invalid"
-        return root + "/" + safe.prefix(2) + "/" + safe
+        guard let packs, let key = PhotoKey(hex: sha256) else { return nil }
+        return packs.read(key, hex: sha256)
     }
 
     static func isHash(_ text: String) -> Bool {
@@ -188,11 +167,14 @@ public struct PhotoStore: Sendable {
     }
 
     /// Lower-case hex SHA-256.
-    public static func sha256(_ bytes: [UInt8]) -> String {
+    public static func sha256(_ bytes: [UInt8]) -> String { hex(SHA256.hash(data: bytes)) }
+
+    /// A digest as lower-case hex.
+    static func hex(_ digest: SHA256.Digest) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: bytes) {
+        for byte in digest {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 15)])
         }
@@ -208,5 +190,25 @@ public struct PhotoStore: Sendable {
             if ["heic", "heix", "mif1", "msf1", "heim", "heis"].contains(brand) { return "image/heic" }
         }
         return nil
+    }
+}
+
+/// Where a blocking ``PhotoStore/store(_:contentType:sha256:durable:)`` waits for the writer.
+private final class Waiter: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<PhotoStore.Receipt, AuditServiceError>?
+
+    func finish(_ result: Result<PhotoStore.Receipt, AuditServiceError>) {
+        condition.lock()
+        self.result = result
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> Result<PhotoStore.Receipt, AuditServiceError> {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return result!
     }
 }
