@@ -5,8 +5,8 @@ import NIOCore
 import NIOHTTP1
 
 /// One simulated inspector's device for `bench serve`: logs in, then repeats the real flow over
-/// signed HTTP until the deadline: allocate a batch of two, fetch it, upload two photos, collect,
-/// inspect and submit in bundles of at most 10 commands.
+/// signed HTTP until the deadline: allocate a batch of five, fetch it, upload a photo per product,
+/// then collect, inspect and submit offline, sending the queued commands in bundles of 10.
 struct BenchServeDevice: Sendable {
     /// The device's own keep-alive connection to the server.
     let connection: BenchHTTPConnection
@@ -78,11 +78,12 @@ struct BenchServeDevice: Sendable {
     private func rounds(until deadline: ContinuousClock.Instant) async throws -> Tally {
         var tally = Tally()
         let token = try await login()
+        var queue = BenchServeQueue()
         var round = 0
         while ContinuousClock.now < deadline {
             round += 1
             let plan = BenchServeFlow(inspector: inspector, round: round)
-            try await bundle([plan.allocate], token: token, tally: &tally)
+            try await bundle(queue.flush(adding: plan.allocate), token: token, tally: &tally)
             let list = try await send(.GET, "/v1/batches?status=0", token: token)
             guard let batchID = (Self.object(list.body)["batches"] as? [[String: Any]])?.first?["batchID"] as? String
             else { break }  // nothing left to allocate
@@ -98,8 +99,8 @@ struct BenchServeDevice: Sendable {
                     contentType: "image/jpeg")
                 if put.status >= 300 { tally.failures += 1 }
             }
-            for chunk in plan.work(batchID: batchID, tasks: tasks, photos: photos) {
-                try await bundle(chunk, token: token, tally: &tally)
+            for full in queue.add(plan.work(batchID: batchID, tasks: tasks, photos: photos)) {
+                try await bundle(full, token: token, tally: &tally)
             }
         }
         return tally
@@ -131,11 +132,13 @@ struct BenchServeFlow: Sendable {
     let inspector: String
     let round: Int
     static let attributes = ["name/fi", "net/content", "allergens", "brand", "gtin"]
+    /// Products per batch: a store visit's worth (the seed's inspectors do about 30 a day).
+    static let batchSize = 5
 
     var prefix: String { "\(inspector)-r\(round)" }
 
     var allocate: String {
-        #"{"commandID":"\#(prefix)-a","type":"AllocateBatch","inspectorID":"\#(inspector)","locationID":"S1","mode":2,"quantity":2}"#
+        #"{"commandID":"\#(prefix)-a","type":"AllocateBatch","inspectorID":"\#(inspector)","locationID":"S1","mode":2,"quantity":\#(Self.batchSize)}"#
     }
 
     /// A small JPEG-signed image unique to the task.
@@ -143,8 +146,8 @@ struct BenchServeFlow: Sendable {
         [0xFF, 0xD8, 0xFF, 0xE0] + Array("\(prefix)-\(taskID)".utf8) + [UInt8](repeating: 0x42, count: 4096)
     }
 
-    /// The rest of the round in bundles of at most 10 commands.
-    func work(batchID: String, tasks: [(id: String, gtin: String)], photos: [[UInt8]]) -> [[String]] {
+    /// The rest of the round: what the device does offline once it has the batch.
+    func work(batchID: String, tasks: [(id: String, gtin: String)], photos: [[UInt8]]) -> [String] {
         var commands = [#"{"commandID":"\#(prefix)-sc","type":"StartCollection","batchID":"\#(batchID)"}"#]
         for task in tasks {
             commands.append(
@@ -162,6 +165,30 @@ struct BenchServeFlow: Sendable {
             ]
         }
         commands.append(#"{"commandID":"\#(prefix)-sub","type":"SubmitBatch","batchID":"\#(batchID)"}"#)
-        return stride(from: 0, to: commands.count, by: 10).map { Array(commands[$0..<min($0 + 10, commands.count)]) }
+        return commands
+    }
+}
+
+/// A device's offline queue: commands leave in bundles of 10 (the size the issue names); an
+/// allocation needs the server's answer, so it goes at once, after what is queued.
+struct BenchServeQueue: Sendable {
+    static let bundleSize = 10
+    private var queued: [String] = []
+
+    /// Queues `commands`; returns the full bundles to send now.
+    mutating func add(_ commands: [String]) -> [[String]] {
+        queued += commands
+        var bundles: [[String]] = []
+        while queued.count >= Self.bundleSize {
+            bundles.append(Array(queued.prefix(Self.bundleSize)))
+            queued.removeFirst(Self.bundleSize)
+        }
+        return bundles
+    }
+
+    /// What is queued, then `command`, as one bundle: the queue is empty afterwards.
+    mutating func flush(adding command: String) -> [String] {
+        defer { queued.removeAll() }
+        return queued + [command]
     }
 }

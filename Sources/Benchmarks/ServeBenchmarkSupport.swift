@@ -90,20 +90,21 @@ enum BenchServeBaseline {
         async throws -> Int
     {
         var commands = 0
+        var queue = BenchServeQueue()
         var round = 0
         while ContinuousClock.now < deadline {
             round += 1
             let plan = BenchServeFlow(inspector: inspector, round: round)
             commands += try await executeRetrying(
-                service, try BenchServeSetup.bundle([plan.allocate], actor: inspector))
+                service, try BenchServeSetup.bundle(queue.flush(adding: plan.allocate), actor: inspector))
             guard let batch = await service.deviceBatches(inspectorID: inspector, status: 0, mode: nil).first,
                 let detail = await service.deviceBatch(batch.batchID)
             else { break }
             let tasks = (detail.tasks ?? []).map { (id: $0.taskID, gtin: $0.gtin) }
             let photos = tasks.map { plan.photo(for: $0.id) }
             for photo in photos { _ = try await service.photos.store(photo, contentType: "image/jpeg") }
-            for chunk in plan.work(batchID: batch.batchID, tasks: tasks, photos: photos) {
-                commands += try await executeRetrying(service, try BenchServeSetup.bundle(chunk, actor: inspector))
+            for full in queue.add(plan.work(batchID: batch.batchID, tasks: tasks, photos: photos)) {
+                commands += try await executeRetrying(service, try BenchServeSetup.bundle(full, actor: inspector))
             }
         }
         return commands

@@ -183,7 +183,7 @@ struct WebSecurityTests {
     func photo() async throws {
         let fixture = try await ServerFixture()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7, 1, 2, 3]
-        let receipt = try fixture.service.photos.store(png, contentType: "image/png")
+        let receipt = try await fixture.service.photos.store(png, contentType: "image/png")
         try await fixture.application().test(.router) { client in
             var browser = WebBrowser(client)
             #expect(try await browser.get("/photos/\(receipt.sha256)").status == .seeOther, "needs a session")

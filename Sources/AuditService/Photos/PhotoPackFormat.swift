@@ -21,7 +21,7 @@ enum PhotoPackFormat {
     static let photoHeaderSize = 37
     static let commitSize = 17
     static let closedSize = 13
-    /// A new pack is started once the current one would grow past this.
+    /// A new pack is started once the current one would grow past this (``PhotoPacks/packLimit``).
     static let packLimit: UInt64 = 64 << 20
 
     static func fileName(_ pack: UInt32) -> String {

@@ -20,7 +20,8 @@ final class PhotoPackWriter: @unchecked Sendable {
         var complete: @Sendable (Result<PhotoStore.Receipt, AuditServiceError>) -> Void
     }
 
-    private weak var packs: PhotoPacks?
+    private let index: PhotoIndex
+    private let packLimit: UInt64
     private let root: String
     private let packsPath: String
 
@@ -40,10 +41,11 @@ final class PhotoPackWriter: @unchecked Sendable {
     /// A sync failed: nothing written since is known to be on disk, so stores fail until reopened.
     private var failure: AuditServiceError?
 
-    init(packs: PhotoPacks) {
-        self.packs = packs
-        root = packs.root
-        packsPath = packs.packsPath
+    init(index: PhotoIndex, packLimit: UInt64) {
+        self.index = index
+        self.packLimit = packLimit
+        root = index.root
+        packsPath = index.packsPath
     }
 
     deinit {
@@ -79,7 +81,7 @@ final class PhotoPackWriter: @unchecked Sendable {
             }
         }
         releaseFiles()
-        packs?.stopWriting()
+        index.stopWriting()
     }
 
     private func loop() {
@@ -106,18 +108,13 @@ final class PhotoPackWriter: @unchecked Sendable {
 
     /// Hashes, writes and syncs one group, then answers each store.
     private func commit(_ group: [Request]) {
-        guard let packs else {
-            let closed = AuditServiceError(.dataDirectory, "the photo store was closed (open it again)")
-            for request in group { request.complete(.failure(closed)) }
-            return
-        }
         if let failure {
             for request in group { request.complete(.failure(failure)) }
             return
         }
         if descriptor < 0 {
             do {
-                try open(packs)
+                try open()
             } catch {
                 for request in group { request.complete(.failure(error)) }
                 return
@@ -138,7 +135,7 @@ final class PhotoPackWriter: @unchecked Sendable {
                             "the bytes hash to \(hex), not \(expected) (the upload was damaged; send it again)")))
                 continue
             }
-            let isNew = !seen.contains(key) && !packs.contains(key, hex: hex)
+            let isNew = !seen.contains(key) && !index.contains(key, hex: hex)
             if isNew {
                 seen.insert(key)
                 records.append((key, position))
@@ -150,7 +147,7 @@ final class PhotoPackWriter: @unchecked Sendable {
         }
         if !records.isEmpty {
             let durable = records.contains { group[$0.request].durable }
-            if let error = append(records.map { ($0.key, group[$0.request].bytes) }, durable: durable, to: packs) {
+            if let error = append(records.map { ($0.key, group[$0.request].bytes) }, durable: durable) {
                 for record in records { results[record.request] = .failure(error) }
             }
         }
@@ -159,10 +156,10 @@ final class PhotoPackWriter: @unchecked Sendable {
 
     /// Writes the photos as one group; nil when done, else the error every one of them gets.
     private func append(
-        _ photos: [(key: PhotoKey, bytes: [UInt8])], durable: Bool, to packs: PhotoPacks
+        _ photos: [(key: PhotoKey, bytes: [UInt8])], durable: Bool
     ) -> AuditServiceError? {
         let size = photos.reduce(PhotoPackFormat.commitSize) { $0 + PhotoPackFormat.photoHeaderSize + $1.bytes.count }
-        if end > UInt64(PhotoPackFormat.magic.count), end + UInt64(size) > PhotoPackFormat.packLimit {
+        if end > UInt64(PhotoPackFormat.magic.count), end + UInt64(size) > packLimit {
             do { try startPack(pack + 1) } catch { return error }
         }
         var output: [UInt8] = []
@@ -194,12 +191,12 @@ final class PhotoPackWriter: @unchecked Sendable {
             unsynced = true
         }
         end += UInt64(output.count)
-        packs.publish(located, pack: pack, end: end)
+        index.publish(located, pack: pack, end: end)
         return nil
     }
 
     /// Takes the lock, repairs the last pack and reads every pack into the index.
-    private func open(_ packs: PhotoPacks) throws(AuditServiceError) {
+    private func open() throws(AuditServiceError) {
         let problem = { (what: String, path: String) in
             AuditServiceError(.dataDirectory, "cannot \(what) (check permissions and disk space)", context: ["file": path])
         }
@@ -216,19 +213,19 @@ final class PhotoPackWriter: @unchecked Sendable {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
         let last = names.compactMap(PhotoPackFormat.packNumber).max() ?? 0
-        var index: [PhotoKey: PhotoLocation] = [:]
+        var photos: [PhotoKey: PhotoLocation] = [:]
         for number in 1..<max(last, 1) {
             let path = packsPath + "/" + PhotoPackFormat.fileName(number)
             let file = Foundation.open(path, O_RDONLY | O_CLOEXEC)
             guard file >= 0 else { continue }
             for photo in PhotoPackScan.read(descriptor: file, from: 0).photos {
-                index[photo.key] = PhotoLocation(pack: number, offset: photo.offset, count: photo.count)
+                photos[photo.key] = PhotoLocation(pack: number, offset: photo.offset, count: photo.count)
             }
             Foundation.close(file)
         }
         guard last > 0 else {
             try startPack(1)
-            packs.startWriting(photos: index, pack: pack, end: end)
+            index.startWriting(photos: photos, pack: pack, end: end)
             return
         }
         let path = packsPath + "/" + PhotoPackFormat.fileName(last)
@@ -272,9 +269,9 @@ final class PhotoPackWriter: @unchecked Sendable {
         }
         end = scan.end
         for photo in scan.photos {
-            index[photo.key] = PhotoLocation(pack: last, offset: photo.offset, count: photo.count)
+            photos[photo.key] = PhotoLocation(pack: last, offset: photo.offset, count: photo.count)
         }
-        packs.startWriting(photos: index, pack: pack, end: end)
+        index.startWriting(photos: photos, pack: pack, end: end)
     }
 
     /// Syncs the current pack, then creates pack `number` and makes it the current one.

@@ -1,31 +1,20 @@
-import Crypto
 import Foundation
 
-/// The index of one blobs directory's pack files, shared by every ``PhotoStore`` of this process
-/// on that directory, and its writer.
-///
-/// The index maps a photo's hash to where its bytes are. It is read from the packs on first use;
-/// a process that does not write reads on a miss what other processes appended since (a server
-/// writes, a report in another process reads). Photos stored one file each under
-/// `<blobs>/<first two hex>/<sha256>` by earlier versions are still found.
+/// One blobs directory's packs as this process sees them: the index and the one writer, shared by
+/// every ``PhotoStore`` of the process on that directory.
 final class PhotoPacks: @unchecked Sendable {
-    /// The blobs directory.
-    let root: String
-    var packsPath: String { root + "/packs" }
-
-    /// Guards everything below.
+    let index: PhotoIndex
+    /// A new pack is started once the current one would grow past this many bytes (set before the
+    /// first store to change it).
+    var packLimit = PhotoPackFormat.packLimit
     private let lock = NSLock()
-    private var index: [PhotoKey: PhotoLocation] = [:]
-    /// How far the index has read: the last pack opened and the offset reached in it.
-    private var readPack: UInt32 = 0
-    private var readEnd: UInt64 = 0
-    /// Set once this process writes: then only the writer adds to the index.
-    private var writing = false
-    /// Whether the directory holds one-file-per-photo folders (nil: not looked yet).
-    private var hasLegacyFolders: Bool?
     private var writerInstance: PhotoPackWriter?
 
-    private init(root: String) { self.root = root }
+    private init(root: String) { index = PhotoIndex(root: root) }
+
+    /// The last store of this process on the directory is gone: the writer closes the pack cleanly.
+    /// (The writer holds the index, never this, so this never runs on its thread.)
+    deinit { writerInstance?.close() }
 
     private struct Weak { weak var packs: PhotoPacks? }
     private static let registry = NSLock()
@@ -43,115 +32,21 @@ final class PhotoPacks: @unchecked Sendable {
         return packs
     }
 
+    /// The one writer of these packs in this process (its thread starts with the first store).
+    var writer: PhotoPackWriter {
+        lock.lock()
+        defer { lock.unlock() }
+        if let writerInstance { return writerInstance }
+        let writer = PhotoPackWriter(index: index, packLimit: packLimit)
+        writerInstance = writer
+        return writer
+    }
+
     /// Closes the writer, when this process wrote (see ``PhotoPackWriter/close()``).
     func closeWriter() {
         lock.lock()
         let writer = writerInstance
         lock.unlock()
         writer?.close()
-    }
-
-    /// The one writer of these packs in this process (started on the first store).
-    var writer: PhotoPackWriter {
-        lock.lock()
-        defer { lock.unlock() }
-        if let writerInstance { return writerInstance }
-        let writer = PhotoPackWriter(packs: self)
-        writerInstance = writer
-        return writer
-    }
-
-    /// Where the photo is, reading what was appended since when it is not known yet.
-    func location(of key: PhotoKey) -> PhotoLocation? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let location = index[key] { return location }
-        guard !writing else { return nil }
-        readNewRecords()
-        return index[key]
-    }
-
-    /// Whether the photo is stored, in a pack or as a file of an earlier version.
-    func contains(_ key: PhotoKey, hex: String) -> Bool {
-        location(of: key) != nil || legacyFileExists(hex)
-    }
-
-    /// The photo's bytes, nil when not stored or when they no longer hash to `key` (damaged).
-    func read(_ key: PhotoKey, hex: String) -> [UInt8]? {
-        if let location = location(of: key) {
-            let descriptor = open(packsPath + "/" + PhotoPackFormat.fileName(location.pack), O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            let bytes = PhotoPackScan.read(descriptor, at: location.offset, count: Int(location.count))
-            guard bytes.count == Int(location.count), PhotoKey(digest: SHA256.hash(data: bytes)) == key else {
-                return nil
-            }
-            return bytes
-        }
-        guard legacyFileExists(hex), let data = FileManager.default.contents(atPath: legacyPath(hex)) else {
-            return nil
-        }
-        return [UInt8](data)
-    }
-
-    /// The writer took over: `photos` are every photo of the packs, read after recovery.
-    func startWriting(photos: [PhotoKey: PhotoLocation], pack: UInt32, end: UInt64) {
-        lock.lock()
-        defer { lock.unlock() }
-        writing = true
-        index = photos
-        readPack = pack
-        readEnd = end
-    }
-
-    /// The writer closed: another process may write these packs now, so misses read again.
-    func stopWriting() {
-        lock.lock()
-        defer { lock.unlock() }
-        writing = false
-    }
-
-    /// The writer committed `photos` (durable when asked so): they are stored from now on.
-    func publish(_ photos: [(key: PhotoKey, location: PhotoLocation)], pack: UInt32, end: UInt64) {
-        lock.lock()
-        defer { lock.unlock() }
-        for photo in photos { index[photo.key] = photo.location }
-        readPack = pack
-        readEnd = end
-    }
-
-    /// Reads committed records from where the index stopped, through every newer pack.
-    /// Called with the lock held.
-    private func readNewRecords() {
-        var pack = max(readPack, 1)
-        var start = readPack == 0 ? 0 : readEnd
-        while true {
-            let descriptor = open(packsPath + "/" + PhotoPackFormat.fileName(pack), O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return }
-            let scan = PhotoPackScan.read(descriptor: descriptor, from: start)
-            close(descriptor)
-            guard scan.isPack else { return }
-            for photo in scan.photos {
-                index[photo.key] = PhotoLocation(pack: pack, offset: photo.offset, count: photo.count)
-            }
-            readPack = pack
-            readEnd = scan.end
-            pack += 1
-            start = 0
-        }
-    }
-
-    /// `<blobs>/<first two hex>/<sha256>`: where earlier versions put each photo.
-    func legacyPath(_ hex: String) -> String { root + "/" + hex.prefix(2) + "/" + hex }
-
-    private func legacyFileExists(_ hex: String) -> Bool {
-        lock.lock()
-        if hasLegacyFolders == nil {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-            hasLegacyFolders = names.contains { $0.utf8.count == 2 && PhotoKey(hex: String(repeating: $0, count: 32)) != nil }
-        }
-        let look = hasLegacyFolders == true
-        lock.unlock()
-        return look && access(legacyPath(hex), F_OK) == 0
     }
 }

@@ -149,7 +149,7 @@ public struct PhotoStore: Sendable {
     public func contains(sha256: String) -> Bool {
         if let database { return Self.isHash(sha256) && database.contains(sha256: sha256) }
         guard let packs, let key = PhotoKey(hex: sha256) else { return false }
-        return packs.contains(key, hex: sha256)
+        return packs.index.contains(key, hex: sha256)
     }
 
     /// Stored or pending.
@@ -159,7 +159,7 @@ public struct PhotoStore: Sendable {
     public func read(sha256: String) -> [UInt8]? {
         if let database { return Self.isHash(sha256) ? database.read(sha256: sha256) : nil }
         guard let packs, let key = PhotoKey(hex: sha256) else { return nil }
-        return packs.read(key, hex: sha256)
+        return packs.index.read(key, hex: sha256)
     }
 
     static func isHash(_ text: String) -> Bool {
