@@ -274,6 +274,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Snapshots"]),

@@ -88,7 +88,9 @@ struct PhotoStoreTests {
         let reopened = try PhotoStore(directory: blobs, policy: PhotoPolicy())
         // A reader trusts the commit; the writer checks the group, cuts it and takes the photo again.
         #expect(try reopened.store(photo, contentType: "image/jpeg").isNew)
-        for index in [0, 1, 2, 7] { #expect(reopened.read(sha256: PhotoStore.sha256(Self.image(index))) == Self.image(index)) }
+        for index in [0, 1, 2, 7] {
+            #expect(reopened.read(sha256: PhotoStore.sha256(Self.image(index))) == Self.image(index))
+        }
         reopened.close()
         let repaired = try #require(FileManager.default.contents(atPath: pack))
         #expect(repaired.prefix(clean.count) == clean)

@@ -1,4 +1,5 @@
 import AuditLog
+import Crypto
 import Foundation
 import Logging
 import Testing
@@ -45,9 +46,11 @@ struct ServeProcessTests {
 
     /// Sends a request signed by `itemaudit sign` (so the binary's signing is what is tested).
     static func send(
-        port: Int, _ method: String, _ path: String, body: Data = Data(), token: String? = nil, app: (String, String)
+        port: Int, _ method: String, _ path: String, body: Data = Data(), contentType: String? = nil,
+        token: String? = nil, app: (String, String)
     ) async throws -> (status: Int, json: [String: Any]) {
-        let reply = try await exchange(port: port, method, path, body: body, token: token, app: app)
+        let reply = try await exchange(
+            port: port, method, path, body: body, contentType: contentType, token: token, app: app)
         return (reply.status, reply.json)
     }
 
@@ -65,8 +68,8 @@ struct ServeProcessTests {
 
     /// Like ``send(port:_:_:body:token:app:)``, with the reply's headers and a request timeout.
     static func exchange(
-        port: Int, _ method: String, _ path: String, body: Data = Data(), token: String? = nil,
-        app: (String, String), timeout: TimeInterval = 60
+        port: Int, _ method: String, _ path: String, body: Data = Data(), contentType: String? = nil,
+        token: String? = nil, app: (String, String), timeout: TimeInterval = 60
     ) async throws -> Reply {
         let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: bodyFile) }
@@ -74,6 +77,7 @@ struct ServeProcessTests {
         var arguments = ["sign", method, path, "--format", "json", "--app", app.0]
         if !body.isEmpty { arguments += ["--body-file", bodyFile.path] }
         if let token { arguments += ["--token", token] }
+        if let contentType { arguments += ["--content-type", contentType] }
         let signed = try ItemAuditBinary.run(arguments, environment: ["ITEMAUDIT_SECRET": app.1])
         guard signed.status == 0,
             let headers = try JSONSerialization.jsonObject(with: Data(signed.stdout.utf8)) as? [String: String]
@@ -100,7 +104,13 @@ struct ServeProcessTests {
         return Data(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
     }
 
-    @Test("kill -9 after acknowledged bundles; restart; each acknowledged command is in the log once; verify is clean")
+    /// A small JPEG unique to `index`, and the path it is uploaded to.
+    static func photo(_ index: Int) -> (body: Data, path: String) {
+        let bytes = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("photo \(index)".utf8) + [UInt8](repeating: 7, count: 2_000))
+        return (bytes, "/v1/photos/" + SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+    }
+
+    @Test("kill -9 after acknowledged bundles and photos; restart; each command in the log once, each photo kept")
     func killAndRestart() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -118,6 +128,7 @@ struct ServeProcessTests {
         #expect(listed.stdout.contains("rig") && !listed.stdout.contains(secret))
 
         var acknowledged: [String] = []
+        var storedPhotos: [Int] = []
         do {
             let server = try Server(data: data)
             let login = try await Self.send(
@@ -135,13 +146,26 @@ struct ServeProcessTests {
                     $0["commandID"] as? String
                 }
             }
+            for index in 0..<6 {
+                let photo = Self.photo(index)
+                let reply = try await Self.send(
+                    port: server.port, "PUT", photo.path, body: photo.body, contentType: "image/jpeg", token: token,
+                    app: app)
+                #expect(reply.status == 201)
+                if reply.status == 201 { storedPhotos.append(index) }
+            }
+            let port = server.port
             async let inFlight = try? Self.send(
-                port: server.port, "POST", "/v1/commands", body: Self.bundle(99), token: token, app: app)
+                port: port, "POST", "/v1/commands", body: Self.bundle(99), token: token, app: app)
+            async let photoInFlight = try? Self.send(
+                port: port, "PUT", Self.photo(99).path, body: Self.photo(99).body, contentType: "image/jpeg",
+                token: token, app: app)
             kill(server.process.processIdentifier, SIGKILL)
             server.process.waitUntilExit()
-            _ = await inFlight
+            _ = await (inFlight, photoInFlight)
         }
         #expect(acknowledged.count == 80)
+        #expect(storedPhotos.count == 6)
 
         // Restart: the log opens, the server answers, a resent bundle is all duplicates.
         let restarted = try Server(data: data)
@@ -154,6 +178,15 @@ struct ServeProcessTests {
         #expect(
             (resent.json["outcomes"] as? [[String: Any]])?.allSatisfy { $0["status"] as? String == "duplicate" } == true
         )
+        // Every acknowledged photo is still stored (sent again: 200, not new); the store takes new ones.
+        for index in storedPhotos + [100] {
+            let photo = Self.photo(index)
+            let reply = try await Self.send(
+                port: restarted.port, "PUT", photo.path, body: photo.body, contentType: "image/jpeg", token: token,
+                app: app)
+            #expect(reply.status == (index == 100 ? 201 : 200), "photo \(index)")
+            #expect(reply.json["isNew"] as? Bool == (index == 100), "photo \(index)")
+        }
         restarted.process.interrupt()  // SIGINT: graceful shutdown
         restarted.process.waitUntilExit()
         #expect(restarted.process.terminationStatus == 0)

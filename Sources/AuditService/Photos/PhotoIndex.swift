@@ -112,7 +112,9 @@ final class PhotoIndex: @unchecked Sendable {
         lock.lock()
         if hasLegacyFolders == nil {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-            hasLegacyFolders = names.contains { $0.utf8.count == 2 && PhotoKey(hex: String(repeating: $0, count: 32)) != nil }
+            hasLegacyFolders = names.contains {
+                $0.utf8.count == 2 && PhotoKey(hex: String(repeating: $0, count: 32)) != nil
+            }
         }
         let look = hasLegacyFolders == true
         lock.unlock()

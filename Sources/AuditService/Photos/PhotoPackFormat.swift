@@ -82,7 +82,9 @@ struct PhotoKey: Hashable, Sendable {
     /// From the 32 bytes of a digest.
     init(digest: some Sequence<UInt8>) {
         var values: [UInt64] = [0, 0, 0, 0]
-        for (index, byte) in digest.prefix(32).enumerated() { values[index / 8] = values[index / 8] << 8 | UInt64(byte) }
+        for (index, byte) in digest.prefix(32).enumerated() {
+            values[index / 8] = values[index / 8] << 8 | UInt64(byte)
+        }
         words = (values[0], values[1], values[2], values[3])
     }
 

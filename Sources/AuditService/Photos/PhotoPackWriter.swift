@@ -76,7 +76,8 @@ final class PhotoPackWriter: @unchecked Sendable {
         guard descriptor >= 0 else { return }
         if failure == nil {
             let marker = PhotoPackFormat.closed(at: end)
-            if (!unsynced || fdatasync(descriptor) == 0), write(marker, at: end), fdatasync(descriptor) == 0 {
+            let synced = !unsynced || fdatasync(descriptor) == 0
+            if synced, write(marker, at: end), fdatasync(descriptor) == 0 {
                 end += UInt64(marker.count)
             }
         }
@@ -198,7 +199,8 @@ final class PhotoPackWriter: @unchecked Sendable {
     /// Takes the lock, repairs the last pack and reads every pack into the index.
     private func open() throws(AuditServiceError) {
         let problem = { (what: String, path: String) in
-            AuditServiceError(.dataDirectory, "cannot \(what) (check permissions and disk space)", context: ["file": path])
+            AuditServiceError(
+                .dataDirectory, "cannot \(what) (check permissions and disk space)", context: ["file": path])
         }
         if mkdir(root, 0o755) == 0 { syncDirectory(URL(fileURLWithPath: root).deletingLastPathComponent().path) }
         if mkdir(packsPath, 0o755) == 0 { syncDirectory(root) }
