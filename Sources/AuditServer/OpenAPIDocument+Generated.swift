@@ -629,6 +629,9 @@ components:
             first: { type: integer }
             last: { type: integer }
         streamVersion: { type: integer }
+        createdID:
+          type: string
+          description: What an AllocateBatch or AllocateAdHocTask created (the batch or task id), accepted or duplicate.
         eventTypes:
           type: array
           items: { type: string }

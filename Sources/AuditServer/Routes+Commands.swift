@@ -26,12 +26,18 @@ extension Routes {
         var streamVersion: UInt64?
         var eventTypes: [String]?
         var refusal: Refusal?
+        /// What an `AllocateBatch` or `AllocateAdHocTask` created: the batch or task id.
+        var createdID: String?
 
         /// Writes the members in sorted order, leaving out absent ones (as `JSONEncoder` does).
         func write(to text: inout JSONText) {
             text.beginObject()
             text.key("commandID")
             text.string(commandID)
+            if let createdID {
+                text.key("createdID")
+                text.string(createdID)
+            }
             if let eventTypes {
                 text.key("eventTypes")
                 text.strings(eventTypes)
@@ -176,7 +182,8 @@ extension Routes {
             stream: result.stream,
             positions: result.positions.map { Positions(first: $0.lowerBound, last: $0.upperBound) },
             streamVersion: result.streamVersion, eventTypes: result.status == .accepted ? result.eventTypes : nil,
-            refusal: result.refusal.map { Refusal(code: $0.code.rawValue, message: $0.description) })
+            refusal: result.refusal.map { Refusal(code: $0.code.rawValue, message: $0.description) },
+            createdID: result.createdID)
     }
 
     /// The bundle's commands with the authenticated user as actor (a client's `actor` is ignored):

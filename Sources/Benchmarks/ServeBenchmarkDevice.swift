@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 
 /// One simulated inspector's device for `bench serve`: logs in, then repeats the real flow over
-/// signed HTTP until the deadline: allocate a batch of five, fetch it, upload a photo per product,
+/// signed HTTP until the deadline: allocate a batch of five, fetch its tasks, upload a photo per product,
 /// then collect, inspect and submit offline, sending the queued commands in bundles of 10.
 struct BenchServeDevice: Sendable {
     /// The device's own keep-alive connection to the server.
@@ -83,10 +83,9 @@ struct BenchServeDevice: Sendable {
         while ContinuousClock.now < deadline {
             round += 1
             let plan = BenchServeFlow(inspector: inspector, round: round)
-            try await bundle(queue.flush(adding: plan.allocate), token: token, tally: &tally)
-            let list = try await send(.GET, "/v1/batches?status=0", token: token)
-            guard let batchID = (Self.object(list.body)["batches"] as? [[String: Any]])?.first?["batchID"] as? String
-            else { break }  // nothing left to allocate
+            // The allocation's outcome names the new batch.
+            let allocated = try await bundle(queue.flush(adding: plan.allocate), token: token, tally: &tally)
+            guard let batchID = allocated.last?["createdID"] as? String else { break }  // nothing left to allocate
             let detail = Self.object(try await send(.GET, "/v1/batches/\(batchID)", token: token).body)
             let tasks = (detail["tasks"] as? [[String: Any]] ?? []).compactMap { task -> (String, String)? in
                 guard let id = task["taskID"] as? String, let gtin = task["gtin"] as? String else { return nil }
@@ -106,7 +105,9 @@ struct BenchServeDevice: Sendable {
         return tally
     }
 
-    private func bundle(_ commands: [String], token: String, tally: inout Tally) async throws {
+    /// Sends a bundle; returns its outcomes.
+    @discardableResult
+    private func bundle(_ commands: [String], token: String, tally: inout Tally) async throws -> [[String: Any]] {
         let body = Array(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
         let start = ContinuousClock.now
         var response = try await send(.POST, "/v1/commands", body: body, token: token)
@@ -118,11 +119,12 @@ struct BenchServeDevice: Sendable {
             UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
         guard response.status == 200 else {
             tally.failures += 1
-            return
+            return []
         }
         let outcomes = Self.object(response.body)["outcomes"] as? [[String: Any]] ?? []
         tally.commands += outcomes.count
         tally.failures += outcomes.filter { $0["status"] as? String == "refused" }.count
+        return outcomes
     }
 }
 

@@ -95,26 +95,27 @@ enum BenchServeBaseline {
         while ContinuousClock.now < deadline {
             round += 1
             let plan = BenchServeFlow(inspector: inspector, round: round)
-            commands += try await executeRetrying(
+            let allocated = try await executeRetrying(
                 service, try BenchServeSetup.bundle(queue.flush(adding: plan.allocate), actor: inspector))
-            guard let batch = await service.deviceBatches(inspectorID: inspector, status: 0, mode: nil).first,
-                let detail = await service.deviceBatch(batch.batchID)
-            else { break }
+            commands += allocated.count
+            guard let batchID = allocated.last?.createdID, let detail = await service.deviceBatch(batchID) else { break }
             let tasks = (detail.tasks ?? []).map { (id: $0.taskID, gtin: $0.gtin) }
             let photos = tasks.map { plan.photo(for: $0.id) }
             for photo in photos { _ = try await service.photos.store(photo, contentType: "image/jpeg") }
-            for full in queue.add(plan.work(batchID: batch.batchID, tasks: tasks, photos: photos)) {
-                commands += try await executeRetrying(service, try BenchServeSetup.bundle(full, actor: inspector))
+            for full in queue.add(plan.work(batchID: batchID, tasks: tasks, photos: photos)) {
+                commands += try await executeRetrying(service, try BenchServeSetup.bundle(full, actor: inspector)).count
             }
         }
         return commands
     }
 
     /// Runs a bundle, sending it again when other appends kept winning (as a device would).
-    static func executeRetrying(_ service: AuditService, _ envelopes: [CommandEnvelope]) async throws -> Int {
+    static func executeRetrying(_ service: AuditService, _ envelopes: [CommandEnvelope]) async throws
+        -> [CommandOutcome]
+    {
         while true {
             do {
-                return try await service.execute(batch: envelopes).count
+                return try await service.execute(batch: envelopes)
             } catch let error as AuditServiceError where error.code == .tooManyConflicts {
                 continue
             }

@@ -31,7 +31,7 @@ struct CommandsTests {
             body: ByteBuffer(bytes: bytes))
     }
 
-    @Test("the actor is the logged-in user, and a bundle resent in a new request appends nothing")
+    @Test("the actor is the logged-in user, an allocation names its batch, and a resent bundle appends nothing")
     func actorAndResend() async throws {
         let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
@@ -42,6 +42,8 @@ struct CommandsTests {
             let first = try await fixture.send(client, .post, "/v1/commands", json: body, token: token)
             #expect(first.status == .ok)
             #expect(try outcomes(first).map { $0["status"] as? String } == ["accepted", "accepted"])
+            // The allocation answers with the batch it made (no need to list batches to find it).
+            #expect(try outcomes(first).map { $0["createdID"] as? String } == ["B1", nil])
             let end = fixture.service.log.lastPosition
             var actors: Set<String> = []
             try fixture.service.log.forEachRecord(from: end - 1, upTo: end) { actors.insert($0.actor) }
@@ -50,6 +52,7 @@ struct CommandsTests {
             let again = try await fixture.send(client, .post, "/v1/commands", json: body, token: token)
             #expect(again.status == .ok)
             #expect(try outcomes(again).map { $0["status"] as? String } == ["duplicate", "duplicate"])
+            #expect(try outcomes(again).first?["createdID"] as? String == "B1")
             #expect(fixture.service.log.lastPosition == end)
         }
     }
