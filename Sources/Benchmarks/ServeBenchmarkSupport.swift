@@ -98,7 +98,9 @@ enum BenchServeBaseline {
             let allocated = try await executeRetrying(
                 service, try BenchServeSetup.bundle(queue.flush(adding: plan.allocate), actor: inspector))
             commands += allocated.count
-            guard let batchID = allocated.last?.createdID, let detail = await service.deviceBatch(batchID) else { break }
+            guard let batchID = allocated.last?.createdID, let detail = await service.deviceBatch(batchID) else {
+                break
+            }
             let tasks = (detail.tasks ?? []).map { (id: $0.taskID, gtin: $0.gtin) }
             let photos = tasks.map { plan.photo(for: $0.id) }
             for photo in photos { _ = try await service.photos.store(photo, contentType: "image/jpeg") }
