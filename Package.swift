@@ -46,6 +46,12 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // SHA-256 from the system libcrypto, for the log's two small hashes per record.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
         .target(name: "CCRC32C"),
         // SQLite settings only reachable through variadic C (sqlite3_config).
@@ -55,6 +61,7 @@ let package = Package(
             dependencies: [
                 "CLZ4",
                 "CCRC32C",
+                "CLibCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
