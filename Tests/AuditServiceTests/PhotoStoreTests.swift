@@ -97,6 +97,43 @@ struct PhotoStoreTests {
         #expect(repaired.count == clean.count + 37 + photo.count + 17 + 13)
     }
 
+    @Test("a reader that trusted a torn group reads the pack anew once a writer has cut it and written on")
+    func readerAfterRepair() throws {
+        let fixture = try ServiceFixture()
+        let blobs = DataDirectory(fixture.directory).blobs
+        do {
+            let store = try PhotoStore(directory: blobs, policy: PhotoPolicy())
+            _ = try store.store(Self.image(0), contentType: "image/jpeg")
+            store.close()
+        }
+        // A crash leaves a group whose commit is on disk but whose bytes are not.
+        let pack = blobs.path + "/packs/00000001.pack"
+        let clean = try #require(FileManager.default.contents(atPath: pack))
+        let lost = Self.image(1)
+        var torn: [UInt8] = []
+        PhotoPackFormat.appendPhotoHeader(PhotoKey(hex: PhotoStore.sha256(lost))!, count: lost.count, to: &torn)
+        let header = torn
+        torn += [UInt8](repeating: 0, count: lost.count)
+        PhotoPackFormat.appendCommit(
+            groupStart: UInt64(clean.count), groupCRC: CRC32C.checksum(header + lost), to: &torn)
+        try (clean + Data(torn)).write(to: URL(fileURLWithPath: pack))
+        // Another process's view, which trusts the commit.
+        let reader = PhotoIndex(root: blobs.path)
+        let lostKey = PhotoKey(hex: PhotoStore.sha256(lost))!
+        #expect(reader.contains(lostKey, hex: PhotoStore.sha256(lost)))
+        #expect(reader.read(lostKey, hex: PhotoStore.sha256(lost)) == nil)  // the bytes do not hash
+        // The writer cuts the torn group and writes a photo of the same size where it was.
+        let next = Self.image(2)
+        let writer = try PhotoStore(directory: blobs, policy: PhotoPolicy())
+        #expect(try writer.store(next, contentType: "image/jpeg").isNew)
+        writer.close()
+        let nextHash = PhotoStore.sha256(next)
+        #expect(reader.read(PhotoKey(hex: nextHash)!, hex: nextHash) == next)
+        #expect(!reader.contains(lostKey, hex: PhotoStore.sha256(lost)))
+        let firstHash = PhotoStore.sha256(Self.image(0))
+        #expect(reader.read(PhotoKey(hex: firstHash)!, hex: firstHash) == Self.image(0))
+    }
+
     @Test("a pack full up to its limit is followed by the next one")
     func nextPack() throws {
         let fixture = try ServiceFixture()

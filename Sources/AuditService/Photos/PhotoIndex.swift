@@ -18,6 +18,8 @@ final class PhotoIndex: @unchecked Sendable {
     /// How far the index has read: the last pack opened and the offset reached in it.
     private var readPack: UInt32 = 0
     private var readEnd: UInt64 = 0
+    /// The record that ends at `readEnd`, as read (empty: nothing to check).
+    private var readTail: [UInt8] = []
     /// Set once this process writes: then only the writer adds to the index.
     private var writing = false
     /// Whether the directory holds one-file-per-photo folders (nil: not looked yet).
@@ -66,6 +68,7 @@ final class PhotoIndex: @unchecked Sendable {
         locations = photos
         readPack = pack
         readEnd = end
+        readTail = []
     }
 
     /// The writer closed: another process may write these packs now, so misses read again.
@@ -82,6 +85,7 @@ final class PhotoIndex: @unchecked Sendable {
         for photo in photos { locations[photo.key] = photo.location }
         readPack = pack
         readEnd = end
+        readTail = []
     }
 
     /// Reads committed records from where the index stopped, through every newer pack.
@@ -92,6 +96,13 @@ final class PhotoIndex: @unchecked Sendable {
         while true {
             let descriptor = open(packsPath + "/" + PhotoPackFormat.fileName(pack), O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return }
+            if start >= UInt64(readTail.count), !readTail.isEmpty,
+                PhotoPackScan.read(descriptor, at: start - UInt64(readTail.count), count: readTail.count) != readTail
+            {
+                // A writer cut a torn tail after a crash and wrote on: read the pack anew.
+                locations = locations.filter { $0.value.pack != pack }
+                start = 0
+            }
             let scan = PhotoPackScan.read(descriptor: descriptor, from: start)
             close(descriptor)
             guard scan.isPack else { return }
@@ -99,6 +110,7 @@ final class PhotoIndex: @unchecked Sendable {
                 locations[photo.key] = PhotoLocation(pack: pack, offset: photo.offset, count: photo.count)
             }
             readPack = pack
+            if scan.end != start { readTail = scan.endRecord }
             readEnd = scan.end
             pack += 1
             start = 0

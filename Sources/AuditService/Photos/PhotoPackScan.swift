@@ -7,6 +7,9 @@ struct PhotoPackScan {
     var photos: [(key: PhotoKey, offset: UInt64, count: UInt32)] = []
     /// The offset after the last valid commit or closed record: where the next record goes.
     var end: UInt64
+    /// The bytes of that record (empty when `end` follows the magic): a reader checks them later
+    /// to see that the pack was not cut and written again since.
+    var endRecord: [UInt8] = []
     /// The groups after the last closed record (the only ones a crash can have torn).
     var openGroups: [(start: UInt64, commit: UInt64, crc: UInt32)] = []
     /// False when the file does not start as a pack.
@@ -48,6 +51,7 @@ struct PhotoPackScan {
                 scan.openGroups.append((groupStart, offset, PhotoPackFormat.uint32(header[9..<13])))
                 offset += UInt64(PhotoPackFormat.commitSize)
                 scan.end = offset
+                scan.endRecord = Array(header[0..<PhotoPackFormat.commitSize])
                 groupStart = offset
             } else if tag == PhotoPackFormat.closedTag, header.count >= PhotoPackFormat.closedSize {
                 guard PhotoPackFormat.uint32(header[9..<13]) == CRC32C.checksum(Array(header[0..<9])),
@@ -56,6 +60,7 @@ struct PhotoPackScan {
                 scan.openGroups.removeAll()
                 offset += UInt64(PhotoPackFormat.closedSize)
                 scan.end = offset
+                scan.endRecord = Array(header[0..<PhotoPackFormat.closedSize])
                 groupStart = offset
             } else {
                 break
