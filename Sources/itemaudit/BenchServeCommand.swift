@@ -10,8 +10,9 @@ struct BenchServeCommand: AsyncParsableCommand {
         discussion: """
             Sets up a catalogue, one inspector per device and a device app in a scratch directory, starts `itemaudit \
             serve` on loopback as a child process and drives N devices over keep-alive HTTP (async-http-client) \
-            through the real flow: log in, allocate, fetch the batch, upload photos, collect, inspect and submit in \
-            bundles of up to 10 commands. The baseline runs the same flow through AuditService directly in this \
+            through the real flow: log in, allocate a batch of five (its id from the allocation's outcome), fetch its \
+            tasks, upload a photo per product, then collect, inspect and submit offline, sending the queued commands \
+            in bundles of 10 (an allocation goes at once, after what is queued). The baseline runs the same flow through AuditService directly in this \
             process, on its own scratch directory, for the same time. Figures: commands (acknowledged durably per \
             second, ratio against the direct path), p50-ms and p99-ms (bundle latency, HdrHistogram), reads (GET \
             /v1/coverage?by=type per second, N clients as the manager), pages (the manager's dashboard per second, N \
