@@ -85,13 +85,11 @@ struct BenchServeDevice: Sendable {
             let plan = BenchServeFlow(inspector: inspector, round: round)
             // The allocation's outcome names the new batch.
             let allocated = try await bundle(queue.flush(adding: plan.allocate), token: token, tally: &tally)
-            guard let batchID = allocated.last?["createdID"] as? String else { break }  // nothing left to allocate
-            let detail = Self.object(try await send(.GET, "/v1/batches/\(batchID)", token: token).body)
-            let tasks = (detail["tasks"] as? [[String: Any]] ?? []).compactMap { task -> (String, String)? in
-                guard let id = task["taskID"] as? String, let gtin = task["gtin"] as? String else { return nil }
-                return (id, gtin)
-            }
-            let photos = tasks.map { plan.photo(for: $0.0) }
+            guard let batchID = allocated.last?.createdID else { break }  // nothing left to allocate
+            let detail = Self.decode(
+                BatchReply.self, try await send(.GET, "/v1/batches/\(batchID)", token: token).body)
+            let tasks = (detail?.tasks ?? []).map { (id: $0.taskID, gtin: $0.gtin) }
+            let photos = tasks.map { plan.photo(for: $0.id) }
             for photo in photos {
                 let put = try await send(
                     .PUT, "/v1/photos/\(RequestSigning.bodyHash(photo))", body: photo, token: token,
@@ -105,9 +103,33 @@ struct BenchServeDevice: Sendable {
         return tally
     }
 
+    /// The members of the answers a device reads (decoded with `JSONDecoder`: cheaper than
+    /// `JSONSerialization`, and this client shares the machine's cores with the server).
+    struct BundleReply: Decodable {
+        struct Outcome: Decodable {
+            var status: String
+            var createdID: String?
+        }
+        var outcomes: [Outcome]
+    }
+
+    struct BatchReply: Decodable {
+        struct Task: Decodable {
+            var taskID: String
+            var gtin: String
+        }
+        var tasks: [Task]?
+    }
+
+    static func decode<Reply: Decodable>(_ type: Reply.Type, _ buffer: ByteBuffer) -> Reply? {
+        try? JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+    }
+
     /// Sends a bundle; returns its outcomes.
     @discardableResult
-    private func bundle(_ commands: [String], token: String, tally: inout Tally) async throws -> [[String: Any]] {
+    private func bundle(_ commands: [String], token: String, tally: inout Tally) async throws
+        -> [BundleReply.Outcome]
+    {
         let body = Array(#"{"commands":[\#(commands.joined(separator: ","))]}"#.utf8)
         let start = ContinuousClock.now
         var response = try await send(.POST, "/v1/commands", body: body, token: token)
@@ -121,9 +143,9 @@ struct BenchServeDevice: Sendable {
             tally.failures += 1
             return []
         }
-        let outcomes = Self.object(response.body)["outcomes"] as? [[String: Any]] ?? []
+        let outcomes = Self.decode(BundleReply.self, response.body)?.outcomes ?? []
         tally.commands += outcomes.count
-        tally.failures += outcomes.filter { $0["status"] as? String == "refused" }.count
+        tally.failures += outcomes.filter { $0.status == "refused" }.count
         return outcomes
     }
 }
