@@ -1,13 +1,14 @@
-/// Little-endian fixed-width integers and LEB128 varints, written into a growing byte array.
-struct ByteWriter {
-    var bytes: [UInt8]
+/// Little-endian fixed-width integers and LEB128 varints, written into a growing byte array
+/// (package: the photo store's packs use it too).
+package struct ByteWriter {
+    package var bytes: [UInt8]
 
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func fixed<T: FixedWidthInteger>(_ value: T) {
+    package mutating func fixed<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 
-/// A file descriptor with positioned reads and writes that report errors as ``EventLogError``.
-final class LogFile: @unchecked Sendable {
+/// A file descriptor with positioned reads and writes that report errors as ``EventLogError``
+/// (package: the photo store's packs use it too).
+package final class LogFile: @unchecked Sendable {
     // @unchecked: `descriptor` never changes after init; pread/pwrite/fdatasync are safe to
     // call from several threads on one descriptor, and only the log's writer thread writes.
-    let descriptor: Int32
-    let url: URL
+    package let descriptor: Int32
+    package let url: URL
 
     private init(descriptor: Int32, url: URL) {
         self.descriptor = descriptor
@@ -15,7 +16,7 @@ final class LogFile: @unchecked Sendable {
     deinit { _ = Foundation.close(descriptor) }
 
     /// Opens an existing file for reading (and writing when `writable`).
-    static func open(_ url: URL, writable: Bool, create: Bool = false) throws -> LogFile {
+    package static func open(_ url: URL, writable: Bool, create: Bool = false) throws -> LogFile {
         var flags = writable ? O_RDWR : O_RDONLY
         if create { flags |= O_CREAT }
         let descriptor = Foundation.open(url.path, flags | O_CLOEXEC, 0o644)
@@ -24,14 +25,14 @@ final class LogFile: @unchecked Sendable {
     }
 
     /// The file's current size in bytes.
-    func size() throws -> UInt64 {
+    package func size() throws -> UInt64 {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Self.ioError("cannot stat", url: url) }
         return UInt64(info.st_size)
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; returns how many it read (fewer at the end).
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws -> Int {
         var done = 0
         while done < buffer.count {
             let result = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
@@ -45,8 +46,16 @@ final class LogFile: @unchecked Sendable {
         return done
     }
 
+    /// Up to `count` bytes at `offset` (fewer at the end of the file).
+    package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let done = try bytes.withUnsafeMutableBytes { try read(into: $0, at: offset) }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+
     /// Writes all of `bytes` at `offset`.
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         var done = 0
         var limit = bytes.count
         if let allowed = FileFaults.allowance(for: url, count: bytes.count) { limit = allowed }
@@ -65,7 +74,7 @@ final class LogFile: @unchecked Sendable {
     }
 
     /// Makes written data durable (fdatasync).
-    func sync() throws {
+    package func sync() throws {
         while fdatasync(descriptor) != 0 {
             if errno == EINTR { continue }
             throw Self.ioError("cannot sync", url: url)
@@ -73,14 +82,14 @@ final class LogFile: @unchecked Sendable {
     }
 
     /// Cuts the file to `length` bytes.
-    func truncate(to length: UInt64) throws {
+    package func truncate(to length: UInt64) throws {
         guard ftruncate(descriptor, off_t(length)) == 0 else {
             throw Self.ioError("cannot truncate", url: url, offset: length)
         }
     }
 
     /// Takes the exclusive writer lock without waiting; false when another holder has it.
-    func tryLockExclusive() throws -> Bool {
+    package func tryLockExclusive() throws -> Bool {
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
         if errno == EWOULDBLOCK { return false }
         throw Self.ioError("cannot lock", url: url)
@@ -90,7 +99,7 @@ final class LogFile: @unchecked Sendable {
     func unlock() { _ = flock(descriptor, LOCK_UN) }
 
     /// Syncs a directory so a file created or renamed in it survives a crash.
-    static func syncDirectory(_ url: URL) throws {
+    package static func syncDirectory(_ url: URL) throws {
         let file = try open(url, writable: false)
         guard fsync(file.descriptor) == 0 || errno == EINVAL else { throw ioError("cannot sync directory", url: url) }
     }

@@ -14,6 +14,17 @@ struct PhotoStoreTests {
         jpeg + Array("image \(index)".utf8) + [UInt8](repeating: UInt8(index % 251), count: size)
     }
 
+    /// What a crash can leave at `offset`: a group for `photo` whose commit reached the disk but
+    /// whose bytes did not (zeros in their place).
+    static func tornGroup(_ photo: [UInt8], at offset: Int) -> [UInt8] {
+        var group = ByteWriter()
+        PhotoPackFormat.appendPhotoHeader(PhotoKey(hex: PhotoStore.sha256(photo))!, count: photo.count, to: &group)
+        let crc = CRC32C.checksum(group.bytes + photo)
+        group.bytes += [UInt8](repeating: 0, count: photo.count)
+        PhotoPackFormat.appendCommit(groupStart: UInt64(offset), groupCRC: crc, to: &group)
+        return group.bytes
+    }
+
     static func packFiles(_ blobs: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: blobs.path + "/packs")) ?? [])
             .filter { $0.hasSuffix(".pack") }.sorted()
@@ -76,13 +87,8 @@ struct PhotoStoreTests {
         let pack = blobs.path + "/packs/00000001.pack"
         let clean = try #require(FileManager.default.contents(atPath: pack))
         // What a crash can leave: a group whose commit made it to disk but not all of its bytes.
-        var torn: [UInt8] = []
         let photo = Self.image(7)
-        PhotoPackFormat.appendPhotoHeader(PhotoKey(hex: PhotoStore.sha256(photo))!, count: photo.count, to: &torn)
-        torn += [UInt8](repeating: 0, count: photo.count)
-        PhotoPackFormat.appendCommit(
-            groupStart: UInt64(clean.count), groupCRC: CRC32C.checksum(Array(torn[..<37]) + photo), to: &torn)
-        torn += [1, 2, 3]  // and the start of the next
+        let torn = Self.tornGroup(photo, at: clean.count) + [1, 2, 3]  // and the start of the next
         try (clean + Data(torn)).write(to: URL(fileURLWithPath: pack))
 
         let reopened = try PhotoStore(directory: blobs, policy: PhotoPolicy())
@@ -110,12 +116,7 @@ struct PhotoStoreTests {
         let pack = blobs.path + "/packs/00000001.pack"
         let clean = try #require(FileManager.default.contents(atPath: pack))
         let lost = Self.image(1)
-        var torn: [UInt8] = []
-        PhotoPackFormat.appendPhotoHeader(PhotoKey(hex: PhotoStore.sha256(lost))!, count: lost.count, to: &torn)
-        let header = torn
-        torn += [UInt8](repeating: 0, count: lost.count)
-        PhotoPackFormat.appendCommit(
-            groupStart: UInt64(clean.count), groupCRC: CRC32C.checksum(header + lost), to: &torn)
+        let torn = Self.tornGroup(lost, at: clean.count)
         try (clean + Data(torn)).write(to: URL(fileURLWithPath: pack))
         // Another process's view, which trusts the commit.
         let reader = PhotoIndex(root: blobs.path)

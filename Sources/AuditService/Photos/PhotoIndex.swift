@@ -1,3 +1,4 @@
+import AuditLog
 import Crypto
 import Foundation
 
@@ -45,11 +46,10 @@ final class PhotoIndex: @unchecked Sendable {
     /// The photo's bytes, nil when not stored or when they no longer hash to `key` (damaged).
     func read(_ key: PhotoKey, hex: String) -> [UInt8]? {
         if let location = location(of: key) {
-            let descriptor = open(packsPath + "/" + PhotoPackFormat.fileName(location.pack), O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            let bytes = PhotoPackScan.read(descriptor, at: location.offset, count: Int(location.count))
-            guard bytes.count == Int(location.count), PhotoKey(digest: SHA256.hash(data: bytes)) == key else {
+            guard let file = try? LogFile.open(packURL(location.pack), writable: false),
+                let bytes = try? file.read(count: Int(location.count), at: location.offset),
+                bytes.count == Int(location.count), PhotoKey(digest: SHA256.hash(data: bytes)) == key
+            else {
                 return nil
             }
             return bytes
@@ -94,17 +94,15 @@ final class PhotoIndex: @unchecked Sendable {
         var pack = max(readPack, 1)
         var start = readPack == 0 ? 0 : readEnd
         while true {
-            let descriptor = open(packsPath + "/" + PhotoPackFormat.fileName(pack), O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return }
+            guard let file = try? LogFile.open(packURL(pack), writable: false) else { return }
             if start >= UInt64(readTail.count), !readTail.isEmpty,
-                PhotoPackScan.read(descriptor, at: start - UInt64(readTail.count), count: readTail.count) != readTail
+                (try? file.read(count: readTail.count, at: start - UInt64(readTail.count))) != readTail
             {
                 // A writer cut a torn tail after a crash and wrote on: read the pack anew.
                 locations = locations.filter { $0.value.pack != pack }
                 start = 0
             }
-            let scan = PhotoPackScan.read(descriptor: descriptor, from: start)
-            close(descriptor)
+            let scan = PhotoPackScan.read(file, from: start)
             guard scan.isPack else { return }
             for photo in scan.photos {
                 locations[photo.key] = PhotoLocation(pack: pack, offset: photo.offset, count: photo.count)
@@ -117,6 +115,11 @@ final class PhotoIndex: @unchecked Sendable {
         }
     }
 
+    /// The file of pack `number`.
+    func packURL(_ number: UInt32) -> URL {
+        URL(fileURLWithPath: packsPath + "/" + PhotoPackFormat.fileName(number))
+    }
+
     /// `<blobs>/<first two hex>/<sha256>`: where earlier versions put each photo.
     func legacyPath(_ hex: String) -> String { root + "/" + hex.prefix(2) + "/" + hex }
 
@@ -124,9 +127,7 @@ final class PhotoIndex: @unchecked Sendable {
         lock.lock()
         if hasLegacyFolders == nil {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-            hasLegacyFolders = names.contains {
-                $0.utf8.count == 2 && PhotoKey(hex: String(repeating: $0, count: 32)) != nil
-            }
+            hasLegacyFolders = names.contains { $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }
         }
         let look = hasLegacyFolders == true
         lock.unlock()

@@ -35,41 +35,31 @@ enum PhotoPackFormat {
         return UInt32(name.prefix(8))
     }
 
-    static func appendPhotoHeader(_ key: PhotoKey, count: Int, to output: inout [UInt8]) {
-        output.append(photoTag)
-        appendUInt32(UInt32(count), to: &output)
-        key.appendBytes(to: &output)
+    static func appendPhotoHeader(_ key: PhotoKey, count: Int, to output: inout ByteWriter) {
+        output.fixed(photoTag)
+        output.fixed(UInt32(count))
+        key.appendBytes(to: &output.bytes)
     }
 
-    static func appendCommit(groupStart: UInt64, groupCRC: UInt32, to output: inout [UInt8]) {
-        let start = output.count
-        output.append(commitTag)
-        appendUInt64(groupStart, to: &output)
-        appendUInt32(groupCRC, to: &output)
-        appendUInt32(CRC32C.checksum(Array(output[start...])), to: &output)
+    static func appendCommit(groupStart: UInt64, groupCRC: UInt32, to output: inout ByteWriter) {
+        let start = output.bytes.count
+        output.fixed(commitTag)
+        output.fixed(groupStart)
+        output.fixed(groupCRC)
+        output.fixed(CRC32C.checksum(Array(output.bytes[start...])))
     }
 
     static func closed(at offset: UInt64) -> [UInt8] {
-        var output: [UInt8] = [closedTag]
-        appendUInt64(offset, to: &output)
-        appendUInt32(CRC32C.checksum(output), to: &output)
-        return output
+        var output = ByteWriter()
+        output.fixed(closedTag)
+        output.fixed(offset)
+        output.fixed(CRC32C.checksum(output.bytes))
+        return output.bytes
     }
 
-    static func appendUInt32(_ value: UInt32, to output: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
-    }
-
-    static func appendUInt64(_ value: UInt64, to output: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { output.append(contentsOf: $0) }
-    }
-
-    static func uint32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
-    static func uint64(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    /// The little-endian integer at `offset` of `bytes`.
+    static func field<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
+        bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
     }
 }
 

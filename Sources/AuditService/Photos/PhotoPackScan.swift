@@ -15,17 +15,15 @@ struct PhotoPackScan {
     /// False when the file does not start as a pack.
     var isPack = true
 
-    /// Reads the records of the open pack `descriptor` from `start` (0: the file's beginning) up
-    /// to its end or the first record that is cut short or not valid.
-    static func read(descriptor: Int32, from start: UInt64) -> PhotoPackScan {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return PhotoPackScan(end: start) }
-        let size = UInt64(info.st_size)
+    /// Reads the records of the pack `file` from `start` (0: the file's beginning) up to its end
+    /// or the first record that is cut short or not valid.
+    static func read(_ file: LogFile, from start: UInt64) -> PhotoPackScan {
+        guard let size = try? file.size() else { return PhotoPackScan(end: start) }
         var offset = start
         if start == 0 {
             let magic = PhotoPackFormat.magic
             guard size >= UInt64(magic.count) else { return PhotoPackScan(end: 0) }  // cut as it was made
-            guard read(descriptor, at: 0, count: magic.count) == magic else {
+            guard (try? file.read(count: magic.count, at: 0)) == magic else {
                 return PhotoPackScan(end: 0, isPack: false)
             }
             offset = UInt64(magic.count)
@@ -34,28 +32,28 @@ struct PhotoPackScan {
         var group: [(key: PhotoKey, offset: UInt64, count: UInt32)] = []
         var groupStart = offset
         while offset < size {
-            let header = read(descriptor, at: offset, count: Int(min(37, size - offset)))
-            guard let tag = header.first else { break }
+            guard let header = try? file.read(count: Int(min(37, size - offset)), at: offset), let tag = header.first
+            else { break }
             if tag == PhotoPackFormat.photoTag, header.count == PhotoPackFormat.photoHeaderSize {
-                let count = PhotoPackFormat.uint32(header[1..<5])
+                let count = PhotoPackFormat.field(UInt32.self, header, at: 1)
                 let bytesAt = offset + UInt64(PhotoPackFormat.photoHeaderSize)
                 guard bytesAt + UInt64(count) <= size else { break }
                 group.append((PhotoKey(digest: header[5..<37]), bytesAt, count))
                 offset = bytesAt + UInt64(count)
             } else if tag == PhotoPackFormat.commitTag, header.count >= PhotoPackFormat.commitSize {
-                guard PhotoPackFormat.uint32(header[13..<17]) == CRC32C.checksum(Array(header[0..<13])),
-                    PhotoPackFormat.uint64(header[1..<9]) == groupStart
+                guard PhotoPackFormat.field(UInt32.self, header, at: 13) == CRC32C.checksum(Array(header[0..<13])),
+                    PhotoPackFormat.field(UInt64.self, header, at: 1) == groupStart
                 else { break }
                 scan.photos += group
                 group.removeAll()
-                scan.openGroups.append((groupStart, offset, PhotoPackFormat.uint32(header[9..<13])))
+                scan.openGroups.append((groupStart, offset, PhotoPackFormat.field(UInt32.self, header, at: 9)))
                 offset += UInt64(PhotoPackFormat.commitSize)
                 scan.end = offset
                 scan.endRecord = Array(header[0..<PhotoPackFormat.commitSize])
                 groupStart = offset
             } else if tag == PhotoPackFormat.closedTag, header.count >= PhotoPackFormat.closedSize {
-                guard PhotoPackFormat.uint32(header[9..<13]) == CRC32C.checksum(Array(header[0..<9])),
-                    PhotoPackFormat.uint64(header[1..<9]) == offset, group.isEmpty
+                guard PhotoPackFormat.field(UInt32.self, header, at: 9) == CRC32C.checksum(Array(header[0..<9])),
+                    PhotoPackFormat.field(UInt64.self, header, at: 1) == offset, group.isEmpty
                 else { break }
                 scan.openGroups.removeAll()
                 offset += UInt64(PhotoPackFormat.closedSize)
@@ -67,20 +65,5 @@ struct PhotoPackScan {
             }
         }
         return scan
-    }
-
-    /// Up to `count` bytes at `offset` (fewer at the end of the file).
-    static func read(_ descriptor: Int32, at offset: UInt64, count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let result = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { break }
-            done += result
-        }
-        return Array(bytes.prefix(done))
     }
 }

@@ -32,8 +32,8 @@ final class PhotoPackWriter: @unchecked Sendable {
     private var committing = false
 
     // The open pack: touched by the thread while committing, or by close() while it is not.
-    private var descriptor: Int32 = -1
-    private var lockDescriptor: Int32 = -1
+    private var file: LogFile?
+    private var lockFile: LogFile?
     private var pack: UInt32 = 0
     private var end: UInt64 = 0
     /// True when the pack has groups written without a sync (only non-durable stores since).
@@ -46,11 +46,6 @@ final class PhotoPackWriter: @unchecked Sendable {
         self.packLimit = packLimit
         root = index.root
         packsPath = index.packsPath
-    }
-
-    deinit {
-        if descriptor >= 0 { Foundation.close(descriptor) }
-        if lockDescriptor >= 0 { Foundation.close(lockDescriptor) }
     }
 
     /// Queues a store; `request.complete` is called once its group is written (and synced, when durable).
@@ -73,11 +68,12 @@ final class PhotoPackWriter: @unchecked Sendable {
         queue.lock()
         defer { queue.unlock() }
         while !pending.isEmpty || committing { queue.wait() }
-        guard descriptor >= 0 else { return }
+        guard let file else { return }
         if failure == nil {
+            // Synced before the marker is written: the marker vouches for every group before it.
             let marker = PhotoPackFormat.closed(at: end)
-            let synced = !unsynced || fdatasync(descriptor) == 0
-            if synced, write(marker, at: end), fdatasync(descriptor) == 0 {
+            let synced = !unsynced || (try? file.sync()) != nil
+            if synced, (try? marker.withUnsafeBytes { try file.write($0, at: end) }) != nil, (try? file.sync()) != nil {
                 end += UInt64(marker.count)
             }
         }
@@ -113,7 +109,7 @@ final class PhotoPackWriter: @unchecked Sendable {
             for request in group { request.complete(.failure(failure)) }
             return
         }
-        if descriptor < 0 {
+        if file == nil {
             do {
                 try open()
             } catch {
@@ -163,165 +159,146 @@ final class PhotoPackWriter: @unchecked Sendable {
         if end > UInt64(PhotoPackFormat.magic.count), end + UInt64(size) > packLimit {
             do { try startPack(pack + 1) } catch { return error }
         }
-        var output: [UInt8] = []
-        output.reserveCapacity(size)
+        guard let file else { return Self.problem("write the photo", index.packURL(pack), nil) }
+        var output = ByteWriter(capacity: size)
         var located: [(key: PhotoKey, location: PhotoLocation)] = []
         for photo in photos {
             PhotoPackFormat.appendPhotoHeader(photo.key, count: photo.bytes.count, to: &output)
-            let offset = end + UInt64(output.count)
-            output += photo.bytes
+            let offset = end + UInt64(output.bytes.count)
+            output.bytes += photo.bytes
             located.append((photo.key, PhotoLocation(pack: pack, offset: offset, count: UInt32(photo.bytes.count))))
         }
-        PhotoPackFormat.appendCommit(groupStart: end, groupCRC: CRC32C.checksum(output), to: &output)
-        guard write(output, at: end) else {
-            _ = ftruncate(descriptor, off_t(end))
-            return AuditServiceError(
-                .dataDirectory, "cannot write the photo (check disk space)",
-                context: ["file": packsPath + "/" + PhotoPackFormat.fileName(pack)])
+        PhotoPackFormat.appendCommit(groupStart: end, groupCRC: CRC32C.checksum(output.bytes), to: &output)
+        do {
+            try output.bytes.withUnsafeBytes { try file.write($0, at: end) }
+        } catch {
+            _ = try? file.truncate(to: end)
+            return Self.problem("write the photo", file.url, error)
         }
         if durable {
-            guard fdatasync(descriptor) == 0 else {
-                let error = AuditServiceError(
-                    .dataDirectory, "cannot sync the photo store (check the disk; restart to recover)",
-                    context: ["file": packsPath + "/" + PhotoPackFormat.fileName(pack)])
-                failure = error
-                return error
+            do {
+                try file.sync()
+            } catch {
+                // After a failed fdatasync what reached the disk is unknown: stop until reopened.
+                failure = Self.problem("sync the photo store (restart to recover)", file.url, error)
+                return failure
             }
             unsynced = false
         } else {
             unsynced = true
         }
-        end += UInt64(output.count)
+        end += UInt64(output.bytes.count)
         index.publish(located, pack: pack, end: end)
         return nil
     }
 
     /// Takes the lock, repairs the last pack and reads every pack into the index.
     private func open() throws(AuditServiceError) {
-        let problem = { (what: String, path: String) in
-            AuditServiceError(
-                .dataDirectory, "cannot \(what) (check permissions and disk space)", context: ["file": path])
-        }
-        if mkdir(root, 0o755) == 0 { syncDirectory(URL(fileURLWithPath: root).deletingLastPathComponent().path) }
-        if mkdir(packsPath, 0o755) == 0 { syncDirectory(root) }
-        let lockPath = packsPath + "/LOCK"
-        lockDescriptor = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lockDescriptor >= 0 else { throw problem("open the photo store's lock", lockPath) }
-        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-            releaseFiles()
-            throw AuditServiceError(
-                .dataDirectory, "another process is writing photos here (stop it, or use its server)",
-                context: ["directory": packsPath])
+        let packsURL = URL(fileURLWithPath: packsPath)
+        let rootURL = URL(fileURLWithPath: root)
+        if mkdir(root, 0o755) == 0 { try? LogFile.syncDirectory(rootURL.deletingLastPathComponent()) }
+        if mkdir(packsPath, 0o755) == 0 { try? LogFile.syncDirectory(rootURL) }
+        let lockURL = packsURL.appendingPathComponent("LOCK")
+        do {
+            let lock = try LogFile.open(lockURL, writable: true, create: true)
+            guard try lock.tryLockExclusive() else {
+                throw AuditServiceError(
+                    .dataDirectory, "another process is writing photos here (stop it, or use its server)",
+                    context: ["directory": packsPath])
+            }
+            lockFile = lock
+        } catch let error as AuditServiceError {
+            throw error
+        } catch {
+            throw Self.problem("lock the photo store", lockURL, error)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packsPath)) ?? []
         let last = names.compactMap(PhotoPackFormat.packNumber).max() ?? 0
         var photos: [PhotoKey: PhotoLocation] = [:]
         for number in 1..<max(last, 1) {
-            let path = packsPath + "/" + PhotoPackFormat.fileName(number)
-            let file = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-            guard file >= 0 else { continue }
-            for photo in PhotoPackScan.read(descriptor: file, from: 0).photos {
+            guard let earlier = try? LogFile.open(index.packURL(number), writable: false) else { continue }
+            for photo in PhotoPackScan.read(earlier, from: 0).photos {
                 photos[photo.key] = PhotoLocation(pack: number, offset: photo.offset, count: photo.count)
             }
-            Foundation.close(file)
         }
         guard last > 0 else {
             try startPack(1)
             index.startWriting(photos: photos, pack: pack, end: end)
             return
         }
-        let path = packsPath + "/" + PhotoPackFormat.fileName(last)
-        descriptor = Foundation.open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            releaseFiles()
-            throw problem("open the photo pack", path)
-        }
-        pack = last
-        var scan = PhotoPackScan.read(descriptor: descriptor, from: 0)
-        guard scan.isPack else {
-            releaseFiles()
-            throw AuditServiceError(
-                .dataDirectory, "this file is not a photo pack (move it out of the packs folder)",
-                context: ["file": path])
-        }
-        // Only groups since the last clean close can be torn: keep those whose CRC32C holds.
-        for group in scan.openGroups {
-            let bytes = PhotoPackScan.read(descriptor, at: group.start, count: Int(group.commit - group.start))
-            if bytes.count != Int(group.commit - group.start) || CRC32C.checksum(bytes) != group.crc {
-                scan.end = group.start
-                scan.photos.removeAll { $0.offset >= group.start }
-                break
-            }
-        }
-        // A torn tail is cut; a file cut before its magic (a crash as it was made) starts again.
-        var info = stat()
-        let size = fstat(descriptor, &info) == 0 ? UInt64(info.st_size) : 0
-        let magic = PhotoPackFormat.magic
-        if scan.end < UInt64(magic.count) {
-            guard ftruncate(descriptor, 0) == 0, write(magic, at: 0), fdatasync(descriptor) == 0 else {
+        let url = index.packURL(last)
+        do {
+            let current = try LogFile.open(url, writable: true)
+            var scan = PhotoPackScan.read(current, from: 0)
+            guard scan.isPack else {
                 releaseFiles()
-                throw problem("repair the photo pack", path)
+                throw AuditServiceError(
+                    .dataDirectory, "this file is not a photo pack (move it out of the packs folder)",
+                    context: ["file": url.path])
             }
-            scan.end = UInt64(magic.count)
-        } else if size != scan.end {
-            guard ftruncate(descriptor, off_t(scan.end)) == 0, fdatasync(descriptor) == 0 else {
-                releaseFiles()
-                throw problem("repair the photo pack", path)
+            // Only groups since the last clean close can be torn: keep those whose CRC32C holds.
+            for group in scan.openGroups {
+                let bytes = try current.read(count: Int(group.commit - group.start), at: group.start)
+                if bytes.count != Int(group.commit - group.start) || CRC32C.checksum(bytes) != group.crc {
+                    scan.end = group.start
+                    scan.photos.removeAll { $0.offset >= group.start }
+                    break
+                }
             }
-        }
-        end = scan.end
-        for photo in scan.photos {
-            photos[photo.key] = PhotoLocation(pack: last, offset: photo.offset, count: photo.count)
+            // A torn tail is cut; a file cut before its magic (a crash as it was made) starts again.
+            let magic = PhotoPackFormat.magic
+            if scan.end < UInt64(magic.count) {
+                try current.truncate(to: 0)
+                try magic.withUnsafeBytes { try current.write($0, at: 0) }
+                try current.sync()
+                scan.end = UInt64(magic.count)
+            } else if try current.size() != scan.end {
+                try current.truncate(to: scan.end)
+                try current.sync()
+            }
+            file = current
+            pack = last
+            end = scan.end
+            for photo in scan.photos {
+                photos[photo.key] = PhotoLocation(pack: last, offset: photo.offset, count: photo.count)
+            }
+        } catch let error as AuditServiceError {
+            throw error
+        } catch {
+            releaseFiles()
+            throw Self.problem("open and repair the photo pack", url, error)
         }
         index.startWriting(photos: photos, pack: pack, end: end)
     }
 
     /// Syncs the current pack, then creates pack `number` and makes it the current one.
     private func startPack(_ number: UInt32) throws(AuditServiceError) {
-        let path = packsPath + "/" + PhotoPackFormat.fileName(number)
-        if descriptor >= 0 {
-            guard !unsynced || fdatasync(descriptor) == 0 else {
-                throw AuditServiceError(.dataDirectory, "cannot sync the photo pack", context: ["file": path])
-            }
-            Foundation.close(descriptor)
-            descriptor = -1
+        let url = index.packURL(number)
+        do {
+            if let file, unsynced { try file.sync() }
+            file = nil
+            let next = try LogFile.open(url, writable: true, create: true)
+            try next.truncate(to: 0)
+            try PhotoPackFormat.magic.withUnsafeBytes { try next.write($0, at: 0) }
+            try next.sync()
+            try LogFile.syncDirectory(URL(fileURLWithPath: packsPath))
+            file = next
+        } catch {
+            throw Self.problem("start the photo pack", url, error)
         }
-        descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0, write(PhotoPackFormat.magic, at: 0), fsync(descriptor) == 0 else {
-            throw AuditServiceError(
-                .dataDirectory, "cannot create the photo pack (check permissions and disk space)",
-                context: ["file": path])
-        }
-        syncDirectory(packsPath)
         pack = number
         end = UInt64(PhotoPackFormat.magic.count)
         unsynced = false
     }
 
-    private func write(_ bytes: [UInt8], at offset: UInt64) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let result = bytes.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { return false }
-            done += result
-        }
-        return true
-    }
-
-    private func syncDirectory(_ path: String) {
-        let directory = Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return }
-        _ = fsync(directory)
-        Foundation.close(directory)
+    /// An error naming the file, with what the system said (the log's file errors say how to fix it).
+    private static func problem(_ what: String, _ url: URL, _ error: (any Error)?) -> AuditServiceError {
+        let reason = (error as? EventLogError)?.message ?? error.map { "\($0)" } ?? "the file is not open"
+        return AuditServiceError(.dataDirectory, "cannot \(what): \(reason)", context: ["file": url.path])
     }
 
     private func releaseFiles() {
-        if descriptor >= 0 { Foundation.close(descriptor) }
-        if lockDescriptor >= 0 { Foundation.close(lockDescriptor) }
-        descriptor = -1
-        lockDescriptor = -1
+        file = nil
+        lockFile = nil
     }
 }

@@ -162,9 +162,7 @@ public struct PhotoStore: Sendable {
         return packs.index.read(key, hex: sha256)
     }
 
-    static func isHash(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
+    static func isHash(_ text: String) -> Bool { PhotoKey(hex: text) != nil }
 
     /// Lower-case hex SHA-256.
     public static func sha256(_ bytes: [UInt8]) -> String { hex(SHA256.hash(data: bytes)) }
