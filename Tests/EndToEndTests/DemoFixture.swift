@@ -79,7 +79,7 @@ enum DemoFixture {
             }
             do {
                 try files.copyItem(at: from, to: to)
-            } catch where (path.hasSuffix("-wal") || path.hasSuffix("-shm")) && !files.fileExists(atPath: from.path) {
+            } catch  where (path.hasSuffix("-wal") || path.hasSuffix("-shm")) && !files.fileExists(atPath: from.path) {
                 continue
             }
         }
