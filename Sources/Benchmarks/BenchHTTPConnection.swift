@@ -15,12 +15,18 @@ final class BenchHTTPConnection: @unchecked Sendable {
     // lives on the channel's event loop.
     private let host: String
     private let port: Int
+    /// The event loop the connection lives on; a task that uses it should prefer ``executor``.
+    let eventLoop: any EventLoop
+    /// Runs the using task on ``eventLoop`` (pass it as the task's executor preference).
+    let executor: EventLoopTaskExecutor
     private var channel: (any Channel)?
     private var collector: ResponseCollector?
 
     init(host: String, port: Int) {
         self.host = host
         self.port = port
+        eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        executor = EventLoopTaskExecutor(eventLoop)
     }
 
     struct Closed: Error, CustomStringConvertible {
@@ -61,7 +67,7 @@ final class BenchHTTPConnection: @unchecked Sendable {
     private func connected() async throws -> (any Channel, ResponseCollector) {
         if let channel, let collector, channel.isActive { return (channel, collector) }
         let collector = ResponseCollector()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.pipeline.addHTTPClientHandlers().flatMap { channel.pipeline.addHandler(collector) }

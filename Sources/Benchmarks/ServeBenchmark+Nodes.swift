@@ -106,7 +106,11 @@ public struct ServeNodesBenchmark: Sendable {
             let start = ContinuousClock.now
             let deadline = start + .seconds(seconds)
             tallies = try await withThrowingTaskGroup(of: BenchServeDevice.Tally.self) { group in
-                for device in clients { group.addTask { try await device.run(until: deadline) } }
+                for device in clients {
+                    group.addTask(executorPreference: device.connection.executor) {
+                        try await device.run(until: deadline)
+                    }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             elapsed = ContinuousClock.now - start

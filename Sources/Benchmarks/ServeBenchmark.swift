@@ -119,7 +119,11 @@ public struct ServeBenchmark: Sendable {
         let start = ContinuousClock.now
         let deadline = start + .seconds(seconds)
         let tallies = try await withThrowingTaskGroup(of: BenchServeDevice.Tally.self) { group in
-            for device in clients { group.addTask { try await device.run(until: deadline) } }
+            for device in clients {
+                group.addTask(executorPreference: device.connection.executor) {
+                    try await device.run(until: deadline)
+                }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let elapsed = ContinuousClock.now - start

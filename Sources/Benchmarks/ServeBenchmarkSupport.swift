@@ -136,7 +136,7 @@ enum BenchServeReads {
         let deadline = start + .seconds(seconds)
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
             for client in clients {
-                group.addTask {
+                group.addTask(executorPreference: client.connection.executor) {
                     let token = try await client.login()
                     var count = 0
                     while ContinuousClock.now < deadline {
