@@ -89,7 +89,7 @@ extension AuditService {
                 : decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
     }
 
-    func notifyObservers() async {
-        for observer in observers { await observer.logAdvanced(to: appliedPosition) }
+    func notifyObservers() {
+        for observer in observers { observer.logAdvanced(to: appliedPosition) }
     }
 }

@@ -205,7 +205,7 @@ extension AuditService {
                 outcomes[bundle][index] = try await repeatOutcome(command)
             }
         }
-        if !appends.isEmpty { await notifyObservers() }
+        if !appends.isEmpty { notifyObservers() }
         return .written(outcomes.map { $0.compactMap { $0 } })
     }
 }

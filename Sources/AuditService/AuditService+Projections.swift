@@ -23,8 +23,14 @@ public actor ProjectionFollower: LogObserver {
         self.logger = logger
     }
 
-    public func logAdvanced(to position: UInt64) async {
+    /// Notes the new position for the background fold; returns at once, also while a fold runs.
+    public nonisolated func logAdvanced(to position: UInt64) {
         live.catchUpSoon(to: position, directory: directory, log: log, logger: logger)
+    }
+
+    /// Runs `body` as if a fold were running meanwhile: for tests.
+    package nonisolated func whileFolding<T>(_ body: () throws -> T) rethrows -> T {
+        try live.whileFolding(body)
     }
 
     /// Waits for the folds asked for so far; the error the last one met, if any (the next
@@ -64,7 +70,7 @@ extension AuditService {
             store: store, live: liveProjections, directory: DataDirectory(dataDirectory), log: log, logger: logger)
         addObserver(follower)
         // Appends made while the database was being opened: folded now.
-        await follower.logAdvanced(to: log.lastPosition)
+        follower.logAdvanced(to: log.lastPosition)
         return follower
     }
 }

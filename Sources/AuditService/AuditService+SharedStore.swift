@@ -50,7 +50,7 @@ extension AuditService {
         guard position > appliedPosition else { return }
         do {
             try catchUp()
-            await notifyObservers()
+            notifyObservers()
         } catch {
             logger.warning(
                 "could not fold the shared log's new events (the next notification tries again)",

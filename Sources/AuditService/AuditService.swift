@@ -190,5 +190,7 @@ public actor AuditService {
 /// position is, so it can read and fold the new records itself.
 public protocol LogObserver: Sendable {
     /// The log now holds records up to `position` (inclusive).
-    func logAdvanced(to position: UInt64) async
+    /// Called by the group writer after every append: it must return at once (hand the work
+    /// to a thread of its own), or every bundle behind it waits.
+    func logAdvanced(to position: UInt64)
 }

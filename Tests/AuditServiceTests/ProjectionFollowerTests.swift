@@ -31,4 +31,28 @@ struct ProjectionFollowerTests {
         let reopened = try ProjectionStore.open(at: DataDirectory(fixture.directory).projections)
         #expect(try reopened.batch(batchID)?.taskCount == 2)
     }
+
+    @Test("a new position is noted at once while a fold runs: the group writer never waits for one")
+    func noticeDoesNotWaitForARunningFold() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(batch: catalogueCommands())
+        let follower = try await service.followProjections()
+        let position = service.lastPosition
+        let noticed = DispatchSemaphore(value: 0)
+        // The wait only catches a notice that hangs: one that waits for the fold never returns
+        // before the fold ends, and this fold ends only after the wait.
+        let answer = follower.whileFolding {
+            Thread {
+                follower.logAdvanced(to: position)
+                noticed.signal()
+            }.start()
+            return noticed.wait(timeout: .now() + 60)
+        }
+        #expect(answer == .success, "logAdvanced waited for the running fold")
+        if answer != .success { noticed.wait() }
+        #expect(await follower.settle() == nil)
+        #expect(follower.foldedPosition == position)
+        try await service.close()
+    }
 }

@@ -57,7 +57,7 @@ extension AuditService {
                 throw AuditServiceError(.log, "cannot append: \(error)", context: ["commandID": commandID])
             }
             try catchUp()
-            await notifyObservers()
+            notifyObservers()
             return CommandOutcome(
                 commandID: commandID, commandType: command.typeName,
                 status: result.wasDuplicate ? .duplicate : .accepted, stream: stream, positions: result.positions,

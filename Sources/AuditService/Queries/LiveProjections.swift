@@ -14,12 +14,20 @@ import Projections
 ///
 /// Catching up happens under one lock, so a report never reads a database another thread is
 /// folding into halfway, and a report asked for after an append sees it (read-your-writes).
+/// Asking for a catch-up takes another lock, never held across a fold.
 package final class LiveProjections: @unchecked Sendable {
-    // @unchecked: `store`, `folded`, `wanted` and `following` are only touched while holding `lock`.
-    private let lock = NSLock()
+    // @unchecked: `store` and `folded` are only touched while holding `foldLock`; `wanted`,
+    // `following`, `backgroundError` and `published` only while holding `requestLock`.
+    /// Held for a whole catch-up: a report never reads a database another thread is folding into.
+    private let foldLock = NSLock()
+    /// Held only to note or read a request, never across a fold: the group writer asks for a
+    /// catch-up after every append and must not wait for one that is running.
+    private let requestLock = NSLock()
     private var store: ProjectionStore?
     /// The log position the open database has folded up to.
     private var folded: UInt64 = 0
+    /// ``folded`` as of the last catch-up, for readers that must not wait for a running one.
+    private var published: UInt64 = 0
     /// The furthest position a ``catchUpSoon(to:)`` asked for, and whether a background catch-up runs.
     private var wanted: UInt64 = 0
     private var following = false
@@ -44,19 +52,20 @@ package final class LiveProjections: @unchecked Sendable {
     func caughtUp(
         directory: DataDirectory, log: any EventStore, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
-        lock.lock()
-        defer { lock.unlock() }
+        foldLock.lock()
+        defer { foldLock.unlock() }
         return try caughtUpLocked(to: log.lastPosition, directory: directory, log: log, logger: logger, note: note)
     }
 
-    /// Folds up to `position` on a background thread, soon; returns at once. Several calls while
-    /// one runs are folded together by the next run (an append is never kept waiting for it).
+    /// Folds up to `position` on a background thread, soon; returns at once, also while a
+    /// catch-up runs. Several calls while one runs are folded together by the next run (an append
+    /// is never kept waiting for it).
     func catchUpSoon(to position: UInt64, directory: DataDirectory, log: any EventStore, logger: Logger) {
-        lock.lock()
+        requestLock.lock()
         wanted = max(wanted, position)
         let start = !following
         following = true
-        lock.unlock()
+        requestLock.unlock()
         guard start else { return }
         background.async { [self] in
             while true {
@@ -66,28 +75,52 @@ package final class LiveProjections: @unchecked Sendable {
                     if wait > .zero { Thread.sleep(forTimeInterval: Self.seconds(wait)) }
                 }
                 lastFollowStart = .now
-                lock.lock()
+                requestLock.lock()
                 let target = wanted
-                guard folded < target || store == nil else {
-                    following = false
-                    lock.unlock()
-                    return
-                }
+                requestLock.unlock()
+                let reached: UInt64
                 do {
-                    _ = try caughtUpLocked(to: target, directory: directory, log: log, logger: logger) {
-                        logger.warning("\($0)")
-                    }
-                    backgroundError = nil
+                    reached = try followedUp(to: target, directory: directory, log: log, logger: logger)
                 } catch {
-                    backgroundError = "\(error)"
                     logger.warning("projections could not catch up", metadata: ["error": "\(error)"])
+                    requestLock.lock()
+                    backgroundError = "\(error)"
                     following = false
-                    lock.unlock()
+                    requestLock.unlock()
                     return
                 }
-                lock.unlock()
+                requestLock.lock()
+                backgroundError = nil
+                // Decided under the lock a request takes: a request after this starts the next run.
+                if wanted <= reached {
+                    following = false
+                    requestLock.unlock()
+                    return
+                }
+                requestLock.unlock()
             }
         }
+    }
+
+    /// One background catch-up up to `target`; the position folded up to.
+    private func followedUp(
+        to target: UInt64, directory: DataDirectory, log: any EventStore, logger: Logger
+    ) throws -> UInt64 {
+        foldLock.lock()
+        defer { foldLock.unlock() }
+        if folded < target || store == nil {
+            _ = try caughtUpLocked(to: target, directory: directory, log: log, logger: logger) {
+                logger.warning("\($0)")
+            }
+        }
+        return folded
+    }
+
+    /// Runs `body` as if a catch-up were folding meanwhile (the fold lock held): for tests.
+    package func whileFolding<T>(_ body: () throws -> T) rethrows -> T {
+        foldLock.lock()
+        defer { foldLock.unlock() }
+        return try body()
     }
 
     private static func seconds(_ duration: Duration) -> Double {
@@ -98,26 +131,35 @@ package final class LiveProjections: @unchecked Sendable {
     /// one, if it failed.
     func settle() -> String? {
         background.sync {}
-        lock.lock()
-        defer { lock.unlock() }
+        requestLock.lock()
+        defer { requestLock.unlock() }
         return backgroundError
     }
 
     /// The error the last background catch-up met, nil when it succeeded.
     var lastBackgroundError: String? {
-        lock.lock()
-        defer { lock.unlock() }
+        requestLock.lock()
+        defer { requestLock.unlock() }
         return backgroundError
     }
 
-    /// The position the open database has folded up to (0 before it is opened).
+    /// The position the database had folded up to when the last catch-up ended (0 before it is
+    /// opened); does not wait for one that is running.
     var foldedPosition: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return folded
+        requestLock.lock()
+        defer { requestLock.unlock() }
+        return published
     }
 
-    /// ``caughtUp(directory:log:logger:note:)`` up to `end`, with ``lock`` held.
+    /// Sets ``folded`` (with ``foldLock`` held) and publishes it to ``foldedPosition``.
+    private func setFolded(_ position: UInt64) {
+        folded = position
+        requestLock.lock()
+        published = position
+        requestLock.unlock()
+    }
+
+    /// ``caughtUp(directory:log:logger:note:)`` up to `end`, with ``foldLock`` held.
     private func caughtUpLocked(
         to end: UInt64, directory: DataDirectory, log: any EventStore, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
@@ -125,7 +167,7 @@ package final class LiveProjections: @unchecked Sendable {
             if folded >= end { return store }
             do {
                 try ProjectionRunner(logger: logger).catchUp(store, log: log, upTo: end)
-                folded = max(folded, min(end, log.lastPosition))
+                setFolded(max(folded, min(end, log.lastPosition)))
                 return store
             } catch {
                 // Opened again below: a damaged database is set aside and rebuilt there.
@@ -138,7 +180,7 @@ package final class LiveProjections: @unchecked Sendable {
             let opened = try ProjectionDatabase.caughtUp(
                 dataDirectory: directory.url, log: log, logger: logger, note: note)
             store = opened
-            folded = reached
+            setFolded(reached)
             return opened
         } catch let error as ProjectionError {
             throw AuditServiceError(.projections, error.message)
