@@ -9,7 +9,8 @@ struct BenchServeCommand: AsyncParsableCommand {
         abstract: "Benchmark `itemaudit serve`: signed command bundles, latency, reads and memory.",
         discussion: """
             Sets up a catalogue, one inspector per device and a device app in a scratch directory, starts `itemaudit \
-            serve` on loopback as a child process and drives N devices over keep-alive HTTP (async-http-client) \
+            serve` on loopback as a child process and drives N devices, each on one keep-alive HTTP connection (SwiftNIO's \
+            HTTP codec, the device's task on that connection's event loop), \
             through the real flow: log in, allocate a batch of five (its id from the allocation's outcome), fetch its \
             tasks, upload a photo per product, then collect, inspect and submit offline, sending the queued commands \
             in bundles of 10 (an allocation goes at once, after what is queued). The baseline runs the same flow through AuditService directly in this \
