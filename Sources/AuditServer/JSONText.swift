@@ -1,6 +1,6 @@
 import NIOCore
 
-/// A JSON writer for the hottest answers (a bundle's outcomes): the bytes `JSONEncoder` with
+/// A JSON writer for the hottest answers (a bundle's outcomes, a batch, a stored photo): the bytes `JSONEncoder` with
 /// sorted keys and unescaped slashes would give, without its boxing of every value. Callers write
 /// the members of each object in sorted order themselves; a test compares the output with
 /// `JSONEncoder`'s.
@@ -32,6 +32,18 @@ struct JSONText {
     mutating func number(_ value: UInt64) {
         separate()
         buffer.writeString(String(value))
+        needsComma = true
+    }
+
+    mutating func number(_ value: Int) {
+        separate()
+        buffer.writeString(String(value))
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        if value { buffer.writeStaticString("true") } else { buffer.writeStaticString("false") }
         needsComma = true
     }
 

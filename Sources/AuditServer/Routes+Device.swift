@@ -49,7 +49,7 @@ extension Routes {
             throw Problem.forbidden(
                 "batch '\(id)' belongs to another inspector", remedy: "open one of your own batches")
         }
-        return try json(batch)
+        return Self.jsonResponse(batch.json())
     }
 
     /// `GET /v1/tasks/{taskID}/datasheet`: the attributes to verify and the verdicts so far.

@@ -11,6 +11,23 @@ extension Routes {
         var contentType: String
         /// False when the same image was already stored.
         var isNew: Bool
+
+        /// The answer's JSON, as `JSONEncoder` with sorted keys writes it (every photo uploaded
+        /// gets one; `AnswerEncodingTests` compares the two).
+        func json() -> ByteBuffer {
+            var text = JSONText(capacity: 160)
+            text.beginObject()
+            text.key("byteCount")
+            text.number(byteCount)
+            text.key("contentType")
+            text.string(contentType)
+            text.key("isNew")
+            text.bool(isNew)
+            text.key("sha256")
+            text.string(sha256)
+            text.endObject()
+            return text.buffer
+        }
     }
 
     /// `PUT /v1/photos/{sha256}`: the raw image, before or after the `AttachPhoto` that names it.
@@ -39,11 +56,10 @@ extension Routes {
                     try store.store(bytes, contentType: contentType, sha256: sha256)
                 }
                 : try await store.store(bytes, contentType: contentType, sha256: sha256)
-            return try json(
-                PhotoStored(
-                    sha256: receipt.sha256, byteCount: receipt.byteCount, contentType: receipt.contentType,
-                    isNew: receipt.isNew),
-                status: receipt.isNew ? .created : .ok)
+            let answer = PhotoStored(
+                sha256: receipt.sha256, byteCount: receipt.byteCount, contentType: receipt.contentType,
+                isNew: receipt.isNew)
+            return Self.jsonResponse(answer.json(), status: receipt.isNew ? .created : .ok)
         } catch let error as AuditServiceError where error.code == .photoRejected {
             let mismatch = error.message.contains("hash to")
             throw Problem(

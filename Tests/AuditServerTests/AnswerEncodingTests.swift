@@ -4,8 +4,10 @@ import NIOCore
 import Testing
 
 @testable import AuditServer
+@testable import AuditService
 
-/// The hand-written answer of `POST /v1/commands` and the cache of report answers.
+/// The hand-written answers (`POST /v1/commands`, a batch, a stored photo) and the cache of
+/// report answers.
 @Suite("Answer encoding and caching")
 struct AnswerEncodingTests {
     static func encoded(_ value: some Encodable) throws -> String {
@@ -14,9 +16,12 @@ struct AnswerEncodingTests {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// A string with every kind of character JSON escapes or leaves as it is.
+    static let awkward = "quote \" backslash \\ slash / tab \t newline \n bell \u{7} nul \u{0} é 🍓 \u{2028}"
+
     @Test("a bundle's answer is byte for byte what JSONEncoder with sorted keys writes")
     func bundleResultMatchesEncoder() throws {
-        let awkward = "quote \" backslash \\ slash / tab \t newline \n bell \u{7} nul \u{0} é 🍓 \u{2028}"
+        let awkward = Self.awkward
         let outcomes = [
             Routes.Outcome(
                 commandID: "c1", type: "StartCollection", status: "accepted", stream: "batch-B1",
@@ -35,6 +40,43 @@ struct AnswerEncodingTests {
             Routes.BundleResult(outcomes: outcomes, position: 42), Routes.BundleResult(outcomes: [], position: 0),
         ] {
             #expect(String(buffer: result.json()) == (try Self.encoded(result)))
+        }
+    }
+
+    @Test("a batch's answer is byte for byte what JSONEncoder with sorted keys writes")
+    func batchMatchesEncoder() throws {
+        let full = DeviceTask(
+            taskID: "T1", gtin: "06412345678903", name: Self.awkward, brand: "Brand/B", productType: 3,
+            childGTIN: "06412345678910", childQuantity: -2, aisle: "A 7", collectionStatus: 1, skipReason: 4,
+            inspectionStatus: 2, photos: ["ab", Self.awkward])
+        let bare = DeviceTask(
+            taskID: "T2", gtin: "06412345678927", name: "", brand: "", productType: 0, childGTIN: nil,
+            childQuantity: nil, aisle: nil, collectionStatus: 0, skipReason: nil, inspectionStatus: nil, photos: [])
+        let batch = DeviceBatch(
+            batchID: "B1", inspectorID: Self.awkward, locationID: "S1", mode: 2, status: 5, collectionPaused: true,
+            expired: false, allocatedAt: "2026-11-29T10:00:00Z", expiresAt: "2026-12-06T10:00:00Z", taskCount: 2,
+            tasks: [full, bare], missingPhotos: ["ab"])
+        var listed = batch
+        listed.tasks = nil
+        listed.collectionPaused = false
+        listed.expired = true
+        listed.mode = Int.min
+        var empty = batch
+        empty.tasks = []
+        empty.missingPhotos = []
+        for value in [batch, listed, empty] {
+            #expect(String(buffer: value.json()) == (try Self.encoded(value)))
+        }
+    }
+
+    @Test("a stored photo's answer is byte for byte what JSONEncoder with sorted keys writes")
+    func photoStoredMatchesEncoder() throws {
+        for answer in [
+            Routes.PhotoStored(
+                sha256: String(repeating: "a", count: 64), byteCount: 4_100, contentType: "image/jpeg", isNew: true),
+            Routes.PhotoStored(sha256: Self.awkward, byteCount: 0, contentType: "image/heic", isNew: false),
+        ] {
+            #expect(String(buffer: answer.json()) == (try Self.encoded(answer)))
         }
     }
 
