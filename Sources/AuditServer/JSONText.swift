@@ -1,9 +1,9 @@
 import NIOCore
 
-/// A JSON writer for the hottest answers (a bundle's outcomes, a batch, a stored photo): the bytes `JSONEncoder` with
-/// sorted keys and unescaped slashes would give, without its boxing of every value. Callers write
-/// the members of each object in sorted order themselves; a test compares the output with
-/// `JSONEncoder`'s.
+/// A JSON writer for the hottest answers (a bundle's outcomes, a batch, a stored photo): the
+/// bytes `JSONEncoder` with sorted keys and unescaped slashes would give, without its boxing of
+/// every value. Callers write the members of each object in sorted order themselves; a test
+/// compares the output with `JSONEncoder`'s.
 struct JSONText {
     private(set) var buffer: ByteBuffer
     private var needsComma = false
