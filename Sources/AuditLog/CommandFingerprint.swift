@@ -1,5 +1,3 @@
-import Crypto
-
 /// The SHA-256 of a command's canonical content, cut to its first 128 bits, stored with its
 /// command id so that a resend of the same command is told apart from a different command sent
 /// under an id already used.
@@ -18,7 +16,11 @@ public struct CommandFingerprint: Sendable, Hashable, CustomStringConvertible {
 
     /// The SHA-256 of `content`, cut to 128 bits.
     public init(sha256Of content: some Sequence<UInt8>) {
-        words = SHA256Digest.bytes(of: SHA256.hash(data: Array(content)))
+        // Hashed on the stack with the log's own SHA-256, in place when the bytes are contiguous
+        // (a native string's UTF-8): every appended command is fingerprinted.
+        words =
+            content.withContiguousStorageIfAvailable { SHA256Digest.hash(UnsafeRawBufferPointer($0)) }
+            ?? Array(content).withUnsafeBytes { SHA256Digest.hash($0) }
         words.2 = 0
         words.3 = 0
     }

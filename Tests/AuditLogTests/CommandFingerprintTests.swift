@@ -18,6 +18,15 @@ struct CommandFingerprintTests {
         ])[0]
     }
 
+    @Test("a fingerprint is the first half of the content's SHA-256, from a string's bytes or an array's")
+    func fingerprintIsTheTruncatedSHA256() {
+        let abc = "ba7816bf8f01cfea414140de5dae2223"  // SHA-256("abc"), FIPS 180-2, first 16 bytes
+        #expect(CommandFingerprint(sha256Of: "abc".utf8).hex == abc)
+        #expect(CommandFingerprint(sha256Of: Array("abc".utf8)).hex == abc)
+        #expect(CommandFingerprint(sha256Of: "abc".utf8.lazy.map { $0 }).hex == abc)
+        #expect(CommandFingerprint(sha256Of: [UInt8]()).hex == "e3b0c44298fc1c149afbf4c8996fb924")
+    }
+
     @Test("the same command again is a duplicate; another command under its id is refused, also after reopening")
     func reusedID() async throws {
         let directory = try TemporaryDirectory()

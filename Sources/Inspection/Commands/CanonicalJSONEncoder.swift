@@ -14,14 +14,15 @@ enum CanonicalJSONEncoder {
     /// The JSON text, or nil when `value` holds a type only `JSONEncoder` knows how to write.
     static func encode(_ value: some Encodable) -> String? {
         let root = Box()
+        let scalars = Scalars()
         do {
-            try value.encode(to: Writer(box: root))
+            try value.encode(to: Writer(box: root, scalars: scalars))
         } catch {
             return nil
         }
         var out: [UInt8] = []
-        out.reserveCapacity(256)
-        guard root.write(to: &out) else { return nil }
+        out.reserveCapacity(scalars.bytes.count + 64)
+        guard root.write(to: &out, scalars: scalars) else { return nil }
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -29,22 +30,86 @@ enum CanonicalJSONEncoder {
     struct Unsupported: Error {}
 }
 
-/// One value being written: containers write into their box as they are filled.
+/// The JSON text of every scalar of one value, one after the other: members point into it, so
+/// a string or number costs no allocation of its own (a command has a handful of each, and it is
+/// fingerprinted on every append).
+private final class Scalars {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(256) }
+
+    /// Appends the text `write` produces; where it lies.
+    func append(_ write: (inout [UInt8]) -> Void) -> Range<Int> {
+        let start = bytes.count
+        write(&bytes)
+        return start..<bytes.count
+    }
+
+    static let null = Array("null".utf8)
+}
+
+/// A member of an object or an item of a list: a scalar's text, or a container.
+private enum Member {
+    case text(Range<Int>)
+    case box(Box)
+
+    /// `value` as a member: its text for a scalar, else a box of what its `encode(to:)` writes.
+    static func holding(_ value: some Encodable, scalars: Scalars) throws -> Member {
+        // One conformance lookup, in place of a chain of `as?` casts (one per scalar type) that
+        // every object and list went through to the end.
+        if let scalar = value as? any CanonicalJSONScalar {
+            return .text(scalars.append { scalar.writeCanonicalJSON(to: &$0) })
+        }
+        // Other numbers would ask the container for themselves again; times and bytes have
+        // JSONEncoder's own strategies.
+        let valueType = type(of: value)
+        if valueType == Date.self || valueType == Data.self || valueType == URL.self || valueType == Decimal.self
+            || value is any FixedWidthInteger || value is any BinaryFloatingPoint
+        {
+            throw CanonicalJSONEncoder.Unsupported()
+        }
+        let box = Box()
+        try value.encode(to: Writer(box: box, scalars: scalars))
+        return .box(box)
+    }
+
+    /// A scalar's text: for the overloads the containers have for each scalar type, which
+    /// synthesized `encode(to:)` methods call, so most values never go through a dynamic cast.
+    static func scalar(_ value: some CanonicalJSONScalar, scalars: Scalars) -> Member {
+        .text(scalars.append { value.writeCanonicalJSON(to: &$0) })
+    }
+
+    static func null(_ scalars: Scalars) -> Member {
+        .text(scalars.append { $0.append(contentsOf: Scalars.null) })
+    }
+
+    func write(to out: inout [UInt8], scalars: Scalars) -> Bool {
+        switch self {
+        case .text(let range):
+            out.append(contentsOf: scalars.bytes[range])
+            return true
+        case .box(let box):
+            return box.write(to: &out, scalars: scalars)
+        }
+    }
+}
+
+/// One container being written: filled as the value encodes itself.
 private final class Box {
     enum Value {
         case unset
-        /// The value's JSON text, ready.
-        case text([UInt8])
+        /// A scalar written through a single-value container.
+        case text(Range<Int>)
         /// Members in the order set; written sorted by key.
-        case object([(key: String, value: Box)])
-        case array([Box])
+        case object([(key: String, value: Member)])
+        case array([Member])
     }
 
     var value = Value.unset
 
     /// Sets member `key` (a later value under the same key wins, as in `JSONEncoder`). A command's
     /// objects have a few members, so a list searched in order beats hashing every key.
-    func set(_ key: String, _ child: Box) {
+    func set(_ key: String, _ child: Member) {
         guard case .object(var members) = value else { return }
         value = .unset  // the list is changed in place, not copied
         if let index = members.firstIndex(where: { $0.key == key }) {
@@ -55,7 +120,7 @@ private final class Box {
         value = .object(members)
     }
 
-    func append(_ child: Box) {
+    func append(_ child: Member) {
         guard case .array(var items) = value else { return }
         value = .unset
         items.append(child)
@@ -63,12 +128,12 @@ private final class Box {
     }
 
     /// Appends the JSON text; false when nothing was ever written into a box.
-    func write(to out: inout [UInt8]) -> Bool {
+    func write(to out: inout [UInt8], scalars: Scalars) -> Bool {
         switch value {
         case .unset:
             return false
-        case .text(let text):
-            out.append(contentsOf: text)
+        case .text(let range):
+            out.append(contentsOf: scalars.bytes[range])
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -76,14 +141,14 @@ private final class Box {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.quote(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                guard member.value.write(to: &out) else { return false }
+                guard member.value.write(to: &out, scalars: scalars) else { return false }
             }
             out.append(UInt8(ascii: "}"))
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                guard item.write(to: &out) else { return false }
+                guard item.write(to: &out, scalars: scalars) else { return false }
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -118,54 +183,23 @@ private final class Box {
         }
         out.append(UInt8(ascii: "\""))
     }
-
-    /// The JSON text of a scalar; nil for a value that writes itself into containers.
-    static func text(_ value: some Encodable) throws -> [UInt8]? {
-        // One conformance lookup, in place of a chain of `as?` casts (one per scalar type) that
-        // every object and list went through to the end.
-        if let scalar = value as? any CanonicalJSONScalar { return scalar.canonicalJSON }
-        // Other numbers would ask the container for themselves again; times and bytes have
-        // JSONEncoder's own strategies.
-        let valueType = type(of: value)
-        if valueType == Date.self || valueType == Data.self || valueType == URL.self || valueType == Decimal.self
-            || value is any FixedWidthInteger || value is any BinaryFloatingPoint
-        {
-            throw CanonicalJSONEncoder.Unsupported()
-        }
-        return nil
-    }
-
-    /// A box holding `value`: its text for a scalar, else what its `encode(to:)` writes.
-    static func holding(_ value: some Encodable) throws -> Box {
-        let box = Box()
-        if let text = try text(value) {
-            box.value = .text(text)
-        } else {
-            try value.encode(to: Writer(box: box))
-        }
-        return box
-    }
 }
 
-/// The JSON text of the scalar types commands hold, as `JSONEncoder` writes them.
+/// The scalar types commands hold, written as `JSONEncoder` writes them.
 private protocol CanonicalJSONScalar {
-    var canonicalJSON: [UInt8] { get }
+    func writeCanonicalJSON(to out: inout [UInt8])
 }
 
 extension String: CanonicalJSONScalar {
-    var canonicalJSON: [UInt8] {
-        var out: [UInt8] = []
-        Box.quote(self, to: &out)
-        return out
-    }
+    func writeCanonicalJSON(to out: inout [UInt8]) { Box.quote(self, to: &out) }
 }
 
 extension Bool: CanonicalJSONScalar {
-    var canonicalJSON: [UInt8] { Array((self ? "true" : "false").utf8) }
+    func writeCanonicalJSON(to out: inout [UInt8]) { out.append(contentsOf: (self ? "true" : "false").utf8) }
 }
 
 extension CanonicalJSONScalar where Self: BinaryInteger {
-    var canonicalJSON: [UInt8] { Array(String(self).utf8) }
+    func writeCanonicalJSON(to out: inout [UInt8]) { out.append(contentsOf: String(self).utf8) }
 }
 
 extension Int: CanonicalJSONScalar {}
@@ -185,62 +219,80 @@ extension UInt8: CanonicalJSONScalar {}
 
 private struct Writer: Encoder {
     let box: Box
+    let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // A second keyed container on the same value adds to it (a command's fields join its envelope's).
         if case .object = box.value {} else { box.value = .object([]) }
-        return KeyedEncodingContainer(Keyed(box: box))
+        return KeyedEncodingContainer(Keyed(box: box, scalars: scalars))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if case .array = box.value {} else { box.value = .array([]) }
-        return Unkeyed(box: box)
+        return Unkeyed(box: box, scalars: scalars)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box, scalars: scalars) }
 }
 
 private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: Box
+    let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
-        let child = Box()
-        child.value = .text(Array("null".utf8))
-        box.set(key.stringValue, child)
+        box.set(key.stringValue, .null(scalars))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        box.set(key.stringValue, try Box.holding(value))
+        box.set(key.stringValue, try .holding(value, scalars: scalars))
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { set(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { set(value, key) }
+
+    private func set(_ value: some CanonicalJSONScalar, _ key: Key) {
+        box.set(key.stringValue, .scalar(value, scalars: scalars))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         let child = Box()
-        box.set(key.stringValue, child)
-        return Writer(box: child).container(keyedBy: keyType)
+        box.set(key.stringValue, .box(child))
+        return Writer(box: child, scalars: scalars).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = Box()
-        box.set(key.stringValue, child)
-        return Writer(box: child).unkeyedContainer()
+        box.set(key.stringValue, .box(child))
+        return Writer(box: child, scalars: scalars).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { Writer(box: box) }
+    mutating func superEncoder() -> any Encoder { Writer(box: box, scalars: scalars) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = Box()
-        box.set(key.stringValue, child)
-        return Writer(box: child)
+        box.set(key.stringValue, .box(child))
+        return Writer(box: child, scalars: scalars)
     }
 }
 
 private struct Unkeyed: UnkeyedEncodingContainer {
     let box: Box
+    let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
     var count: Int {
         if case .array(let items) = box.value { return items.count }
@@ -248,43 +300,83 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     }
 
     mutating func encodeNil() throws {
-        let child = Box()
-        child.value = .text(Array("null".utf8))
-        box.append(child)
+        box.append(.null(scalars))
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        box.append(try Box.holding(value))
+        box.append(try .holding(value, scalars: scalars))
+    }
+
+    mutating func encode(_ value: String) throws { append(value) }
+    mutating func encode(_ value: Bool) throws { append(value) }
+    mutating func encode(_ value: Int) throws { append(value) }
+    mutating func encode(_ value: Int8) throws { append(value) }
+    mutating func encode(_ value: Int16) throws { append(value) }
+    mutating func encode(_ value: Int32) throws { append(value) }
+    mutating func encode(_ value: Int64) throws { append(value) }
+    mutating func encode(_ value: UInt) throws { append(value) }
+    mutating func encode(_ value: UInt8) throws { append(value) }
+    mutating func encode(_ value: UInt16) throws { append(value) }
+    mutating func encode(_ value: UInt32) throws { append(value) }
+    mutating func encode(_ value: UInt64) throws { append(value) }
+
+    private func append(_ value: some CanonicalJSONScalar) {
+        box.append(.scalar(value, scalars: scalars))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
         -> KeyedEncodingContainer<NestedKey>
     {
         let child = Box()
-        box.append(child)
-        return Writer(box: child).container(keyedBy: keyType)
+        box.append(.box(child))
+        return Writer(box: child, scalars: scalars).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = Box()
-        box.append(child)
-        return Writer(box: child).unkeyedContainer()
+        box.append(.box(child))
+        return Writer(box: child, scalars: scalars).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = Box()
-        box.append(child)
-        return Writer(box: child)
+        box.append(.box(child))
+        return Writer(box: child, scalars: scalars)
     }
 }
 
 private struct Single: SingleValueEncodingContainer {
     let box: Box
+    let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil() throws { box.value = .text(Array("null".utf8)) }
+    mutating func encodeNil() throws {
+        guard case .text(let range) = Member.null(scalars) else { return }
+        box.value = .text(range)
+    }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        box.value = try Box.holding(value).value
+        switch try Member.holding(value, scalars: scalars) {
+        case .text(let range): box.value = .text(range)
+        case .box(let child): box.value = child.value
+        }
+    }
+
+    mutating func encode(_ value: String) throws { set(value) }
+    mutating func encode(_ value: Bool) throws { set(value) }
+    mutating func encode(_ value: Int) throws { set(value) }
+    mutating func encode(_ value: Int8) throws { set(value) }
+    mutating func encode(_ value: Int16) throws { set(value) }
+    mutating func encode(_ value: Int32) throws { set(value) }
+    mutating func encode(_ value: Int64) throws { set(value) }
+    mutating func encode(_ value: UInt) throws { set(value) }
+    mutating func encode(_ value: UInt8) throws { set(value) }
+    mutating func encode(_ value: UInt16) throws { set(value) }
+    mutating func encode(_ value: UInt32) throws { set(value) }
+    mutating func encode(_ value: UInt64) throws { set(value) }
+
+    private func set(_ value: some CanonicalJSONScalar) {
+        guard case .text(let range) = Member.scalar(value, scalars: scalars) else { return }
+        box.value = .text(range)
     }
 }
