@@ -25,6 +25,13 @@ struct PhotoStoreTests {
         return group.bytes
     }
 
+    /// Stores `photos` one after the other in a store on `blobs`, then closes it.
+    static func storeAndClose(_ photos: [[UInt8]], in blobs: URL) throws {
+        let store = try PhotoStore(directory: blobs, policy: PhotoPolicy())
+        for photo in photos { _ = try store.store(photo, contentType: "image/jpeg") }
+        store.close()
+    }
+
     static func packFiles(_ blobs: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: blobs.path + "/packs")) ?? [])
             .filter { $0.hasSuffix(".pack") }.sorted()
@@ -79,11 +86,7 @@ struct PhotoStoreTests {
     func tornGroup() throws {
         let fixture = try ServiceFixture()
         let blobs = DataDirectory(fixture.directory).blobs
-        do {
-            let store = try PhotoStore(directory: blobs, policy: PhotoPolicy())
-            for index in 0..<3 { _ = try store.store(Self.image(index), contentType: "image/jpeg") }
-            store.close()
-        }
+        try Self.storeAndClose((0..<3).map { Self.image($0) }, in: blobs)
         let pack = blobs.path + "/packs/00000001.pack"
         let clean = try #require(FileManager.default.contents(atPath: pack))
         // What a crash can leave: a group whose commit made it to disk but not all of its bytes.
@@ -107,11 +110,7 @@ struct PhotoStoreTests {
     func readerAfterRepair() throws {
         let fixture = try ServiceFixture()
         let blobs = DataDirectory(fixture.directory).blobs
-        do {
-            let store = try PhotoStore(directory: blobs, policy: PhotoPolicy())
-            _ = try store.store(Self.image(0), contentType: "image/jpeg")
-            store.close()
-        }
+        try Self.storeAndClose([Self.image(0)], in: blobs)
         // A crash leaves a group whose commit is on disk but whose bytes are not.
         let pack = blobs.path + "/packs/00000001.pack"
         let clean = try #require(FileManager.default.contents(atPath: pack))
@@ -169,11 +168,7 @@ struct PhotoStoreTests {
         let fixture = try ServiceFixture()
         let blobs = DataDirectory(fixture.directory).blobs
         let hash = PhotoStore.sha256(Self.jpeg)
-        do {
-            let store = try PhotoStore(directory: blobs, policy: PhotoPolicy())
-            _ = try store.store(Self.jpeg, contentType: "image/jpeg")
-            store.close()
-        }
+        try Self.storeAndClose([Self.jpeg], in: blobs)
         let pack = URL(fileURLWithPath: blobs.path + "/packs/00000001.pack")
         var bytes = try [UInt8](Data(contentsOf: pack))
         bytes[8 + 37 + 5] ^= 0xFF
