@@ -14,6 +14,11 @@
 ///
 /// Reads are synchronous and call `body` in position order; a store on a server may block the
 /// calling thread while it fetches (callers run them off the event loops).
+///
+/// The asynchronous requirements run on the caller's executor (`nonisolated(nonsending)`): the
+/// service asks them from its actor for every command of a group, and the file log answers
+/// without suspending, so a hop to the global executor and back for each would cost more than
+/// the answer.
 public protocol EventStore: AnyObject, Sendable {
     /// Where the store is, for messages: a directory path, or a URL without its password.
     var location: String { get }
@@ -36,7 +41,7 @@ public protocol EventStore: AnyObject, Sendable {
     /// - Returns: one result per stream append, in order (duplicates answered with the original).
     /// - Throws: ``EventLogError`` `.versionConflict`, `.commandIDReused`, `.invalidArgument`,
     ///   `.notWritable`, `.io`, `.diskFull`.
-    func append(batch: [StreamAppend]) async throws -> [AppendResult]
+    nonisolated(nonsending) func append(batch: [StreamAppend]) async throws -> [AppendResult]
 
     /// Appends records read from another store exactly as they are there (positions, stream
     /// versions, times, actors, command ids, fingerprints), so the canonical head comes out the
@@ -46,13 +51,13 @@ public protocol EventStore: AnyObject, Sendable {
     func appendCopies(_ records: [EventRecord]) async throws
 
     /// What `commandID` appended, or nil when it was never appended.
-    func appendedCommand(_ commandID: String) async throws -> AppendedCommand?
+    nonisolated(nonsending) func appendedCommand(_ commandID: String) async throws -> AppendedCommand?
 
     /// The stream's version (0 when it has no events) and how far its events reach.
-    func streamState(of stream: String) async throws -> StreamState
+    nonisolated(nonsending) func streamState(of stream: String) async throws -> StreamState
 
     /// Catches up with appends made by other processes sharing the store; returns ``lastPosition``.
-    func refresh() async throws -> UInt64
+    nonisolated(nonsending) func refresh() async throws -> UInt64
 
     /// The last position recorded at or before `time` (0 when nothing was): as-of reads.
     func lastPosition(asOfRecordedAt time: Timestamp) throws -> UInt64
