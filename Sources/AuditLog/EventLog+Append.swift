@@ -48,12 +48,12 @@ extension EventLog {
     /// is written. Each stream append is atomic on disk; if the process dies before this returns,
     /// a prefix of the batch may be durable, and resubmitting it with the same command ids is safe.
     /// - Returns: one result per stream append, in order.
-    public nonisolated(nonsending) func append(batch: [StreamAppend]) async throws -> [AppendResult] {
+    public func append(batch: [StreamAppend]) async throws -> [AppendResult] {
         try await append(batch: batch, recordedAt: nil)
     }
 
     /// ``append(batch:)``, with a fixed recorded-at time for records copied from another store.
-    nonisolated(nonsending) func append(batch: [StreamAppend], recordedAt: Int64?) async throws -> [AppendResult] {
+    func append(batch: [StreamAppend], recordedAt: Int64?) async throws -> [AppendResult] {
         guard !batch.isEmpty else { return [] }
         guard !configuration.readOnly else {
             throw EventLogError(.notWritable, "the log was opened read-only (open it for writing to append)")

@@ -8,7 +8,7 @@ extension EventLog: EventStore {
     public var openingNote: String? { recovery.summary }
 
     /// The file log has one writer: it knows every append, so this is ``lastPosition``.
-    public func refresh() throws -> UInt64 { lastPosition }
+    public func refresh() async throws -> UInt64 { lastPosition }
 
     /// What `commandID` appended, from the command-id index (a hit reads the frame holding it).
     ///

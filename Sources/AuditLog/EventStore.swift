@@ -14,11 +14,6 @@
 ///
 /// Reads are synchronous and call `body` in position order; a store on a server may block the
 /// calling thread while it fetches (callers run them off the event loops).
-///
-/// The asynchronous requirements run on the caller's executor (`nonisolated(nonsending)`): the
-/// service asks them from its actor for every command of a group, and the file log answers
-/// without suspending, so a hop to the global executor and back for each would cost more than
-/// the answer.
 public protocol EventStore: AnyObject, Sendable {
     /// Where the store is, for messages: a directory path, or a URL without its password.
     var location: String { get }
@@ -41,7 +36,7 @@ public protocol EventStore: AnyObject, Sendable {
     /// - Returns: one result per stream append, in order (duplicates answered with the original).
     /// - Throws: ``EventLogError`` `.versionConflict`, `.commandIDReused`, `.invalidArgument`,
     ///   `.notWritable`, `.io`, `.diskFull`.
-    nonisolated(nonsending) func append(batch: [StreamAppend]) async throws -> [AppendResult]
+    func append(batch: [StreamAppend]) async throws -> [AppendResult]
 
     /// Appends records read from another store exactly as they are there (positions, stream
     /// versions, times, actors, command ids, fingerprints), so the canonical head comes out the
@@ -51,13 +46,13 @@ public protocol EventStore: AnyObject, Sendable {
     func appendCopies(_ records: [EventRecord]) async throws
 
     /// What `commandID` appended, or nil when it was never appended.
-    nonisolated(nonsending) func appendedCommand(_ commandID: String) async throws -> AppendedCommand?
+    func appendedCommand(_ commandID: String) async throws -> AppendedCommand?
 
     /// The stream's version (0 when it has no events) and how far its events reach.
-    nonisolated(nonsending) func streamState(of stream: String) async throws -> StreamState
+    func streamState(of stream: String) async throws -> StreamState
 
     /// Catches up with appends made by other processes sharing the store; returns ``lastPosition``.
-    nonisolated(nonsending) func refresh() async throws -> UInt64
+    func refresh() async throws -> UInt64
 
     /// The last position recorded at or before `time` (0 when nothing was): as-of reads.
     func lastPosition(asOfRecordedAt time: Timestamp) throws -> UInt64
