@@ -127,6 +127,24 @@ public enum RequestSigning {
                 (signatureHeader, hex(mac.finalize())),
             ]
         }
+
+        /// The same headers for a body whose SHA-256 (lower-case hex) the caller already has.
+        public func headers(
+            method: String, pathAndQuery: String, bodySHA256: String, timestamp: Int64, transactionID: String
+        ) -> [(name: String, value: String)] {
+            let time = String(timestamp)
+            var mac = keyed
+            mac.update(
+                data: Array(
+                    canonical(
+                        method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
+                        bodySHA256: bodySHA256
+                    ).utf8))
+            return [
+                (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, time),
+                (signatureHeader, hex(mac.finalize())),
+            ]
+        }
     }
 
     /// The secret bytes of a hex secret as `apps add` prints it, or nil.

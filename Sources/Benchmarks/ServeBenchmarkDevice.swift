@@ -34,16 +34,26 @@ struct BenchServeDevice: Sendable {
         var description: String
     }
 
-    /// Sends a signed request; returns the status and body.
+    /// Sends a signed request; returns the status and body. `bodySHA256`, when the caller knows
+    /// it (a photo's hash is its name), saves hashing the body again to sign it.
     func send(
-        _ method: HTTPMethod, _ path: String, body: [UInt8] = [], token: String?,
+        _ method: HTTPMethod, _ path: String, body: [UInt8] = [], bodySHA256: String? = nil, token: String?,
         contentType: String = "application/json"
     )
         async throws -> (status: Int, body: ByteBuffer)
     {
-        var headers = signer.headers(
-            method: method.rawValue, pathAndQuery: path, body: body, timestamp: Int64(Date().timeIntervalSince1970),
-            transactionID: UUID().uuidString)
+        let timestamp = Int64(Date().timeIntervalSince1970)
+        let transactionID = UUID().uuidString
+        var headers =
+            if let bodySHA256 {
+                signer.headers(
+                    method: method.rawValue, pathAndQuery: path, bodySHA256: bodySHA256, timestamp: timestamp,
+                    transactionID: transactionID)
+            } else {
+                signer.headers(
+                    method: method.rawValue, pathAndQuery: path, body: body, timestamp: timestamp,
+                    transactionID: transactionID)
+            }
         if let token { headers.append((name: "Authorization", value: "Bearer \(token)")) }
         if !body.isEmpty { headers.append((name: "Content-Type", value: contentType)) }
         return try await connection.send(method, path, headers: headers.map { ($0.name, $0.value) }, body: body)
@@ -87,7 +97,7 @@ struct BenchServeDevice: Sendable {
             let photos = tasks.map { plan.photo(for: $0.id) }
             for photo in photos {
                 let put = try await send(
-                    .PUT, "/v1/photos/\(RequestSigning.bodyHash(photo))", body: photo, token: token,
+                    .PUT, "/v1/photos/\(photo.sha256)", body: photo.bytes, bodySHA256: photo.sha256, token: token,
                     contentType: "image/jpeg")
                 if put.status >= 300 { tally.failures += 1 }
             }
@@ -170,13 +180,21 @@ struct BenchServeFlow: Sendable {
         #"{"commandID":"\#(prefix)-a","type":"AllocateBatch","inspectorID":"\#(inspector)","locationID":"S1","mode":2,"quantity":\#(Self.batchSize)}"#
     }
 
+    /// A photo's bytes and their SHA-256 (hashed once: the upload's name, its signature and the
+    /// AttachPhoto command all use it, as a device hashes a photo once when it takes it).
+    struct Photo {
+        var bytes: [UInt8]
+        var sha256: String
+    }
+
     /// A small JPEG-signed image unique to the task.
-    func photo(for taskID: String) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xE0] + Array("\(prefix)-\(taskID)".utf8) + [UInt8](repeating: 0x42, count: 4096)
+    func photo(for taskID: String) -> Photo {
+        let bytes = [0xFF, 0xD8, 0xFF, 0xE0] + Array("\(prefix)-\(taskID)".utf8) + [UInt8](repeating: 0x42, count: 4096)
+        return Photo(bytes: bytes, sha256: RequestSigning.bodyHash(bytes))
     }
 
     /// The rest of the round: what the device does offline once it has the batch.
-    func work(batchID: String, tasks: [(id: String, gtin: String)], photos: [[UInt8]]) -> [String] {
+    func work(batchID: String, tasks: [(id: String, gtin: String)], photos: [Photo]) -> [String] {
         var commands = [#"{"commandID":"\#(prefix)-sc","type":"StartCollection","batchID":"\#(batchID)"}"#]
         for task in tasks {
             commands.append(
@@ -189,7 +207,7 @@ struct BenchServeFlow: Sendable {
             commands += [
                 #"{"commandID":"\#(prefix)-s-\#(task.id)","type":"StartInspection","taskID":"\#(task.id)"}"#,
                 #"{"commandID":"\#(prefix)-v-\#(task.id)","type":"RecordVerdicts","taskID":"\#(task.id)","verdicts":[\#(verdicts)]}"#,
-                #"{"commandID":"\#(prefix)-p-\#(task.id)","type":"AttachPhoto","taskID":"\#(task.id)","sha256":"\#(RequestSigning.bodyHash(photo))","byteCount":\#(photo.count),"contentType":"image/jpeg"}"#,
+                #"{"commandID":"\#(prefix)-p-\#(task.id)","type":"AttachPhoto","taskID":"\#(task.id)","sha256":"\#(photo.sha256)","byteCount":\#(photo.bytes.count),"contentType":"image/jpeg"}"#,
                 #"{"commandID":"\#(prefix)-f-\#(task.id)","type":"FinishInspection","taskID":"\#(task.id)"}"#,
             ]
         }

@@ -103,7 +103,7 @@ enum BenchServeBaseline {
             }
             let tasks = (detail.tasks ?? []).map { (id: $0.taskID, gtin: $0.gtin) }
             let photos = tasks.map { plan.photo(for: $0.id) }
-            for photo in photos { _ = try await service.photos.store(photo, contentType: "image/jpeg") }
+            for photo in photos { _ = try await service.photos.store(photo.bytes, contentType: "image/jpeg") }
             for full in queue.add(plan.work(batchID: batchID, tasks: tasks, photos: photos)) {
                 commands += try await executeRetrying(service, try BenchServeSetup.bundle(full, actor: inspector)).count
             }

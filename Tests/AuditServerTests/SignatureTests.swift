@@ -147,7 +147,7 @@ struct SignatureTests {
         #expect(!RequestSigning.matches(code, hex: ""))
     }
 
-    @Test("a keyed signer gives the headers of the one-off helper, signature and all, request after request")
+    @Test("a keyed signer gives the headers of the one-off helper, signature and all, from the body or its hash")
     func signerMatchesTheHelper() {
         let signer = RequestSigning.Signer(appID: "app", secret: ServerFixture.secret)
         for (index, body) in [[], Array(#"{"commands":[]}"#.utf8)].enumerated() {
@@ -159,6 +159,10 @@ struct SignatureTests {
                 transactionID: "tx-\(index)")
             #expect(keyed.map(\.name) == once.map(\.name))
             #expect(keyed.map(\.value) == once.map(\.value))
+            let hashed = signer.headers(
+                method: "POST", pathAndQuery: "/v1/commands?x=\(index)", bodySHA256: RequestSigning.bodyHash(body),
+                timestamp: 1_772_438_400, transactionID: "tx-\(index)")
+            #expect(hashed.map(\.value) == once.map(\.value))
         }
         let vector = signer.headers(
             method: "GET", pathAndQuery: "/v1/me", body: [], timestamp: 1_772_438_400, transactionID: "tx")
