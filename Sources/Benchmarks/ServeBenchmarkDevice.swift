@@ -189,7 +189,8 @@ struct BenchServeFlow: Sendable {
 
     /// A small JPEG-signed image unique to the task.
     func photo(for taskID: String) -> Photo {
-        let bytes = [0xFF, 0xD8, 0xFF, 0xE0] + Array("\(prefix)-\(taskID)".utf8) + [UInt8](repeating: 0x42, count: 4096)
+        let bytes =
+            [0xFF, 0xD8, 0xFF, 0xE0] + Array("\(prefix)-\(taskID)".utf8) + [UInt8](repeating: 0x42, count: 4096)
         return Photo(bytes: bytes, sha256: RequestSigning.bodyHash(bytes))
     }
 
