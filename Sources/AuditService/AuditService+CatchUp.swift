@@ -7,6 +7,8 @@ extension AuditService {
     func catchUp() throws {
         let end = log.lastPosition
         guard end > appliedPosition else { return }
+        // The group writer's copy lacks what is folded here: its next group starts from the state.
+        workingReplica = nil
         // Folded in place: the properties are moved out (nothing is copied, which with a large
         // catalogue cost more than the records themselves) and moved back, also on an error, with
         // ``appliedPosition`` at the last record folded.

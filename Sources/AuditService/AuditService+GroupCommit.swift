@@ -40,10 +40,9 @@ extension AuditService {
     /// refusals do not stop the rest.
     ///
     /// Bundles sent at the same time (many devices) are written together: one writer decides
-    /// every queued bundle in arrival order against one working copy of the state, appends them
+    /// every queued bundle in arrival order against its working copy of the state, appends them
     /// all with one durable write (one fdatasync), folds them in and answers each bundle. So
-    /// concurrent bundles never race on a stream (one shared by every allocation, say), and the
-    /// cost of copying the state is paid once per group, not once per bundle.
+    /// concurrent bundles never race on a stream (one shared by every allocation, say).
     /// - Throws: ``AuditServiceError`` when the log fails; then none of the bundle is acknowledged.
     public nonisolated func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
         guard !envelopes.isEmpty else { return [] }
@@ -83,6 +82,13 @@ extension AuditService {
     /// Decides, appends (one durable write) and folds one group of bundles; one outcome list per
     /// bundle. Another writer to the log (an identity command, another server sharing the store)
     /// may make a stream's version stale: then the service catches up and decides the group again.
+    ///
+    /// A group is decided on ``workingReplica``, a copy of the state the writer keeps to itself and
+    /// changes in place; ``state``, which readers see, gets the same events once they are durable.
+    /// Deciding on a fresh copy of the state instead made every change copy the trie nodes on its
+    /// path and, once the group was written, free the nodes they replaced: about a tenth of the
+    /// server's CPU under many devices. A group that is not written leaves the replica half
+    /// changed, so it is dropped and the next group starts from a copy of the state.
     func writeGroup(_ bundles: [[FingerprintedCommand]]) async throws -> [[CommandOutcome]] {
         var conflicts = 0
         var refolds = 0
@@ -132,7 +138,9 @@ extension AuditService {
         // lookups could bring in a command just committed elsewhere, and its resend would be
         // decided on a state that already holds it: refused instead of answered as a duplicate.)
         let basis = appliedPosition
-        var working = state
+        // Taken out, so that changing it copies nothing; put back only when the group is written.
+        var working = workingReplica.take() ?? state
+        var applied: [(events: [InspectionEvent], time: EventTime)] = []
         var repeats: [[CommandOutcome?]] = []
         for commands in bundles {
             var answers: [CommandOutcome?] = []
@@ -168,6 +176,7 @@ extension AuditService {
                     }
                     let time = envelope.occurredAt ?? context.now
                     for event in decision.events { working.apply(event, at: time) }
+                    applied.append((decision.events, time))
                     versions[decision.stream] = expected + UInt64(decision.events.count)
                     decidedIDs.insert(envelope.commandID)
                     decided.append((bundle, index, decision))
@@ -191,8 +200,14 @@ extension AuditService {
             && zip(results, results.dropFirst()).allSatisfy { $0.positions.upperBound + 1 == $1.positions.lowerBound }
             && (results.first.map { $0.positions.lowerBound == basis + 1 } ?? true)
         if contiguous, let last = results.last {
-            state = working
+            // The same events at the same times, in the same order: the state ends equal to the replica.
+            for (events, time) in applied {
+                for event in events { state.apply(event, at: time) }
+            }
             appliedPosition = last.positions.upperBound
+            workingReplica = working
+        } else if applied.isEmpty, appliedPosition == basis {
+            workingReplica = working  // only repeats and refusals: nothing changed it
         } else {
             try catchUp()
         }

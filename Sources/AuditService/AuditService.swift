@@ -56,6 +56,10 @@ public actor AuditService {
     public internal(set) var state = InspectionState()
     /// The last log position folded into ``state``.
     public internal(set) var appliedPosition: UInt64 = 0
+    /// The group writer's own copy of ``state``, equal to it between groups and changed in place
+    /// while a group is decided; nil when the next group must start from ``state`` (first use,
+    /// after a catch-up, after a group that was not written). See ``writeGroup(_:)``.
+    var workingReplica: InspectionState?
     /// Records of event types this build does not fold (written by other modules or newer builds).
     public internal(set) var unknownRecords = 0
     var observers: [any LogObserver] = []

@@ -1,8 +1,9 @@
-import AuditLog
 import AuditService
 import Foundation
 import Inspection
 import Testing
+
+@testable import AuditLog
 
 @Suite("AuditService command path")
 struct AuditServiceTests {
@@ -33,6 +34,33 @@ struct AuditServiceTests {
         #expect(third.status == .duplicate)
         #expect(third.positions == first.positions)
         #expect(reopened.log.lastPosition == before)
+        try await reopened.close()
+    }
+
+    @Test("a group the log could not write leaves no trace: the next is decided on what the log holds")
+    func failedGroupLeavesNoTrace() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(batch: catalogueCommands())
+        func allocate(_ id: String, _ inspector: String) -> CommandEnvelope {
+            CommandEnvelope(
+                commandID: id, actor: inspector,
+                command: .allocateBatch(
+                    AllocateBatch(inspectorID: inspector, locationID: "S1", mode: .existingProduct, quantity: 2)))
+        }
+        #expect(try await service.execute(allocate("alloc-1", "i1")).createdID == "B1")
+        // The group writer decides on its own copy of the state: this group changes it, then fails.
+        let logDirectory = DataDirectory(fixture.directory).log
+        FileFaults.diskFull(under: logDirectory, after: 0)
+        await #expect(throws: AuditServiceError.self) { try await service.execute(allocate("alloc-2", "i2")) }
+        FileFaults.clear(under: logDirectory)
+        // Had the failed allocation stayed, this would be B3, or find every product held.
+        let retried = try await service.execute(allocate("alloc-3", "i2"))
+        #expect(retried.status == .accepted && retried.createdID == "B2")
+        let live = await service.state
+        try await service.close()
+        let reopened = try await fixture.open()
+        #expect(await reopened.state == live, "the state equals the fold of the log")
         try await reopened.close()
     }
 

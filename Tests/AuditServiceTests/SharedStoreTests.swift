@@ -43,6 +43,22 @@ struct SharedStoreTests {
         try await one.close()
     }
 
+    @Test("what the other service appended reaches the copy of the state this one decides its groups on")
+    func foldReachesTheWorkingCopy() async throws {
+        let fixture = try ServiceFixture()
+        let (one, two) = try await twoServices(fixture)
+        _ = try await one.execute(batch: catalogueCommands())
+        // After a group, the first service keeps its own copy of the state for the next one.
+        #expect(try await one.execute(allocate("alloc-1", "i1")).createdID == "B1")
+        #expect(try await two.execute(allocate("alloc-2", "i2")).createdID == "B2")
+        let third = try await one.execute(allocate("alloc-3", "i1"))
+        #expect(third.status == .refused, "B1 and B2 hold all four products: \(third.summary)")
+        let state = await one.state
+        let held = state.batches.values.flatMap(\.taskIDs).compactMap { state.tasks[$0]?.gtin }
+        #expect(state.batches.count == 2 && held.count == 4 && Set(held).count == 4, "each product once: \(held)")
+        try await one.close()
+    }
+
     @Test("a stream the other service advanced is folded before deciding: no conflict, no product given twice")
     func versionFromTheStore() async throws {
         let fixture = try ServiceFixture()

@@ -4,8 +4,8 @@ import HashTreeCollections
 ///
 /// Build it with ``apply(_:at:)`` in log order; two states built from the same events are equal.
 /// The large maps are persistent hash tries (`TreeDictionary`): a copy of the state, such as the
-/// service's working copy for a group of commands, costs nothing until changed, and a change
-/// copies only the path to the entry, not the whole catalogue.
+/// one the service's group writer starts from after a failed group, costs nothing until changed,
+/// and a change copies only the path to the entry, not the whole catalogue.
 public struct InspectionState: Sendable, Hashable {
     /// Locations by id.
     public internal(set) var locations: [String: Location] = [:]
