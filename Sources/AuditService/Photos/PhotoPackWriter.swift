@@ -9,8 +9,8 @@ import Foundation
 /// While stores keep coming (the last group was written less than ``busySpan`` ago), a group
 /// waits up to ``gatherWindow`` for more, up to ``gatherLimit``, before it is written: each sync
 /// costs the kernel and the virtual disk a fixed price, and with 64 devices uploading, syncing
-/// groups of two or three photos took more of the server's CPU than anything else the photos
-/// cost. A store that finds the writer idle is written at once.
+/// small groups took more of the server's CPU than anything else the photos cost (more than
+/// writing their bytes). A store that finds the writer idle is written at once.
 ///
 /// The thread starts with the first store and ends after two idle seconds. The first group
 /// repairs the last pack (``PhotoPackFormat``) and reads the index; a lock file keeps other
