@@ -9,28 +9,17 @@ extension DeviceBatch {
     func json() -> ByteBuffer {
         var text = JSONText(capacity: 512 + 256 * (tasks?.count ?? 0))
         text.beginObject()
-        text.key("allocatedAt")
-        text.string(allocatedAt)
-        text.key("batchID")
-        text.string(batchID)
-        text.key("collectionPaused")
-        text.bool(collectionPaused)
-        text.key("expired")
-        text.bool(expired)
-        text.key("expiresAt")
-        text.string(expiresAt)
-        text.key("inspectorID")
-        text.string(inspectorID)
-        text.key("locationID")
-        text.string(locationID)
-        text.key("missingPhotos")
-        text.strings(missingPhotos)
-        text.key("mode")
-        text.number(mode)
-        text.key("status")
-        text.number(status)
-        text.key("taskCount")
-        text.number(taskCount)
+        text.member("allocatedAt", allocatedAt)
+        text.member("batchID", batchID)
+        text.member("collectionPaused", collectionPaused)
+        text.member("expired", expired)
+        text.member("expiresAt", expiresAt)
+        text.member("inspectorID", inspectorID)
+        text.member("locationID", locationID)
+        text.member("missingPhotos", missingPhotos)
+        text.member("mode", mode)
+        text.member("status", status)
+        text.member("taskCount", taskCount)
         if let tasks {
             text.key("tasks")
             text.beginArray()
@@ -45,40 +34,18 @@ extension DeviceBatch {
 extension DeviceTask {
     func write(to text: inout JSONText) {
         text.beginObject()
-        if let aisle {
-            text.key("aisle")
-            text.string(aisle)
-        }
-        text.key("brand")
-        text.string(brand)
-        if let childGTIN {
-            text.key("childGTIN")
-            text.string(childGTIN)
-        }
-        if let childQuantity {
-            text.key("childQuantity")
-            text.number(childQuantity)
-        }
-        text.key("collectionStatus")
-        text.number(collectionStatus)
-        text.key("gtin")
-        text.string(gtin)
-        if let inspectionStatus {
-            text.key("inspectionStatus")
-            text.number(inspectionStatus)
-        }
-        text.key("name")
-        text.string(name)
-        text.key("photos")
-        text.strings(photos)
-        text.key("productType")
-        text.number(productType)
-        if let skipReason {
-            text.key("skipReason")
-            text.number(skipReason)
-        }
-        text.key("taskID")
-        text.string(taskID)
+        text.member("aisle", aisle)
+        text.member("brand", brand)
+        text.member("childGTIN", childGTIN)
+        text.member("childQuantity", childQuantity)
+        text.member("collectionStatus", collectionStatus)
+        text.member("gtin", gtin)
+        text.member("inspectionStatus", inspectionStatus)
+        text.member("name", name)
+        text.member("photos", photos)
+        text.member("productType", productType)
+        text.member("skipReason", skipReason)
+        text.member("taskID", taskID)
         text.endObject()
     }
 }

@@ -53,6 +53,38 @@ struct JSONText {
         endArray()
     }
 
+    // Members: `"name":value`, left out when the value is nil (as `JSONEncoder` leaves out an
+    // absent optional).
+
+    mutating func member(_ name: String, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    mutating func member(_ name: String, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        number(value)
+    }
+
+    mutating func member(_ name: String, _ value: UInt64?) {
+        guard let value else { return }
+        key(name)
+        number(value)
+    }
+
+    mutating func member(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    mutating func member(_ name: String, _ values: [String]?) {
+        guard let values else { return }
+        key(name)
+        strings(values)
+    }
+
     private mutating func open(_ byte: UInt8) {
         separate()
         buffer.writeInteger(byte)

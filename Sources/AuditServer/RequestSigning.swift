@@ -117,15 +117,11 @@ public enum RequestSigning {
             method: String, pathAndQuery: String, body: [UInt8], timestamp: Int64, transactionID: String
         ) -> [(name: String, value: String)] {
             let time = String(timestamp)
-            var mac = keyed
-            mac.update(
-                data: canonicalBytes(
+            return signed(
+                canonicalBytes(
                     method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
-                    body: body))
-            return [
-                (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, time),
-                (signatureHeader, hex(mac.finalize())),
-            ]
+                    body: body),
+                time: time, transactionID: transactionID)
         }
 
         /// The same headers for a body whose SHA-256 (lower-case hex) the caller already has.
@@ -133,13 +129,16 @@ public enum RequestSigning {
             method: String, pathAndQuery: String, bodySHA256: String, timestamp: Int64, transactionID: String
         ) -> [(name: String, value: String)] {
             let time = String(timestamp)
+            let text = canonical(
+                method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
+                bodySHA256: bodySHA256)
+            return signed(Array(text.utf8), time: time, transactionID: transactionID)
+        }
+
+        /// The four headers, with the signature of the canonical `text`.
+        private func signed(_ text: [UInt8], time: String, transactionID: String) -> [(name: String, value: String)] {
             var mac = keyed
-            mac.update(
-                data: Array(
-                    canonical(
-                        method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
-                        bodySHA256: bodySHA256
-                    ).utf8))
+            mac.update(data: text)
             return [
                 (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, time),
                 (signatureHeader, hex(mac.finalize())),

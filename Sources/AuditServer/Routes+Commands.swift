@@ -32,50 +32,28 @@ extension Routes {
         /// Writes the members in sorted order, leaving out absent ones (as `JSONEncoder` does).
         func write(to text: inout JSONText) {
             text.beginObject()
-            text.key("commandID")
-            text.string(commandID)
-            if let createdID {
-                text.key("createdID")
-                text.string(createdID)
-            }
-            if let eventTypes {
-                text.key("eventTypes")
-                text.strings(eventTypes)
-            }
+            text.member("commandID", commandID)
+            text.member("createdID", createdID)
+            text.member("eventTypes", eventTypes)
             if let positions {
                 text.key("positions")
                 text.beginObject()
-                text.key("first")
-                text.number(positions.first)
-                text.key("last")
-                text.number(positions.last)
+                text.member("first", positions.first)
+                text.member("last", positions.last)
                 text.endObject()
             }
             if let refusal {
                 text.key("refusal")
                 text.beginObject()
-                text.key("code")
-                text.string(refusal.code)
-                text.key("message")
-                text.string(refusal.message)
-                if let missing = refusal.missingPhotos {
-                    text.key("missingPhotos")
-                    text.strings(missing)
-                }
+                text.member("code", refusal.code)
+                text.member("message", refusal.message)
+                text.member("missingPhotos", refusal.missingPhotos)
                 text.endObject()
             }
-            text.key("status")
-            text.string(status)
-            if let stream {
-                text.key("stream")
-                text.string(stream)
-            }
-            if let streamVersion {
-                text.key("streamVersion")
-                text.number(streamVersion)
-            }
-            text.key("type")
-            text.string(type)
+            text.member("status", status)
+            text.member("stream", stream)
+            text.member("streamVersion", streamVersion)
+            text.member("type", type)
             text.endObject()
         }
     }
@@ -94,8 +72,7 @@ extension Routes {
             text.beginArray()
             for outcome in outcomes { outcome.write(to: &text) }
             text.endArray()
-            text.key("position")
-            text.number(position)
+            text.member("position", position)
             text.endObject()
             return text.buffer
         }

@@ -17,14 +17,10 @@ extension Routes {
         func json() -> ByteBuffer {
             var text = JSONText(capacity: 160)
             text.beginObject()
-            text.key("byteCount")
-            text.number(byteCount)
-            text.key("contentType")
-            text.string(contentType)
-            text.key("isNew")
-            text.bool(isNew)
-            text.key("sha256")
-            text.string(sha256)
+            text.member("byteCount", byteCount)
+            text.member("contentType", contentType)
+            text.member("isNew", isNew)
+            text.member("sha256", sha256)
             text.endObject()
             return text.buffer
         }

@@ -9,20 +9,20 @@ struct BenchServeCommand: AsyncParsableCommand {
         abstract: "Benchmark `itemaudit serve`: signed command bundles, latency, reads and memory.",
         discussion: """
             Sets up a catalogue, one inspector per device and a device app in a scratch directory, starts `itemaudit \
-            serve` on loopback as a child process and drives N devices, each on one keep-alive HTTP connection (SwiftNIO's \
-            HTTP codec, the device's task on that connection's event loop), \
-            through the real flow: log in, allocate a batch of five (its id from the allocation's outcome), fetch its \
-            tasks, upload a photo per product, then collect, inspect and submit offline, sending the queued commands \
-            in bundles of 10 (an allocation goes at once, after what is queued). The baseline runs the same flow through AuditService directly in this \
-            process, on its own scratch directory, for the same time. Figures: commands (acknowledged durably per \
-            second, ratio against the direct path), p50-ms and p99-ms (bundle latency, HdrHistogram), reads (GET \
-            /v1/coverage?by=type per second, N clients as the manager), pages (the manager's dashboard per second, N \
-            clients sharing a cookie session from the login form), memory (the server's peak resident MB) and \
-            cpu-per-command (the server's CPU microseconds per acknowledged command, against this process's on the \
-            direct path: the cost of a command, apart from how much of a shared machine the run was given). Notes on \
-            standard error say how many bundles shared each durable group write and how many cores the server and \
-            this process's own HTTP client used in each phase (they share the machine; tools/bench/wrk-reads \
-            cross-checks reads with wrk).
+            serve` on loopback as a child process and drives N devices, each on one keep-alive HTTP connection \
+            (SwiftNIO's HTTP codec, the device's task on that connection's event loop), through the real flow: log \
+            in, allocate a batch of five (its id from the allocation's outcome), fetch its tasks, upload a photo per \
+            product, then collect, inspect and submit offline, sending the queued commands in bundles of 10 (an \
+            allocation goes at once, after what is queued). The baseline runs the same flow through AuditService \
+            directly in this process, on its own scratch directory, for the same time. Figures: commands \
+            (acknowledged durably per second, ratio against the direct path), p50-ms and p99-ms (bundle latency, \
+            HdrHistogram), reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the \
+            manager's dashboard per second, N clients sharing a cookie session from the login form), memory (the \
+            server's peak resident MB) and cpu-per-command (the server's CPU microseconds per acknowledged command, \
+            against this process's on the direct path: the cost of a command, apart from how much of a shared \
+            machine the run was given). Notes on standard error say how many bundles shared each durable group write \
+            and how many cores the server and this process's own HTTP client used in each phase (they share the \
+            machine; tools/bench/wrk-reads cross-checks reads with wrk).
 
             With --nodes N --store postgres://…, runs the device flow across N servers sharing one \
             PostgreSQL log (devices spread round-robin over them) against one server on the same \

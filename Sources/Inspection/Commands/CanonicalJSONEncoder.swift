@@ -290,7 +290,7 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-private struct Unkeyed: UnkeyedEncodingContainer {
+private struct Unkeyed: UnkeyedEncodingContainer, ScalarContainer {
     let box: Box
     let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
@@ -307,20 +307,7 @@ private struct Unkeyed: UnkeyedEncodingContainer {
         box.append(try .holding(value, scalars: scalars))
     }
 
-    mutating func encode(_ value: String) throws { append(value) }
-    mutating func encode(_ value: Bool) throws { append(value) }
-    mutating func encode(_ value: Int) throws { append(value) }
-    mutating func encode(_ value: Int8) throws { append(value) }
-    mutating func encode(_ value: Int16) throws { append(value) }
-    mutating func encode(_ value: Int32) throws { append(value) }
-    mutating func encode(_ value: Int64) throws { append(value) }
-    mutating func encode(_ value: UInt) throws { append(value) }
-    mutating func encode(_ value: UInt8) throws { append(value) }
-    mutating func encode(_ value: UInt16) throws { append(value) }
-    mutating func encode(_ value: UInt32) throws { append(value) }
-    mutating func encode(_ value: UInt64) throws { append(value) }
-
-    private func append(_ value: some CanonicalJSONScalar) {
+    func put(_ value: some CanonicalJSONScalar) {
         box.append(.scalar(value, scalars: scalars))
     }
 
@@ -345,7 +332,7 @@ private struct Unkeyed: UnkeyedEncodingContainer {
     }
 }
 
-private struct Single: SingleValueEncodingContainer {
+private struct Single: SingleValueEncodingContainer, ScalarContainer {
     let box: Box
     let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
@@ -362,21 +349,30 @@ private struct Single: SingleValueEncodingContainer {
         }
     }
 
-    mutating func encode(_ value: String) throws { set(value) }
-    mutating func encode(_ value: Bool) throws { set(value) }
-    mutating func encode(_ value: Int) throws { set(value) }
-    mutating func encode(_ value: Int8) throws { set(value) }
-    mutating func encode(_ value: Int16) throws { set(value) }
-    mutating func encode(_ value: Int32) throws { set(value) }
-    mutating func encode(_ value: Int64) throws { set(value) }
-    mutating func encode(_ value: UInt) throws { set(value) }
-    mutating func encode(_ value: UInt8) throws { set(value) }
-    mutating func encode(_ value: UInt16) throws { set(value) }
-    mutating func encode(_ value: UInt32) throws { set(value) }
-    mutating func encode(_ value: UInt64) throws { set(value) }
-
-    private func set(_ value: some CanonicalJSONScalar) {
+    func put(_ value: some CanonicalJSONScalar) {
         guard case .text(let range) = Member.scalar(value, scalars: scalars) else { return }
         box.value = .text(range)
     }
+}
+
+/// A container that takes a scalar without a key: an unkeyed one appends it, a single-value one
+/// holds it. The per-type `encode` overloads that synthesized `encode(to:)` calls (no dynamic
+/// cast per scalar) are written once here for both.
+private protocol ScalarContainer {
+    func put(_ value: some CanonicalJSONScalar)
+}
+
+extension ScalarContainer {
+    mutating func encode(_ value: String) throws { put(value) }
+    mutating func encode(_ value: Bool) throws { put(value) }
+    mutating func encode(_ value: Int) throws { put(value) }
+    mutating func encode(_ value: Int8) throws { put(value) }
+    mutating func encode(_ value: Int16) throws { put(value) }
+    mutating func encode(_ value: Int32) throws { put(value) }
+    mutating func encode(_ value: Int64) throws { put(value) }
+    mutating func encode(_ value: UInt) throws { put(value) }
+    mutating func encode(_ value: UInt8) throws { put(value) }
+    mutating func encode(_ value: UInt16) throws { put(value) }
+    mutating func encode(_ value: UInt32) throws { put(value) }
+    mutating func encode(_ value: UInt64) throws { put(value) }
 }
