@@ -30,6 +30,41 @@ import Testing
         }
     }
 
+    @Test("commands written member by member: optional members present and absent, awkward strings")
+    func commandsByMembers() throws {
+        let awkward = "quote \" backslash \\ slash / tab \t nul \u{0} é 😀 \u{2028}"
+        let commands: [InspectionCommand] = [
+            .allocateBatch(AllocateBatch(inspectorID: awkward, locationID: "S1", mode: .existingProduct)),
+            .allocateBatch(AllocateBatch(inspectorID: "i1", locationID: awkward, mode: .newProduct, quantity: 5)),
+            .allocateBatch(
+                AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .wholesale, quantity: -1, minutes: 0)),
+            .collectProduct(CollectProduct(batchID: awkward, scanned: "06412345012345")),
+            .recordVerdicts(RecordVerdicts(taskID: "t", verdicts: [])),
+            .recordVerdicts(
+                RecordVerdicts(
+                    taskID: awkward,
+                    verdicts: [
+                        VerdictEntry(path: "name/fi", verdict: .passed),
+                        VerdictEntry(path: awkward, verdict: .unableToValidate, note: awkward),
+                        VerdictEntry(path: "net/content", verdict: .warning, measuredValue: "500 g"),
+                    ])),
+            .attachPhoto(AttachPhoto(taskID: awkward, sha256: "ab", byteCount: Int.max, contentType: "image/jpeg")),
+            .startCollection(StartCollection(batchID: awkward)), .pauseCollection(PauseCollection(batchID: "")),
+            .finishCollection(FinishCollection(batchID: "B")), .cancelCollection(CancelCollection(batchID: "B")),
+            .submitBatch(SubmitBatch(batchID: "B")), .expireBatch(ExpireBatch(batchID: "B")),
+            .startInspection(StartInspection(taskID: awkward)), .pauseInspection(PauseInspection(taskID: "t")),
+            .finishInspection(FinishInspection(taskID: "t")),
+        ]
+        for command in commands {
+            let envelope = CommandEnvelope(commandID: awkward, actor: awkward, command: command)
+            #expect(envelope.canonicalLineByMembers() != nil, "\(command.typeName) is written member by member")
+            #expect(envelope.jsonLine() == (try Self.expected(envelope)), "\(command.typeName)")
+        }
+        let timed = CommandEnvelope(
+            commandID: "c", actor: "a", occurredAt: SampleEvents.time, command: .submitBatch(SubmitBatch(batchID: "B")))
+        #expect(timed.canonicalLineByMembers() == nil)
+    }
+
     struct Mixed: Encodable {
         var text: String
         var keys: [String: Int]

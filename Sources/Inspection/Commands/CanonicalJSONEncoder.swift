@@ -28,6 +28,35 @@ enum CanonicalJSONEncoder {
 
     /// A type this writer leaves to `JSONEncoder`.
     struct Unsupported: Error {}
+
+    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or
+    /// `\u00xx`, everything else (`/`, DEL, all of Unicode) as it is.
+    static func quote(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most texts (ids, paths, names) need no escape: copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0..<0x20:
+                out += Array("\\u00".utf8)
+                out += [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
 }
 
 /// The JSON text of every scalar of one value, one after the other: members point into it, so
@@ -139,7 +168,7 @@ private final class Box {
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             for (index, member) in sorted.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.quote(member.key, to: &out)
+                CanonicalJSONEncoder.quote(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 guard member.value.write(to: &out, scalars: scalars) else { return false }
             }
@@ -154,35 +183,6 @@ private final class Box {
         }
         return true
     }
-
-    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or
-    /// `\u00xx`, everything else (`/`, DEL, all of Unicode) as it is.
-    static func quote(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most texts (ids, paths, names) need no escape: copied whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: text.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0..<0x20:
-                out += Array("\\u00".utf8)
-                out += [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
 }
 
 /// The scalar types commands hold, written as `JSONEncoder` writes them.
@@ -191,7 +191,7 @@ private protocol CanonicalJSONScalar {
 }
 
 extension String: CanonicalJSONScalar {
-    func writeCanonicalJSON(to out: inout [UInt8]) { Box.quote(self, to: &out) }
+    func writeCanonicalJSON(to out: inout [UInt8]) { CanonicalJSONEncoder.quote(self, to: &out) }
 }
 
 extension Bool: CanonicalJSONScalar {

@@ -154,9 +154,11 @@ extension CommandEnvelope {
         return encoder
     }()
 
-    /// The command as one line of compact JSON with sorted keys (``CanonicalJSONEncoder``, or
-    /// `JSONEncoder` for a type it leaves to it: the same bytes either way).
+    /// The command as one line of compact JSON with sorted keys (written member by member for
+    /// the commands devices send in bulk, else by ``CanonicalJSONEncoder``, or by `JSONEncoder`
+    /// for a type it leaves to it: the same bytes every way).
     public func jsonLine() -> String {
+        if let text = canonicalLineByMembers() { return text }
         if let text = CanonicalJSONEncoder.encode(self) { return text }
         guard let data = try? Self.lineEncoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
