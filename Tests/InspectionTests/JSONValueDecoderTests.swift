@@ -88,6 +88,47 @@ import Testing
         }
     }
 
+    @Test("commands read straight from their members decode as JSONValueDecoder decodes them")
+    func commandsByMembers() throws {
+        let lines =
+            SampleCommands.all.map { sample in
+                var line = sample
+                line.occurredAt = nil
+                return line.jsonLine()
+            } + [
+                #"{"commandID":"a","type":"AllocateBatch","inspectorID":"i1","locationID":"S1","mode":2}"#,
+                #"{"commandID":"b","type":"AllocateBatch","inspectorID":"i1","locationID":"S1","mode":1,"minutes":30}"#,
+                #"{"commandID":"c","type":"CollectProduct","batchID":"B1","scanned":"06412345012345"}"#,
+                #"{"commandID":"d","type":"RecordVerdicts","taskID":"t","verdicts":[{"path":"p","verdict":0},"#
+                    + #"{"path":"q","verdict":3,"measuredValue":"5 g"}]}"#,
+            ]
+        let fast = Set([
+            "AllocateBatch", "StartCollection", "PauseCollection", "FinishCollection", "CancelCollection",
+            "CollectProduct", "StartInspection", "PauseInspection", "RecordVerdicts", "AttachPhoto", "FinishInspection",
+            "SubmitBatch", "ExpireBatch",
+        ])
+        var readByMembers = Set<String>()
+        for line in lines {
+            let value = try JSONParser.parse(Array(line.utf8))
+            guard case .object(let members) = value else { throw JSONValueDecoderTestError.notAnObject(line) }
+            let expected = try JSONValueDecoder.decode(
+                CommandEnvelope.self, from: value, userInfo: [.commandActor: "me"])
+            if let envelope = CommandEnvelope(validatedMembers: members, actor: "me") {
+                #expect(envelope == expected, "\(line)")
+                readByMembers.insert(envelope.command.typeName)
+            }
+            let bundle = Array(#"{"commands":[\#(line)]}"#.utf8)
+            #expect(try bundle.withUnsafeBytes { try CommandEnvelope.bundle($0, actor: "me", limit: 10) } == [expected])
+        }
+        #expect(readByMembers == fast)
+        // A number a person wrote as 5.0 is left to the decoder, which takes it.
+        let written =
+            #"{"commandID":"f","type":"AllocateBatch","inspectorID":"i1","locationID":"S1","mode":2,"quantity":5.0}"#
+        let value = try JSONParser.parse(Array(written.utf8))
+        guard case .object(let members) = value else { throw JSONValueDecoderTestError.notAnObject(written) }
+        #expect(CommandEnvelope(validatedMembers: members, actor: "me") == nil)
+    }
+
     @Test("every sample command decodes from its JSON line as JSONDecoder decodes it")
     func sampleCommands() throws {
         for sample in SampleCommands.all {
@@ -98,4 +139,8 @@ import Testing
             #expect(decoded == sample)
         }
     }
+}
+
+enum JSONValueDecoderTestError: Error {
+    case notAnObject(String)
 }

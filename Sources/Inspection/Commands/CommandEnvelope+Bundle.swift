@@ -21,8 +21,9 @@ extension CommandEnvelope {
     /// client's `actor` field is ignored): each command is checked against its schema, like
     /// ``init(jsonLine:)``, then decoded into its type.
     ///
-    /// The body is parsed once: each command's syntax tree is checked, then decoded
-    /// (``JSONValueDecoder``), never re-serialised or parsed again.
+    /// The body is parsed once: each command's syntax tree is checked, then decoded (straight
+    /// from its members for the commands devices send in bulk, else by ``JSONValueDecoder``),
+    /// never re-serialised or parsed again.
     /// - Throws: ``BundleParseError`` naming the first command that is wrong.
     public static func bundle(
         _ body: UnsafeRawBufferPointer, actor: String, limit: Int
@@ -47,6 +48,10 @@ extension CommandEnvelope {
             let checked = JSONValue.object(members)
             do throws(CommandParseError) { try validate(checked) } catch {
                 throw .command(index: index, error)
+            }
+            if let envelope = CommandEnvelope(validatedMembers: members, actor: actor) {
+                envelopes.append(envelope)
+                continue
             }
             do {
                 envelopes.append(
