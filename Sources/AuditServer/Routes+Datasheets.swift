@@ -60,10 +60,7 @@ extension Routes {
 
     /// The datasheet format a request's content type names.
     static func datasheetFormat(contentType: String?) -> DatasheetFormat? {
-        let type = (contentType ?? "").split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        switch type {
+        switch mediaType(contentType) {
         case "application/ld+json", "application/json": return .jsonld
         case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines":
             return .jsonl

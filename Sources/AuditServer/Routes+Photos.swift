@@ -36,10 +36,7 @@ extension Routes {
                 "invalid-hash", "the path must end in the photo's SHA-256 as 64 lower-case hex digits",
                 remedy: "PUT /v1/photos/<sha256 of the bytes>")
         }
-        let contentType =
-            request.headers[.contentType]?.split(separator: ";").first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
+        let contentType = Self.mediaType(request.headers[.contentType])
         let buffer = try await request.body.collect(upTo: .max)
         let bytes = [UInt8](buffer: buffer)
         let store = service.photos

@@ -29,6 +29,16 @@ struct ServiceBehaviourTests {
         }
     }
 
+    @Test("a Content-Type's media type: before its parameters, trimmed, in lower case")
+    func mediaType() {
+        #expect(Routes.mediaType(nil) == "")
+        #expect(Routes.mediaType("image/jpeg") == "image/jpeg")
+        #expect(Routes.mediaType(" \tImage/PNG ; q=1") == "image/png")
+        #expect(Routes.mediaType("text/csv; charset=utf-8") == "text/csv")
+        #expect(Routes.mediaType(" ;image/jpeg") == "")
+        #expect(Routes.datasheetFormat(contentType: "Application/LD+JSON ") == .jsonld)
+    }
+
     @Test("a body over the limit is a 413 problem and nothing is appended")
     func bodyLimit() async throws {
         let fixture = try await ServerFixture { ServerConfiguration(maxBodyBytes: 1024, clock: $0) }
