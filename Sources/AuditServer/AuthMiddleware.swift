@@ -1,4 +1,5 @@
 import AuditService
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -32,7 +33,9 @@ struct AuthMiddleware: RouterMiddleware {
                 .contentTooLarge, "body-too-large", "the body is larger than \(limit) bytes",
                 remedy: "send smaller bundles or photos")
         }
-        context.appID = try verifySignature(request, body: body)
+        let bodyDigest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
+        context.appID = try verifySignature(request, bodyDigest: bodyDigest)
+        context.bodyDigest = Array(bodyDigest)
         if endpoint.authentication == .session {
             let (token, user) = try verifySession(request, appID: context.appID ?? "")
             guard PermissionTable.allows(user.role, endpoint) else {
@@ -52,7 +55,7 @@ struct AuthMiddleware: RouterMiddleware {
     ].map { HTTPField.Name($0)! }
 
     /// The app id of a correctly signed, fresh, first-time request; a 401 problem otherwise.
-    func verifySignature(_ request: Request, body: ByteBuffer) throws -> String {
+    func verifySignature(_ request: Request, bodyDigest: SHA256Digest) throws -> String {
         // One pass over the headers (a lookup by name walks them and joins repeated values).
         var found: [String?] = [nil, nil, nil, nil]
         for field in request.headers {
@@ -112,7 +115,7 @@ struct AuthMiddleware: RouterMiddleware {
         mac.update(
             data: RequestSigning.canonicalBytes(
                 method: request.method.rawValue, pathAndQuery: request.uri.description, timestamp: timestampText,
-                transactionID: transactionID, body: body.readableBytesView))
+                transactionID: transactionID, bodyDigest: bodyDigest))
         guard RequestSigning.matches(mac.finalize(), hex: signature) else {
             throw Problem.unauthorized(
                 "signature-invalid",

@@ -49,9 +49,22 @@ public enum RequestSigning {
     }
 
     /// ``canonical(method:pathAndQuery:timestamp:transactionID:bodySHA256:)`` as bytes, hashing
-    /// `body` itself: what the server checks, without the strings in between.
+    /// `body` itself: what a signer signs, without the strings in between.
     static func canonicalBytes(
         method: String, pathAndQuery: String, timestamp: String, transactionID: String, body: some Sequence<UInt8>
+    ) -> [UInt8] {
+        var hasher = SHA256()
+        body.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            ?? hasher.update(data: Array(body))
+        return canonicalBytes(
+            method: method, pathAndQuery: pathAndQuery, timestamp: timestamp, transactionID: transactionID,
+            bodyDigest: hasher.finalize())
+    }
+
+    /// The same bytes for a body whose SHA-256 is known: what the server checks (it keeps the
+    /// digest for a photo's upload).
+    static func canonicalBytes(
+        method: String, pathAndQuery: String, timestamp: String, transactionID: String, bodyDigest: SHA256Digest
     ) -> [UInt8] {
         var text: [UInt8] = []
         text.reserveCapacity(method.utf8.count + pathAndQuery.utf8.count + transactionID.utf8.count + 96)
@@ -59,10 +72,7 @@ public enum RequestSigning {
             text.append(contentsOf: part.utf8)
             text.append(UInt8(ascii: "\n"))
         }
-        var hasher = SHA256()
-        body.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-            ?? hasher.update(data: Array(body))
-        appendHex(hasher.finalize(), to: &text)
+        appendHex(bodyDigest, to: &text)
         return text
     }
 

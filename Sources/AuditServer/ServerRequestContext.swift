@@ -12,6 +12,9 @@ public struct ServerRequestContext: RequestContext {
     public var user: IdentityState.User?
     /// The session token (endpoints that need a session).
     var sessionToken: String?
+    /// The 32 bytes of the SHA-256 of the body the signature covered (signed endpoints): a
+    /// photo's upload checks the bytes against the hash it is named by with it.
+    var bodyDigest: [UInt8]?
 
     public init(source: Source) {
         coreContext = .init(source: source)

@@ -19,6 +19,8 @@ final class PhotoPackWriter: @unchecked Sendable {
     /// A store waiting for a group.
     struct Request {
         var bytes: [UInt8]
+        /// The 32 bytes of their SHA-256, hashed by the caller (on its own thread, not in the group).
+        var digest: [UInt8]
         /// The hash the client named, when it named one.
         var expected: String?
         var contentType: String
@@ -140,9 +142,8 @@ final class PhotoPackWriter: @unchecked Sendable {
         var records: [(key: PhotoKey, request: Int)] = []
         var seen = Set<PhotoKey>()
         for (position, request) in group.enumerated() {
-            let digest = SHA256.hash(data: request.bytes)
-            let key = PhotoKey(digest: digest)
-            let hex = PhotoStore.hex(digest)
+            let key = PhotoKey(digest: request.digest)
+            let hex = PhotoStore.hex(request.digest)
             if let expected = request.expected, expected != hex {
                 results.append(
                     .failure(

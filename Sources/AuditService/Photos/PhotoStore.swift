@@ -84,20 +84,29 @@ public struct PhotoStore: Sendable {
         let waiter = Waiter()
         packs.writer.submit(
             PhotoPackWriter.Request(
-                bytes: bytes, expected: expected, contentType: contentType, durable: durable,
-                complete: { waiter.finish($0) }))
+                bytes: bytes, digest: Array(SHA256.hash(data: bytes)), expected: expected, contentType: contentType,
+                durable: durable, complete: { waiter.finish($0) }))
         return try waiter.wait().get()
     }
 
     /// ``store(_:contentType:sha256:durable:)``, durable, without blocking a thread while the
     /// group is written (over PostgreSQL it blocks: see ``isInDatabase``).
     public func store(_ bytes: [UInt8], contentType: String, sha256 expected: String? = nil) async throws -> Receipt {
+        try await store(bytes, contentType: contentType, sha256: expected, digest: Array(SHA256.hash(data: bytes)))
+    }
+
+    /// ``store(_:contentType:sha256:)`` for bytes whose SHA-256 (32 bytes) the caller has just
+    /// computed itself (the server hashed the upload's body to check its signature; hashing it
+    /// again was a cost on every photo).
+    package func store(_ bytes: [UInt8], contentType: String, sha256 expected: String?, digest: [UInt8])
+        async throws -> Receipt
+    {
         try check(bytes, contentType: contentType)
         guard let packs else { return try storeInDatabase(bytes, contentType: contentType, sha256: expected) }
         let result = await withCheckedContinuation { continuation in
             packs.writer.submit(
                 PhotoPackWriter.Request(
-                    bytes: bytes, expected: expected, contentType: contentType, durable: true,
+                    bytes: bytes, digest: digest, expected: expected, contentType: contentType, durable: true,
                     complete: { continuation.resume(returning: $0) }))
         }
         return try result.get()
@@ -168,7 +177,7 @@ public struct PhotoStore: Sendable {
     public static func sha256(_ bytes: [UInt8]) -> String { hex(SHA256.hash(data: bytes)) }
 
     /// A digest as lower-case hex.
-    static func hex(_ digest: SHA256.Digest) -> String {
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
