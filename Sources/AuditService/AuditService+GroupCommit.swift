@@ -116,6 +116,11 @@ extension AuditService {
             context: ["commands": "\(bundles.map(\.count).reduce(0, +))"])
     }
 
+    /// Every how many written groups the working replica is made to share the state's storage
+    /// again (see ``writeGroup(_:)``): often enough to bound the memory, rarely enough that the
+    /// paths copied afterwards cost nothing measurable.
+    package static let replicaShareInterval = 256
+
     /// How often one group folds and decides again because the state was behind the store.
     static let maximumRefolds = 64
 
@@ -205,7 +210,16 @@ extension AuditService {
                 for event in events { state.apply(event, at: time) }
             }
             appliedPosition = last.positions.upperBound
-            workingReplica = working
+            groupsSinceReplicaShared += 1
+            if groupsSinceReplicaShared >= Self.replicaShareInterval {
+                // The two are equal, but each change made its own copies of the nodes it touched:
+                // over time they share nothing, and the state's memory doubles. Sharing again
+                // frees the replica's copies; the next groups copy only the paths they touch.
+                workingReplica = state
+                groupsSinceReplicaShared = 0
+            } else {
+                workingReplica = working
+            }
         } else if applied.isEmpty, appliedPosition == basis {
             workingReplica = working  // only repeats and refusals: nothing changed it
         } else {

@@ -60,6 +60,8 @@ public actor AuditService {
     /// while a group is decided; nil when the next group must start from ``state`` (first use,
     /// after a catch-up, after a group that was not written). See ``writeGroup(_:)``.
     var workingReplica: InspectionState?
+    /// Groups written since ``workingReplica`` last shared its storage with ``state``.
+    var groupsSinceReplicaShared = 0
     /// Records of event types this build does not fold (written by other modules or newer builds).
     public internal(set) var unknownRecords = 0
     var observers: [any LogObserver] = []

@@ -64,6 +64,33 @@ struct AuditServiceTests {
         try await reopened.close()
     }
 
+    @Test("past the interval at which the writer's replica shares the state again, groups decide as before")
+    func replicaSharesAgain() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(batch: catalogueCommands())
+        // Each command its own group: allocate, then cancel, so the products come free again.
+        let groups = AuditService.replicaShareInterval + 8
+        for index in 1...(groups / 2) {
+            let allocated = try await service.execute(
+                CommandEnvelope(
+                    commandID: "alloc-\(index)", actor: "i1",
+                    command: .allocateBatch(
+                        AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 1))))
+            #expect(allocated.status == .accepted && allocated.createdID == "B\(index)")
+            let cancelled = try await service.execute(
+                CommandEnvelope(
+                    commandID: "cancel-\(index)", actor: "i1",
+                    command: .cancelBatch(CancelBatch(batchID: "B\(index)", reason: "test"))))
+            #expect(cancelled.status == .accepted, "group \(index * 2)")
+        }
+        let live = await service.state
+        try await service.close()
+        let reopened = try await fixture.open()
+        #expect(await reopened.state == live, "the state equals the fold of the log")
+        try await reopened.close()
+    }
+
     @Test("AllocateBatch answers with the new batch id: accepted, repeated, in a batch and after a restart")
     func allocationNamesTheBatch() async throws {
         let fixture = try ServiceFixture()
