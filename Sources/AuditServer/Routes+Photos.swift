@@ -43,17 +43,13 @@ extension Routes {
         do {
             // Over PostgreSQL storing blocks on its client: on the thread pool, not on one of the
             // two event loops that serve every connection. Into packs it waits for its group.
-            let receipt: PhotoStore.Receipt
-            if store.isInDatabase {
-                receipt = try await NIOThreadPool.singleton.runIfActive {
+            // Into packs the signature check's hash of these very bytes is used.
+            let receipt =
+                store.isInDatabase
+                ? try await NIOThreadPool.singleton.runIfActive {
                     try store.store(bytes, contentType: contentType, sha256: sha256)
                 }
-            } else if let digest = context.bodyDigest {
-                // The signature check hashed these very bytes.
-                receipt = try await store.store(bytes, contentType: contentType, sha256: sha256, digest: digest)
-            } else {
-                receipt = try await store.store(bytes, contentType: contentType, sha256: sha256)
-            }
+                : try await store.store(bytes, contentType: contentType, sha256: sha256, digest: context.bodyDigest)
             let answer = PhotoStored(
                 sha256: receipt.sha256, byteCount: receipt.byteCount, contentType: receipt.contentType,
                 isNew: receipt.isNew)

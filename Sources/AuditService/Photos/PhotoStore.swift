@@ -92,17 +92,18 @@ public struct PhotoStore: Sendable {
     /// ``store(_:contentType:sha256:durable:)``, durable, without blocking a thread while the
     /// group is written (over PostgreSQL it blocks: see ``isInDatabase``).
     public func store(_ bytes: [UInt8], contentType: String, sha256 expected: String? = nil) async throws -> Receipt {
-        try await store(bytes, contentType: contentType, sha256: expected, digest: Array(SHA256.hash(data: bytes)))
+        try await store(bytes, contentType: contentType, sha256: expected, digest: nil)
     }
 
-    /// ``store(_:contentType:sha256:)`` for bytes whose SHA-256 (32 bytes) the caller has just
-    /// computed itself (the server hashed the upload's body to check its signature; hashing it
-    /// again was a cost on every photo).
-    package func store(_ bytes: [UInt8], contentType: String, sha256 expected: String?, digest: [UInt8])
+    /// ``store(_:contentType:sha256:)`` for bytes whose SHA-256 (32 bytes), when given, the caller
+    /// has just computed itself (the server hashed the upload's body to check its signature;
+    /// hashing it again was a cost on every photo).
+    package func store(_ bytes: [UInt8], contentType: String, sha256 expected: String?, digest: [UInt8]?)
         async throws -> Receipt
     {
         try check(bytes, contentType: contentType)
         guard let packs else { return try storeInDatabase(bytes, contentType: contentType, sha256: expected) }
+        let digest = digest ?? Array(SHA256.hash(data: bytes))
         let result = await withCheckedContinuation { continuation in
             packs.writer.submit(
                 PhotoPackWriter.Request(
