@@ -45,6 +45,9 @@ public struct ServeBenchmark: Sendable {
         let directData = scratch.appendingPathComponent("direct")
         let direct = try await AuditService.open(dataDirectory: directData, logger: logger)
         try await BenchServeSetup.populate(direct, devices: devices, products: products, secret: secret)
+        // As the server's service does (its upkeep starts this), so both sides keep the read models
+        // folded while commands come: the fold is the service's work, not the HTTP layer's.
+        _ = try await direct.followProjections()
         let baseline = try await BenchServeBaseline.run(direct, devices: devices, seconds: seconds)
         try await direct.close()
 
