@@ -10,11 +10,12 @@ struct BenchServeCommand: AsyncParsableCommand {
         discussion: """
             Sets up a catalogue, one inspector per device and a device app in a scratch directory, starts `itemaudit \
             serve` on loopback as a child process and drives N devices, each on one keep-alive HTTP connection \
-            (SwiftNIO's HTTP codec, the device's task on that connection's event loop), through the real flow: log \
-            in, allocate a batch of five (its id from the allocation's outcome), fetch its tasks, upload a photo per \
-            product, then collect, inspect and submit offline, sending the queued commands in bundles of 10 (an \
-            allocation goes at once, after what is queued). The baseline runs the same flow through AuditService \
-            directly in this process, on its own scratch directory, for the same time. Figures: commands \
+            (each request written as one buffer, each answer read by its Content-Length, the device's task on that \
+            connection's event loop), through the real flow: log in, allocate a batch of five (its id from the \
+            allocation's outcome), fetch its tasks, upload a photo per product, then collect, inspect and submit \
+            offline, sending the queued commands in bundles of 10 (an allocation goes at once, after what is \
+            queued). The baseline runs the same flow through AuditService directly in this process, on its own \
+            scratch directory, for the same time, its read models folded as the server's are. Figures: commands \
             (acknowledged durably per second, ratio against the direct path), p50-ms and p99-ms (bundle latency, \
             HdrHistogram), reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the \
             manager's dashboard per second, N clients sharing a cookie session from the login form), memory (the \

@@ -16,9 +16,10 @@ struct CanonicalObject {
     private var values: [UInt8] = []
     private var members: [(key: StaticString, range: Range<Int>)] = []
 
-    init() {
-        values.reserveCapacity(256)
-        members.reserveCapacity(8)
+    /// An object; `capacity` bytes of values reserved (a command's line: nested objects, such as
+    /// each verdict, write a few members and need no room set aside).
+    init(capacity: Int = 0) {
+        values.reserveCapacity(capacity)
     }
 
     /// A string member; nothing when `value` is nil (as `JSONEncoder` leaves out an absent optional).
@@ -76,7 +77,7 @@ extension CommandEnvelope {
     /// envelope) is left to the general path.
     func canonicalLineByMembers() -> String? {
         guard occurredAt == nil, let fields = command.canonicalMembers else { return nil }
-        var object = CanonicalObject()
+        var object = CanonicalObject(capacity: 256)
         object.add("actor", actor)
         object.add("commandID", commandID)
         object.add("type", command.typeName)
