@@ -42,16 +42,15 @@ public func buildApplication(
     _ server: ServerState, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let configuration = server.configuration
-    let serverBuilder: HTTPServerBuilder
+    let tlsConfiguration: TLSConfiguration?
     if let tls = configuration.tls {
         do {
             let certificates = try NIOSSLCertificate.fromPEMFile(tls.certificate).map {
                 NIOSSLCertificateSource.certificate($0)
             }
             let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            let tlsConfiguration = TLSConfiguration.makeServerConfiguration(
+            tlsConfiguration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: certificates, privateKey: .privateKey(key))
-            serverBuilder = try .tls(.http1(), tlsConfiguration: tlsConfiguration)
         } catch {
             throw ServerSetupError(
                 "cannot load the TLS certificate or key: \(error) (give PEM files with --tls-cert and --tls-key)")
@@ -61,7 +60,14 @@ public func buildApplication(
             throw ServerSetupError(
                 "plain HTTP is only served on loopback; \(configuration.host) needs --tls-cert and --tls-key")
         }
-        serverBuilder = .http1()
+        tlsConfiguration = nil
+    }
+    let onEventLoops = configuration.handlesOnEventLoops
+    let serverBuilder = HTTPServerBuilder { responder in
+        let http = HTTP1Channel(responder: responder)
+        guard let tlsConfiguration else { return EventLoopPinnedChannel(base: http, pinned: onEventLoops) }
+        return EventLoopPinnedChannel(
+            base: try TLSChannel(http, tlsConfiguration: tlsConfiguration), pinned: onEventLoops)
     }
     return Application(
         router: buildRouter(server),

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var tls: (certificate: String, key: String)?
     /// The clock for sessions, lockouts and signature windows (inject a `ManualClock` in tests).
     public var clock: any LogClock
+    /// Whether each connection's handler stays on its channel's event loop, where NIO reads and
+    /// writes it. Not over PostgreSQL: its store waits on event-loop futures, which an event loop
+    /// must not do.
+    public var handlesOnEventLoops = false
 
     /// The defaults: loopback:8080, 8-hour sessions, lock after 5 failures for 15 minutes,
     /// 5-minute signature window, 1 MiB bodies, expiry every minute.

@@ -1,3 +1,4 @@
+import AuditServer
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -51,7 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIFailure.badInput(
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")
         }
-        if !data.location.isPostgres { runTasksOnEventLoops() }
+        if !data.location.isPostgres {
+            runTasksOnEventLoops()
+            configuration.handlesOnEventLoops = true
+        }
         let service = try await ServiceAccess.open(data, logger: logger)
         let scheme = configuration.tls == nil ? "http" : "https"
         let dataPath = data.url.path
