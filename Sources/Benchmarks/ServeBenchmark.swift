@@ -41,15 +41,18 @@ public struct ServeBenchmark: Sendable {
         let products = max(2_000, devices * 400)
         let secret = (0..<32).map { UInt8($0 * 7 % 256) }
 
-        note("direct baseline: \(devices) devices, \(seconds) s")
+        note("direct baseline: \(devices) devices, \(seconds) s in two halves, before and after the HTTP phases")
         let directData = scratch.appendingPathComponent("direct")
         let direct = try await AuditService.open(dataDirectory: directData, logger: logger)
         try await BenchServeSetup.populate(direct, devices: devices, products: products, secret: secret)
         // As the server's service does (its upkeep starts this), so both sides keep the read models
         // folded while commands come: the fold is the service's work, not the HTTP layer's.
         _ = try await direct.followProjections()
-        let baseline = try await BenchServeBaseline.run(direct, devices: devices, seconds: seconds)
-        try await direct.close()
+        // Half before the HTTP phase and half after: a shared machine's speed drifts over a run,
+        // and the two halves straddle the HTTP phase, so the ratio compares like with like.
+        var baseline = BenchServeBaseline.Tally(rounds: Array(repeating: 0, count: devices))
+        let half = Duration.seconds(seconds) / 2
+        try await BenchServeBaseline.run(direct, for: half, adding: &baseline)
 
         note("HTTP: setting up \(products) products, \(devices) inspectors")
         let serverData = scratch.appendingPathComponent("server")
@@ -64,16 +67,28 @@ public struct ServeBenchmark: Sendable {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let result: (tallies: [BenchServeDevice.Tally], elapsed: Double, reads: Double, serverCPU: Double?)
         let pages: Double
+        var directOpen = true
         do {
             result = try await Self.drive(
                 client: client, port: child.port, devices: devices, seconds: seconds, secret: secret, note: note,
                 cpu: BenchServeCPU(serverPID: child.process.processIdentifier))
+            // The second half once the server is idle: its reads ran to the end, and nothing of
+            // the command phase is left for it to fold.
+            note("direct baseline: the second half")
+            let firstHalf = baseline
+            try await BenchServeBaseline.run(direct, for: half, adding: &baseline)
+            let secondRate =
+                Double(baseline.commands - firstHalf.commands) / max(baseline.seconds - firstHalf.seconds, 1e-9)
+            note("direct baseline: \(Int(firstHalf.rate)) commands/s before, \(Int(secondRate)) after")
+            directOpen = false
+            try await direct.close()
             note("HTTP: \(seconds) s of dashboard pages")
             pages = try await BenchServePages.run(
                 client: client, baseURL: "http://127.0.0.1:\(child.port)", clients: devices, seconds: seconds)
             try await client.shutdown()
         } catch {
             try? await client.shutdown()
+            if directOpen { try? await direct.close() }
             throw error
         }
         let memory = child.peakResidentMB()
@@ -84,7 +99,7 @@ public struct ServeBenchmark: Sendable {
         let failures = result.tallies.map(\.failures).reduce(0, +)
         if failures > 0 { note("\(failures) refused commands or failed requests (see the server log)") }
         var results = [
-            BenchmarkResult(name: "commands", value: commands, unit: "commands/s", baseline: baseline.commands),
+            BenchmarkResult(name: "commands", value: commands, unit: "commands/s", baseline: baseline.rate),
             BenchmarkResult(
                 name: "p50-ms", value: Double(histogram.valueAtPercentile(50)) / 1000, unit: "ms", baseline: nil),
             BenchmarkResult(

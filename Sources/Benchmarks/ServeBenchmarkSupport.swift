@@ -64,34 +64,53 @@ enum BenchServeSetup {
 
 /// The baseline: the same device flow through AuditService directly (no HTTP, no signatures).
 enum BenchServeBaseline {
-    /// Commands applied per second, and this process's CPU time per command in microseconds.
-    static func run(_ service: AuditService, devices: Int, seconds: Int) async throws
-        -> (commands: Double, cpuMicros: Double)
-    {
-        let cpuStart = ProcessCPU.seconds()
-        let start = ContinuousClock.now
-        let deadline = start + .seconds(seconds)
-        let total = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<devices {
-                let inspector = BenchServeSetup.inspector(index)
-                group.addTask { try await device(service, inspector: inspector, until: deadline) }
-            }
-            return try await group.reduce(0, +)
-        }
-        let elapsed = ContinuousClock.now - start
-        let cpu = ProcessCPU.seconds() - cpuStart
-        return (
-            Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
-            cpu * 1e6 / Double(max(total, 1))
-        )
+    /// What one stretch of the baseline did; stretches add up.
+    struct Tally {
+        var commands = 0
+        var seconds = 0.0
+        var cpuSeconds = 0.0
+        /// The last round each device reached, so a later stretch goes on with new command ids.
+        var rounds: [Int]
+
+        /// Commands applied per second.
+        var rate: Double { Double(commands) / max(seconds, 1e-9) }
+        /// This process's CPU time per command in microseconds.
+        var cpuMicros: Double { cpuSeconds * 1e6 / Double(max(commands, 1)) }
     }
 
-    static func device(_ service: AuditService, inspector: String, until deadline: ContinuousClock.Instant)
-        async throws -> Int
-    {
+    /// Runs the devices for `duration`, going on from the rounds in `tally`, and adds to it.
+    static func run(_ service: AuditService, for duration: Duration, adding tally: inout Tally) async throws {
+        let cpuStart = ProcessCPU.seconds()
+        let start = ContinuousClock.now
+        let deadline = start + duration
+        let rounds = tally.rounds
+        let results = try await withThrowingTaskGroup(of: (index: Int, commands: Int, round: Int).self) { group in
+            for (index, round) in rounds.enumerated() {
+                let inspector = BenchServeSetup.inspector(index)
+                group.addTask {
+                    let reached = try await device(service, inspector: inspector, after: round, until: deadline)
+                    return (index, reached.commands, reached.round)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = ContinuousClock.now - start
+        tally.cpuSeconds += ProcessCPU.seconds() - cpuStart
+        tally.seconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        for result in results {
+            tally.commands += result.commands
+            tally.rounds[result.index] = result.round
+        }
+    }
+
+    /// One device's rounds after round `first` until the deadline: the commands applied and the
+    /// last round begun. Commands still queued at the deadline are dropped with their round.
+    static func device(
+        _ service: AuditService, inspector: String, after first: Int, until deadline: ContinuousClock.Instant
+    ) async throws -> (commands: Int, round: Int) {
         var commands = 0
         var queue = BenchServeQueue()
-        var round = 0
+        var round = first
         while ContinuousClock.now < deadline {
             round += 1
             let plan = BenchServeFlow(inspector: inspector, round: round)
@@ -108,7 +127,7 @@ enum BenchServeBaseline {
                 commands += try await executeRetrying(service, try BenchServeSetup.bundle(full, actor: inspector)).count
             }
         }
-        return commands
+        return (commands, round)
     }
 
     /// Runs a bundle, sending it again when other appends kept winning (as a device would).

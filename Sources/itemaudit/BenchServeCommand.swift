@@ -15,7 +15,8 @@ struct BenchServeCommand: AsyncParsableCommand {
             allocation's outcome), fetch its tasks, upload a photo per product, then collect, inspect and submit \
             offline, sending the queued commands in bundles of 10 (an allocation goes at once, after what is \
             queued). The baseline runs the same flow through AuditService directly in this process, on its own \
-            scratch directory, for the same time, its read models folded as the server's are. Figures: commands \
+            scratch directory, for the same time in two halves (before the HTTP phases and after the reads, so a \
+            shared machine's drift falls on both sides), its read models folded as the server's are. Figures: commands \
             (acknowledged durably per second, ratio against the direct path), p50-ms and p99-ms (bundle latency, \
             HdrHistogram), reads (GET /v1/coverage?by=type per second, N clients as the manager), pages (the \
             manager's dashboard per second, N clients sharing a cookie session from the login form), memory (the \
