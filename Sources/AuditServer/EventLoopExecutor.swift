@@ -19,7 +19,8 @@ public func runTasksOnEventLoops() -> Bool {
 /// Runs a task's jobs on one NIO event loop. A connection's task that prefers its channel's event
 /// loop is resumed there after every wait, even when a thread outside the event loops (the log's
 /// writer, the photo writer) wakes it; NIO's global executor would pick either loop, and writes
-/// from the other one go to the channel's loop as a cross-thread job.
+/// from the other one go to the channel's loop as a cross-thread job. The server's connections
+/// and `bench serve`'s simulated devices both use it.
 package final class EventLoopTaskExecutor: TaskExecutor {
     package let eventLoop: any EventLoop
 
