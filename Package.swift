@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "CCRC32C"),
         // SQLite settings only reachable through variadic C (sqlite3_config).
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // glibc's malloc_trim, which Swift's Glibc module does not export.
+        .target(name: "CMallocTrim"),
         .target(
             name: "AuditLog",
             dependencies: [
@@ -133,6 +135,7 @@ let package = Package(
                 "Reports",
                 "AuditLog",
                 "Inspection",
+                "CMallocTrim",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

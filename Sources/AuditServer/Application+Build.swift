@@ -73,7 +73,7 @@ public func buildApplication(
         router: buildRouter(server),
         server: serverBuilder,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "itemaudit"),
-        services: [ExpiryService(server: server), ReportUpkeepService(server: server)],
+        services: [ExpiryService(server: server), ReportUpkeepService(server: server), MemoryTrimService()],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: server.logger)
 }

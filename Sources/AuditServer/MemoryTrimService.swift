@@ -1,0 +1,28 @@
+import CMallocTrim
+import NIOPosix
+import ServiceLifecycle
+
+/// Gives free heap pages back to the system every second.
+///
+/// Under many devices the server frees most of what it allocates (request buffers, parse trees,
+/// answers) in between what it keeps (the state's nodes, the indexes), so glibc's arenas keep
+/// whole pages that hold nothing. `bench serve` measured about 35 MB less peak memory with the
+/// trim (235-238 MB against 259-274 MB, 3 alternating pairs) and no change in CPU per command.
+/// The trim walks every arena under its lock, so it runs on the blocking pool, not an event loop.
+struct MemoryTrimService: Service {
+    /// How often the arenas are trimmed.
+    var interval: Duration = .seconds(1)
+
+    func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: interval)
+                    _ = try await NIOThreadPool.singleton.runIfActive { itemaudit_malloc_trim() }
+                }
+            }
+        } catch is CancellationError {
+            // Graceful shutdown cancelled the sleep: nothing to finish.
+        }
+    }
+}
