@@ -6,8 +6,8 @@ import ServiceLifecycle
 ///
 /// Under many devices the server frees most of what it allocates (request buffers, parse trees,
 /// answers) in between what it keeps (the state's nodes, the indexes), so glibc's arenas keep
-/// whole pages that hold nothing. `bench serve` measured about 35 MB less peak memory with the
-/// trim (235-238 MB against 259-274 MB, 3 alternating pairs) and no change in CPU per command.
+/// whole pages that hold nothing. `bench serve` measured about 30 MB less peak memory with the
+/// trim (230-238 MB against 255-270 MB, 5 alternating pairs) and no change in CPU per command.
 /// The trim walks every arena under its lock, so it runs on the blocking pool, not an event loop.
 struct MemoryTrimService: Service {
     /// How often the arenas are trimmed.
