@@ -1,14 +1,14 @@
-import CMallocTrim
+import AuditService
 import NIOPosix
 import ServiceLifecycle
 
-/// Gives free heap pages back to the system every second.
+/// Gives free heap pages back to the system every second (``AuditService/releaseFreeMemory()``).
 ///
 /// Under many devices the server frees most of what it allocates (request buffers, parse trees,
-/// answers) in between what it keeps (the state's nodes, the indexes), so glibc's arenas keep
-/// whole pages that hold nothing. `bench serve` measured about 30 MB less peak memory with the
-/// trim (230-238 MB against 255-270 MB, 5 alternating pairs) and no change in CPU per command.
-/// The trim walks every arena under its lock, so it runs on the blocking pool, not an event loop.
+/// answers) in between what it keeps, so glibc's arenas keep whole pages that hold nothing.
+/// `bench serve` measured about 30 MB less peak memory with the trim (230-238 MB against 255-270
+/// MB, 5 alternating pairs) and no change in CPU per command. The trim walks every arena under
+/// its lock, so it runs on the blocking pool, not an event loop.
 struct MemoryTrimService: Service {
     /// How often the arenas are trimmed.
     var interval: Duration = .seconds(1)
@@ -18,7 +18,7 @@ struct MemoryTrimService: Service {
             try await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {
                     try await Task.sleep(for: interval)
-                    _ = try await NIOThreadPool.singleton.runIfActive { itemaudit_malloc_trim() }
+                    _ = try await NIOThreadPool.singleton.runIfActive { AuditService.releaseFreeMemory() }
                 }
             }
         } catch is CancellationError {

@@ -42,8 +42,8 @@ extension Routes {
         let store = service.photos
         do {
             // Over PostgreSQL storing blocks on its client: on the thread pool, not on one of the
-            // two event loops that serve every connection. Into packs it waits for its group.
-            // Into packs the signature check's hash of these very bytes is used.
+            // two event loops that serve every connection. Into packs it waits for its group, and
+            // uses the signature check's hash of these very bytes.
             let receipt =
                 store.isInDatabase
                 ? try await NIOThreadPool.singleton.runIfActive {
