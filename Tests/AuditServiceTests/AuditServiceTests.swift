@@ -57,11 +57,7 @@ struct AuditServiceTests {
         // Had the failed allocation stayed, this would be B3, or find every product held.
         let retried = try await service.execute(allocate("alloc-3", "i2"))
         #expect(retried.status == .accepted && retried.createdID == "B2")
-        let live = await service.state
-        try await service.close()
-        let reopened = try await fixture.open()
-        #expect(await reopened.state == live, "the state equals the fold of the log")
-        try await reopened.close()
+        try await fixture.expectReopenedStateEqualsLive(service)
     }
 
     @Test("past the interval at which the writer's replica shares the state again, groups decide as before")
@@ -84,11 +80,7 @@ struct AuditServiceTests {
                     command: .cancelBatch(CancelBatch(batchID: "B\(index)", reason: "test"))))
             #expect(cancelled.status == .accepted, "group \(index * 2)")
         }
-        let live = await service.state
-        try await service.close()
-        let reopened = try await fixture.open()
-        #expect(await reopened.state == live, "the state equals the fold of the log")
-        try await reopened.close()
+        try await fixture.expectReopenedStateEqualsLive(service)
     }
 
     @Test("AllocateBatch answers with the new batch id: accepted, repeated, in a batch and after a restart")

@@ -4,6 +4,7 @@ import Foundation
 import Inspection
 import Logging
 import TestSupport
+import Testing
 
 /// A fresh data directory per test, removed afterwards, and a manual clock.
 final class ServiceFixture: Sendable {
@@ -21,6 +22,16 @@ final class ServiceFixture: Sendable {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         return try await AuditService.open(dataDirectory: directory, clock: clock, logger: logger)
+    }
+
+    /// Closes `service`, opens the data again and expects the state folded from the log to equal
+    /// the one `service` kept live.
+    func expectReopenedStateEqualsLive(_ service: AuditService) async throws {
+        let live = await service.state
+        try await service.close()
+        let reopened = try await open()
+        #expect(await reopened.state == live, "the state equals the fold of the log")
+        try await reopened.close()
     }
 }
 
