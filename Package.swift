@@ -58,12 +58,15 @@ let package = Package(
         .target(name: "CSQLiteTuning", linkerSettings: [.linkedLibrary("sqlite3")]),
         // glibc's malloc_trim, which Swift's Glibc module does not export.
         .target(name: "CMallocTrim"),
+        // The processor's prefetch hint, which Swift does not expose.
+        .target(name: "CPrefetch"),
         .target(
             name: "AuditLog",
             dependencies: [
                 "CLZ4",
                 "CCRC32C",
                 "CLibCrypto",
+                "CPrefetch",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -215,6 +215,10 @@ extension EventLog {
         let ordinals = frames.map { index.add(frame: $0.location, head: $0.hash) }
         // Unretained: `batches` keeps every batch alive, and this loop runs for every append.
         let references = batches.map { Unmanaged.passUnretained($0) }
+        let appends = writes.lazy.map { write in
+            references[write.request]._withUnsafeGuaranteedRef { $0.appends[write.item] }
+        }
+        index.recent.prefetch(streamKeys: appends.map(\.streamKey), commandKeys: appends.map(\.commandKey))
         for write in writes {
             references[write.request]._withUnsafeGuaranteedRef { batch in
                 let append = batch.appends[write.item]
@@ -311,6 +315,8 @@ struct CommitPlan {
             var results: [AppendResult] = []
             results.reserveCapacity(batch.count)
             var failure: EventLogError?
+            recent.prefetch(
+                streamKeys: batch.appends.lazy.map(\.streamKey), commandKeys: batch.appends.lazy.map(\.commandKey))
             for item in 0..<batch.count {
                 if let invalid = batch.invalid, invalid.index == item {
                     failure = invalid.error

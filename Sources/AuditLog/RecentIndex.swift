@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// The streams and command ids appended since the last checkpoint, in flat open-addressing
@@ -110,6 +111,23 @@ struct RecentIndex: Sendable {
                         return nil
                     }
                 }
+            }
+        }
+    }
+
+    /// Starts loading the table cells where these keys' lookups begin. The tables are megabytes
+    /// and the keys random, so each lookup would wait for memory in turn; prefetched for a whole
+    /// batch first, those waits overlap.
+    func prefetch(streamKeys: some Sequence<UInt64>, commandKeys: some Sequence<UInt64>) {
+        Self.prefetch(streamTags, keys: streamKeys)
+        Self.prefetch(commandTags, keys: commandKeys)
+    }
+
+    private static func prefetch(_ tags: [UInt64], keys: some Sequence<UInt64>) {
+        tags.withUnsafeBufferPointer { tags in
+            let mask = tags.count - 1
+            for key in keys {
+                itemaudit_prefetch(tags.baseAddress! + (Int(truncatingIfNeeded: key >> 1) & mask))
             }
         }
     }
