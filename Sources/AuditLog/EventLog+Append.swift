@@ -130,28 +130,22 @@ extension EventLog {
             return
         }
         let recordedAt = plan.recordedAt
-        var output: [UInt8] = []
-        output.reserveCapacity(plan.estimatedBytes)
-        var hash = stateLock.withLock { index.headHash }
-        var builder = FrameBuilder(firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt, head: hash)
-        var sealed: [(start: Int, first: UInt64, count: UInt32, hash: SHA256Digest.Bytes)] = []
-        func seal() {
-            let start = output.count
-            hash = builder.seal(into: &output)
-            sealed.append((start, builder.firstPosition, builder.count, hash))
-        }
+        let head = stateLock.withLock { index.headHash }
+        var builder = FrameBuilder(firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt, head: head)
+        var frames: [FrameBuilder] = []
         let batches = group.map(\.batch)
         let frameSize = configuration.frameSize
         for index in plan.writes.indices {
             let write = plan.writes[index]
             if builder.count > 0 && builder.rawCount >= frameSize {
-                seal()
-                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt, head: hash)
+                frames.append(builder)
+                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt, head: builder.head)
             }
-            plan.writes[index].frame = sealed.count
+            plan.writes[index].frame = frames.count
             builder.add(batches[write.request], append: write.item, firstVersion: write.firstVersion)
         }
-        seal()
+        frames.append(builder)
+        let (output, starts) = FrameBuilder.seal(frames)
 
         do {
             try ensureSegmentRoom(for: output.count, firstPosition: plan.writes[0].firstPosition)
@@ -179,14 +173,14 @@ extension EventLog {
             writer.bytesSinceCheckpoint += output.count
             writer.eventsSinceCheckpoint += plan.eventCount
             var locations: [(location: FrameLocation, hash: SHA256Digest.Bytes)] = []
-            for (offset, frame) in sealed.enumerated() {
-                let end = offset + 1 < sealed.count ? sealed[offset + 1].start : output.count
+            for (offset, frame) in frames.enumerated() {
+                let end = offset + 1 < starts.count ? starts[offset + 1] : output.count
                 locations.append(
                     (
                         FrameLocation(
-                            segment: writer.segment, offset: start + UInt64(frame.start),
-                            length: UInt32(end - frame.start), firstPosition: frame.first, count: frame.count,
-                            recordedAt: recordedAt), frame.hash
+                            segment: writer.segment, offset: start + UInt64(starts[offset]),
+                            length: UInt32(end - starts[offset]), firstPosition: frame.firstPosition,
+                            count: frame.count, recordedAt: recordedAt), frame.head
                     ))
             }
             stateLock.withLock { Self.index(plan.writes, of: batches, in: locations, into: &index) }
@@ -288,7 +282,6 @@ struct CommitPlan {
     var accepted: [(PendingAppend, [AppendResult])] = []
     var rejected: [(PendingAppend, EventLogError)] = []
     var recordedAt: Int64
-    var estimatedBytes = 0
     var eventCount = 0
 
     /// `recordedAt` is the time of copied records (nil: `now`, or the last recorded-at when later).
@@ -400,7 +393,6 @@ struct CommitPlan {
             }
             eventCount += Int(localNext - next)
             next = localNext
-            for write in writes[firstWrite...] { estimatedBytes += batch.rawSize(of: write.item) + 64 }
             accepted.append((request, results))
         }
     }

@@ -187,16 +187,6 @@ final class PreparedBatch: @unchecked Sendable {
         return UnsafeRawBufferPointer(rebasing: bytes[append.commandStart..<append.commandEnd])
     }
 
-    /// Raw bytes the events of append `index` take in a frame, near enough to size frames by.
-    func rawSize(of index: Int) -> Int {
-        let append = appends[index]
-        let stream = append.streamEnd - append.streamStart
-        guard append.eventCount > 0 else { return 0 }
-        let first = events[append.firstEvent].start
-        let last = events[append.firstEvent + append.eventCount - 1].end
-        return last - first + append.eventCount * (stream + 12)
-    }
-
     private static func problem(in batch: UnsafeBufferPointer<StreamAppend>, at index: Int) -> EventLogError? {
         let count = batch[index].events.count
         guard

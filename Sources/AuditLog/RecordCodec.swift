@@ -92,6 +92,34 @@ struct FrameBuilder {
             return hash
         }
     }
+
+    /// Seals the frames of one group, in order, into one buffer, with where each frame starts.
+    ///
+    /// Each frame is compressed on its own (its head comes from the chain, not from the bytes), so
+    /// a group of several frames is compressed on several threads: LZ4 is most of the writer
+    /// thread's work, and the writer is what bounds a stream of large appends.
+    static func seal(_ frames: [FrameBuilder]) -> (bytes: [UInt8], starts: [Int]) {
+        var output: [UInt8] = []
+        guard frames.count > 1 else {
+            output.reserveCapacity(FrameHeader.size + Int(LZ4_compressBound(Int32(frames[0].rawCount))))
+            _ = frames[0].seal(into: &output)
+            return (output, [0])
+        }
+        // Each iteration reads its own frame and writes its own slot, and all are done on return.
+        nonisolated(unsafe) let sealed = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: frames.count)
+        sealed.initialize(repeating: [])
+        defer { sealed.deinitialize().deallocate() }
+        DispatchQueue.concurrentPerform(iterations: frames.count) { index in
+            _ = frames[index].seal(into: &sealed[index])
+        }
+        output.reserveCapacity(sealed.reduce(0) { $0 + $1.count })
+        var starts: [Int] = []
+        for frame in sealed {
+            starts.append(output.count)
+            output.append(contentsOf: frame)
+        }
+        return (output, starts)
+    }
 }
 
 /// Decompresses frames and decodes their records, reusing one buffer and sharing repeated
