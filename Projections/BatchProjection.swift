@@ -231,12 +231,9 @@ final class BatchFold: ProjectionFold {
             try close(event.batchID, expired: true, time)
         case .batchSubmitted(let event):
             try batch(event.batchID, time) { $0.status = .submitted }
-        case .locationRegistered, .inspectorRegistered, .productRegistered, .datasheetImported,
-            .ruleCheckRecorded, .productReceived:
-            break
-        case .productCollected, .collectionSkipped, .inspectionStarted, .inspectionPaused, .attributeVerdictRecorded,
-            .photoAttached, .inspectionFinished, .inspectionSkipped:
-            // Task events come as ``TaskEvent``s.
+        default:
+            // Reference data, datasheets and rule findings do not touch batches; task events come
+            // as ``TaskEvent``s. A new event type lands here until it gets a case.
             break
         }
     }

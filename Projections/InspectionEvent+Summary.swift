@@ -49,25 +49,33 @@ extension InspectionEvent {
         case .batchAllocated(let event):
             "batch \(event.batchID) to \(event.inspectorID) at \(event.locationID), mode \(ReportLabels.mode(event.mode.rawValue)), \(event.tasks.count) task\(event.tasks.count == 1 ? "" : "s")"
         case .adHocTaskAllocated(let event): "ad-hoc task \(event.taskID) for \(event.gtin) to \(event.inspectorID)"
-        case .collectionStarted(let event): "batch \(event.batchID): collection started"
-        case .collectionPaused(let event): "batch \(event.batchID): collection paused"
-        case .collectionFinished(let event): "batch \(event.batchID): collection finished"
-        case .collectionCancelled(let event): "batch \(event.batchID): collection cancelled"
         case .productCollected(let event): "task \(event.taskID): collected \(event.matchedGTIN)"
         case .collectionSkipped(let event):
             "task \(event.taskID): collection skipped (\(ReportLabels.skipReason(event.reason.rawValue)))"
-        case .inspectionStarted(let event): "task \(event.taskID): inspection started"
-        case .inspectionPaused(let event): "task \(event.taskID): inspection paused"
         case .attributeVerdictRecorded(let event):
             "task \(event.taskID): \(event.path) verdict \(ReportLabels.verdict(event.verdict.rawValue))"
         case .photoAttached(let event): "task \(event.taskID): photo \(event.sha256.prefix(12))…"
         case .inspectionFinished(let event):
             "task \(event.taskID): inspection \(event.result.rawValue == 2 ? "passed" : "failed") (\(event.passedCount) passed, \(event.warningCount) warnings, \(event.failureCount) failures, \(event.unableCount) unable)"
-        case .inspectionSkipped(let event): "task \(event.taskID): inspection skipped"
         case .batchSubmitted(let event): "batch \(event.batchID): submitted"
         case .batchCancelled(let event): "batch \(event.batchID): cancelled"
         case .batchExpired(let event):
             "batch \(event.batchID): expired, \(event.releasedTaskIDs.count) tasks released"
+        default:
+            // The event type in words, after its batch or task ("batch B-1: collection started"):
+            // events that say nothing more, and a new event type until it gets a line of its own.
+            [batchID.map { "batch \($0)" } ?? taskID.map { "task \($0)" }, Self.words(eventType)]
+                .compactMap { $0 }.joined(separator: ": ")
         }
+    }
+
+    /// "CollectionStarted" as "collection started".
+    static func words(_ typeName: String) -> String {
+        var words = ""
+        for character in typeName {
+            if character.isUppercase, !words.isEmpty { words.append(" ") }
+            words.append(contentsOf: character.lowercased())
+        }
+        return words
     }
 }
