@@ -131,15 +131,21 @@ extension EventLog {
         }
         let recordedAt = plan.recordedAt
         let head = stateLock.withLock { index.headHash }
-        var builder = FrameBuilder(firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt, head: head)
+        let frameSize = configuration.frameSize
+        // A frame is sealed once past frameSize: room for that and a typical last append, or for
+        // the whole group when it is smaller (its batches' encoded bytes are about its records).
+        let rawCapacity = min(frameSize + 16 << 10, group.reduce(1 << 10) { $0 + $1.batch.bytes.count })
+        var builder = FrameBuilder(
+            firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt, head: head, rawCapacity: rawCapacity)
         var frames: [FrameBuilder] = []
         let batches = group.map(\.batch)
-        let frameSize = configuration.frameSize
         for index in plan.writes.indices {
             let write = plan.writes[index]
             if builder.count > 0 && builder.rawCount >= frameSize {
                 frames.append(builder)
-                builder = FrameBuilder(firstPosition: write.firstPosition, recordedAt: recordedAt, head: builder.head)
+                builder = FrameBuilder(
+                    firstPosition: write.firstPosition, recordedAt: recordedAt, head: builder.head,
+                    rawCapacity: rawCapacity)
             }
             plan.writes[index].frame = frames.count
             builder.add(batches[write.request], append: write.item, firstVersion: write.firstVersion)

@@ -10,7 +10,7 @@ import Foundation
 /// record's occurred-at (zigzag; the first record's minus the frame's recorded-at), actor,
 /// command id (see ``CommandIDCodec``), payload. Position and recorded-at come from the frame header.
 struct FrameBuilder {
-    private(set) var raw = ByteWriter(capacity: 64 << 10)
+    private(set) var raw: ByteWriter
     let firstPosition: UInt64
     private(set) var count: UInt32 = 0
     let recordedAt: Int64
@@ -19,8 +19,10 @@ struct FrameBuilder {
     /// The canonical chain through the last record added.
     private(set) var chain: CanonicalHasher
 
-    /// A frame whose first record follows the canonical chain head `head`.
-    init(firstPosition: UInt64, recordedAt: Int64, head: SHA256Digest.Bytes) {
+    /// A frame whose first record follows the canonical chain head `head`, with room for about
+    /// `rawCapacity` bytes of records before its buffer grows (and is copied).
+    init(firstPosition: UInt64, recordedAt: Int64, head: SHA256Digest.Bytes, rawCapacity: Int = 64 << 10) {
+        raw = ByteWriter(capacity: rawCapacity)
         self.firstPosition = firstPosition
         self.recordedAt = recordedAt
         previousOccurredAt = recordedAt
