@@ -243,7 +243,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "Datasheets"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RulesTests", dependencies: ["Rules", "Datasheets", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection", "TestSupport"]),
         .testTarget(
             name: "ProjectionsTests",

@@ -141,8 +141,19 @@ extension Machine {
         let text = buffer(codeSpan)
         let allergen = matcher._withUnsafeGuaranteedRef { $0.codes.lookup(text) }
         guard let allergen else { return .bool(false) }
-        let haystack = buffer(folded(node.a, span))
-        return .bool(matcher._withUnsafeGuaranteedRef { $0.mentions(folded: haystack, allergen: Int(allergen)) })
+        let source = program.nodes[Int(node.a)]
+        guard source.op == .attribute else {
+            let haystack = buffer(appendFolded(span))
+            return .bool(matcher._withUnsafeGuaranteedRef { $0.mentions(folded: haystack, allergen: Int(allergen)) })
+        }
+        // An attribute's folded text stays put for the sheet: every allergen it names is found in
+        // one pass, and the sheet's other allergen rules on it read the answer.
+        let haystack = foldedSlot(Int(source.a), span)
+        if haystack != allergenText {
+            allergenText = haystack
+            allergenMask = matcher._withUnsafeGuaranteedRef { $0.mentionedAllergens(folded: buffer(haystack)) }
+        }
+        return .bool(allergenMask & 1 << UInt64(allergen) != 0)
     }
 
     /// Any other function: on the bytes where `Machine+Builtins` knows how, otherwise through

@@ -53,6 +53,10 @@ final class Machine {
     @exclusivity(unchecked) var foldedIngredientStatement = Span.none
     /// Scratch space for the name's words (see `IngredientList.unquantified`).
     @exclusivity(unchecked) var ingredientNameWords: [Range<Int>] = []
+    /// The folded attribute text `mentionsAllergen` last read on this sheet (`.none`: none yet), and
+    /// the allergens it names (bit per allergen index of the program's matcher).
+    @exclusivity(unchecked) var allergenText = Span.none
+    @exclusivity(unchecked) var allergenMask: UInt64 = 0
     /// Per `mentions` word list (by its start in `program.words`): its words grouped by first byte.
     @exclusivity(unchecked) var wordIndexes: [Int32: WordIndex] = [:]
 
@@ -113,6 +117,7 @@ final class Machine {
         gtinAttribute = -1
         lastGTINText = .none
         ingredientStatement = .none
+        allergenText = .none
     }
 
     // MARK: - Arena

@@ -22,6 +22,11 @@ final class AllergenMatcher: @unchecked Sendable {
     /// Per allergen: whether a word is shorter than two bytes (no filter then).
     private let shortRanges: UnsafeMutableBufferPointer<Bool>
     private static let pairWords = 64
+    /// Per pair of first bytes (4,096): the allergens with a word starting so, one bit each.
+    private let pairAllergens: UnsafeMutableBufferPointer<UInt64>
+    /// The allergens with a word shorter than two bytes (tried at every offset), and all of them.
+    private let shortAllergens: UInt64
+    private let allAllergens: UInt64
 
     init(words lexicon: [String: [String]], falseFriends friends: [String: [String]], wordStart: Set<String>) {
         var table: [String: Int32] = [:]
@@ -55,7 +60,18 @@ final class AllergenMatcher: @unchecked Sendable {
         }
         wordPairs = Self.copy(filter(wordRanges))
         // A word shorter than two bytes turns the filter off for its allergen.
-        shortRanges = Self.copy(wordRanges.map { words in entries[words].contains { $0.count < 2 } })
+        let short = wordRanges.map { words in entries[words].contains { $0.count < 2 } }
+        shortRanges = Self.copy(short)
+        precondition(wordRanges.count <= 64, "mentionedAllergens keeps one bit per allergen")
+        var pairAllergens = [UInt64](repeating: 0, count: 4096)
+        for (allergen, range) in wordRanges.enumerated() {
+            for word in entries[range] where word.count >= 2 {
+                pairAllergens[Self.pair(bytes[word.start], bytes[word.start + 1])] |= 1 << UInt64(allergen)
+            }
+        }
+        self.pairAllergens = Self.copy(pairAllergens)
+        shortAllergens = short.enumerated().reduce(0) { $1.element ? $0 | 1 << UInt64($1.offset) : $0 }
+        allAllergens = wordRanges.isEmpty ? 0 : UInt64.max >> UInt64(64 - wordRanges.count)
         codes = ByteTable(table)
         self.bytes = Self.copy(bytes)
         self.entries = Self.copy(entries)
@@ -70,6 +86,7 @@ final class AllergenMatcher: @unchecked Sendable {
         friendRanges.baseAddress?.deallocate()
         wordPairs.baseAddress?.deallocate()
         shortRanges.baseAddress?.deallocate()
+        pairAllergens.baseAddress?.deallocate()
     }
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
@@ -90,6 +107,48 @@ final class AllergenMatcher: @unchecked Sendable {
             return false
         }
         return found
+    }
+
+    /// Every allergen the folded text names, one bit per allergen index: bit `a` is what
+    /// ``mentions(folded:allergen:)`` says for `a`, found in one pass over the text instead of one
+    /// pass per allergen (a sheet's allergen rules all read the same ingredient statement).
+    func mentionedAllergens(folded haystack: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var found: UInt64 = 0
+        for start in 0..<haystack.count {
+            var candidates = shortAllergens
+            if start + 1 < haystack.count {
+                candidates |= pairAllergens[Self.pair(haystack[start], haystack[start + 1])]
+            }
+            candidates &= ~found
+            while candidates != 0 {
+                let allergen = candidates.trailingZeroBitCount
+                candidates &= candidates - 1
+                if occurs(at: start, allergen, haystack) { found |= 1 << UInt64(allergen) }
+            }
+            if found == allAllergens { break }
+        }
+        return found
+    }
+
+    /// Whether a word of the allergen that counts (at a word start where it must be, outside its
+    /// false friends) begins at `start`.
+    private func occurs(at start: Int, _ allergen: Int, _ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in wordRanges[allergen] {
+            let word = entries[index]
+            guard word.count > 0, start + word.count <= haystack.count, haystack[start] == bytes[word.start] else {
+                continue
+            }
+            var same = true
+            for offset in 1..<word.count where haystack[start + offset] != bytes[word.start + offset] {
+                same = false
+                break
+            }
+            guard same else { continue }
+            if word.atWordStart, !TextSearch.startsWord(at: start, in: haystack) { continue }
+            if insideFalseFriend(start, allergen, haystack) { continue }
+            return true
+        }
+        return false
     }
 
     /// Whether an occurrence of one of the allergen's false friends covers `offset` (what blanking
