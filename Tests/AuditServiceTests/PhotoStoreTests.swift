@@ -193,4 +193,16 @@ struct PhotoStoreTests {
         #expect(badHash?.message.contains("damaged") == true)
         big.close()
     }
+
+    @Test("a group waits for more stores only while several callers keep storing, never for a lone caller")
+    func gatherOnlyUnderSeveralCallers() {
+        let recent = PhotoPackWriter.busySpan / 5
+        #expect(PhotoPackWriter.gathers(lastGroupSize: 3, sinceLastWrite: recent))
+        #expect(PhotoPackWriter.gathers(lastGroupSize: 2, sinceLastWrite: .zero))
+        // A lone caller awaits each store before the next: waiting cannot add to its group.
+        #expect(!PhotoPackWriter.gathers(lastGroupSize: 1, sinceLastWrite: recent))
+        #expect(!PhotoPackWriter.gathers(lastGroupSize: 0, sinceLastWrite: .zero))
+        // Stores stopped coming.
+        #expect(!PhotoPackWriter.gathers(lastGroupSize: 16, sinceLastWrite: PhotoPackWriter.busySpan * 2))
+    }
 }
