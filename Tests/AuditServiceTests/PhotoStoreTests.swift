@@ -194,15 +194,18 @@ struct PhotoStoreTests {
         big.close()
     }
 
-    @Test("a group waits for more stores only while several callers keep storing, never for a lone caller")
-    func gatherOnlyUnderSeveralCallers() {
+    @Test("a group waits for more stores while they keep coming, but not for a lone caller's")
+    func gatherOnlyWhileStoresKeepComing() {
         let recent = PhotoPackWriter.busySpan / 5
-        #expect(PhotoPackWriter.gathers(lastGroupSize: 3, sinceLastWrite: recent))
-        #expect(PhotoPackWriter.gathers(lastGroupSize: 2, sinceLastWrite: .zero))
+        let lone = PhotoPackWriter.loneGroups
+        #expect(PhotoPackWriter.gathers(singleStoreGroupsInARow: 0, sinceLastWrite: recent))
+        // One group of one among many uploads is chance: still gathering.
+        #expect(PhotoPackWriter.gathers(singleStoreGroupsInARow: 1, sinceLastWrite: .zero))
+        #expect(PhotoPackWriter.gathers(singleStoreGroupsInARow: lone - 1, sinceLastWrite: recent))
         // A lone caller awaits each store before the next: waiting cannot add to its group.
-        #expect(!PhotoPackWriter.gathers(lastGroupSize: 1, sinceLastWrite: recent))
-        #expect(!PhotoPackWriter.gathers(lastGroupSize: 0, sinceLastWrite: .zero))
+        #expect(!PhotoPackWriter.gathers(singleStoreGroupsInARow: lone, sinceLastWrite: recent))
+        #expect(!PhotoPackWriter.gathers(singleStoreGroupsInARow: 1_000, sinceLastWrite: .zero))
         // Stores stopped coming.
-        #expect(!PhotoPackWriter.gathers(lastGroupSize: 16, sinceLastWrite: PhotoPackWriter.busySpan * 2))
+        #expect(!PhotoPackWriter.gathers(singleStoreGroupsInARow: 0, sinceLastWrite: PhotoPackWriter.busySpan * 2))
     }
 }

@@ -6,14 +6,14 @@ import Foundation
 /// store waiting when a group starts is written with one write and synced with one `fdatasync`
 /// (one file per photo cost two syncs and a new inode each).
 ///
-/// While stores keep coming from several callers (the last group held more than one and was
-/// written less than ``busySpan`` ago), a group waits up to ``gatherWindow`` for more, up to
-/// ``gatherLimit``, before it is written: each sync costs the kernel and the virtual disk a fixed
-/// price, and with 64 devices uploading, syncing small groups took more of the server's CPU than
-/// anything else the photos cost (more than writing their bytes). A store that finds the writer
-/// idle is written at once, and so is a lone caller's, which awaits each store before the next:
-/// waiting could never add to its group (the demo's generator, 40,000 photos one by one, waited
-/// 1 ms for each).
+/// While stores keep coming (the last group was written less than ``busySpan`` ago), a group
+/// waits up to ``gatherWindow`` for more, up to ``gatherLimit``, before it is written: each sync
+/// costs the kernel and the virtual disk a fixed price, and with 64 devices uploading, syncing
+/// small groups took more of the server's CPU than anything else the photos cost (more than
+/// writing their bytes). A store that finds the writer idle is written at once. So is a lone
+/// caller's, which awaits each store before the next, so that waiting could never add to its
+/// group: after ``loneGroups`` groups of one store in a row, groups stop waiting until one holds
+/// more (the demo's generator, 40,000 photos one by one, waited 1 ms for each).
 ///
 /// The thread starts with the first store and ends after two idle seconds. The first group
 /// repairs the last pack (``PhotoPackFormat``) and reads the index; a lock file keeps other
@@ -59,9 +59,14 @@ final class PhotoPackWriter: @unchecked Sendable {
     /// A group this large is written without waiting longer.
     static let gatherLimit = 16
 
-    /// Whether the next group waits for more stores: only while several callers keep storing.
-    static func gathers(lastGroupSize: Int, sinceLastWrite: Duration) -> Bool {
-        lastGroupSize > 1 && sinceLastWrite < busySpan
+    /// Groups of one store in a row after which a lone caller is assumed (one such group among
+    /// many devices' uploads is chance, and must not stop the gathering).
+    static let loneGroups = 4
+
+    /// Whether the next group waits for more stores: while stores keep coming, unless the last
+    /// ``loneGroups`` groups held one store each.
+    static func gathers(singleStoreGroupsInARow: Int, sinceLastWrite: Duration) -> Bool {
+        singleStoreGroupsInARow < loneGroups && sinceLastWrite < busySpan
     }
 
     init(index: PhotoIndex, packLimit: UInt64) {
@@ -106,7 +111,7 @@ final class PhotoPackWriter: @unchecked Sendable {
 
     private func loop() {
         var lastWritten: ContinuousClock.Instant?
-        var lastGroupSize = 0
+        var singleStoreGroups = 0
         while true {
             queue.lock()
             while pending.isEmpty {
@@ -117,7 +122,8 @@ final class PhotoPackWriter: @unchecked Sendable {
                 }
             }
             if let lastWritten,
-                Self.gathers(lastGroupSize: lastGroupSize, sinceLastWrite: ContinuousClock.now - lastWritten)
+                Self.gathers(
+                    singleStoreGroupsInARow: singleStoreGroups, sinceLastWrite: ContinuousClock.now - lastWritten)
             {
                 let deadline = Date().addingTimeInterval(Self.gatherWindow)
                 while pending.count < Self.gatherLimit, queue.wait(until: deadline) {}
@@ -128,7 +134,7 @@ final class PhotoPackWriter: @unchecked Sendable {
             queue.unlock()
             commit(group)
             lastWritten = ContinuousClock.now
-            lastGroupSize = group.count
+            singleStoreGroups = group.count == 1 ? singleStoreGroups + 1 : 0
             queue.lock()
             committing = false
             queue.broadcast()
