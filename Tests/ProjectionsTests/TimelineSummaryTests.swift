@@ -10,24 +10,16 @@ import Testing
 struct TimelineSummaryTests {
     @Test("an event without a line of its own: its type in words, after its batch or task")
     func eventTypeInWords() {
-        #expect(
-            InspectionEvent.collectionStarted(CollectionStarted(batchID: "B1")).summary
-                == "batch B1: collection started")
-        #expect(
-            InspectionEvent.collectionPaused(CollectionPaused(batchID: "B1")).summary == "batch B1: collection paused")
-        #expect(
-            InspectionEvent.collectionFinished(CollectionFinished(batchID: "B1")).summary
-                == "batch B1: collection finished")
-        #expect(
-            InspectionEvent.collectionCancelled(CollectionCancelled(batchID: "B1")).summary
-                == "batch B1: collection cancelled")
-        #expect(
-            InspectionEvent.inspectionStarted(InspectionStarted(taskID: "T1")).summary == "task T1: inspection started")
-        #expect(
-            InspectionEvent.inspectionPaused(InspectionPaused(taskID: "T1")).summary == "task T1: inspection paused")
-        #expect(
-            InspectionEvent.inspectionSkipped(InspectionSkipped(taskID: "T1", reason: "damaged")).summary
-                == "task T1: inspection skipped")
+        let lines: [(InspectionEvent, String)] = [
+            (.collectionStarted(CollectionStarted(batchID: "B1")), "batch B1: collection started"),
+            (.collectionPaused(CollectionPaused(batchID: "B1")), "batch B1: collection paused"),
+            (.collectionFinished(CollectionFinished(batchID: "B1")), "batch B1: collection finished"),
+            (.collectionCancelled(CollectionCancelled(batchID: "B1")), "batch B1: collection cancelled"),
+            (.inspectionStarted(InspectionStarted(taskID: "T1")), "task T1: inspection started"),
+            (.inspectionPaused(InspectionPaused(taskID: "T1")), "task T1: inspection paused"),
+            (.inspectionSkipped(InspectionSkipped(taskID: "T1", reason: "damaged")), "task T1: inspection skipped"),
+        ]
+        for (event, line) in lines { #expect(event.summary == line) }
         #expect(InspectionEvent.words("AdHocTaskAllocated") == "ad hoc task allocated")
     }
 

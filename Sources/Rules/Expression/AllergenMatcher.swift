@@ -17,12 +17,8 @@ final class AllergenMatcher: @unchecked Sendable {
     private let entries: UnsafeMutableBufferPointer<Word>
     private let wordRanges: UnsafeMutableBufferPointer<Range<Int>>
     private let friendRanges: UnsafeMutableBufferPointer<Range<Int>>
-    /// Per allergen, a 4,096-bit filter of the first two bytes of its words (`pairWords` words of 64 bits).
-    private let wordPairs: UnsafeMutableBufferPointer<UInt64>
-    /// Per allergen: whether a word is shorter than two bytes (no filter then).
-    private let shortRanges: UnsafeMutableBufferPointer<Bool>
-    private static let pairWords = 64
-    /// Per pair of first bytes (4,096): the allergens with a word starting so, one bit each.
+    /// Per pair of first bytes (4,096, see ``pair(_:_:)``): the allergens with a word starting so, one
+    /// bit per allergen index. A text offset is tried only for the allergens its two bytes allow.
     private let pairAllergens: UnsafeMutableBufferPointer<UInt64>
     /// The allergens with a word shorter than two bytes (tried at every offset), and all of them.
     private let shortAllergens: UInt64
@@ -48,21 +44,7 @@ final class AllergenMatcher: @unchecked Sendable {
             wordRanges.append(add(lexicon[code, default: []], wordStart: wordStart))
             friendRanges.append(add(friends[code, default: []], wordStart: []))
         }
-        func filter(_ ranges: [Range<Int>]) -> [UInt64] {
-            var pairs = [UInt64](repeating: 0, count: ranges.count * Self.pairWords)
-            for (allergen, range) in ranges.enumerated() {
-                for word in entries[range] where word.count >= 2 {
-                    let pair = Self.pair(bytes[word.start], bytes[word.start + 1])
-                    pairs[allergen * Self.pairWords + pair >> 6] |= 1 << UInt64(pair & 63)
-                }
-            }
-            return pairs
-        }
-        wordPairs = Self.copy(filter(wordRanges))
-        // A word shorter than two bytes turns the filter off for its allergen.
-        let short = wordRanges.map { words in entries[words].contains { $0.count < 2 } }
-        shortRanges = Self.copy(short)
-        precondition(wordRanges.count <= 64, "mentionedAllergens keeps one bit per allergen")
+        precondition(wordRanges.count <= 64, "the matcher keeps one bit per allergen")
         var pairAllergens = [UInt64](repeating: 0, count: 4096)
         for (allergen, range) in wordRanges.enumerated() {
             for word in entries[range] where word.count >= 2 {
@@ -70,7 +52,9 @@ final class AllergenMatcher: @unchecked Sendable {
             }
         }
         self.pairAllergens = Self.copy(pairAllergens)
-        shortAllergens = short.enumerated().reduce(0) { $1.element ? $0 | 1 << UInt64($1.offset) : $0 }
+        shortAllergens = wordRanges.enumerated().reduce(0) { mask, allergen in
+            entries[allergen.element].contains { $0.count < 2 } ? mask | 1 << UInt64(allergen.offset) : mask
+        }
         allAllergens = wordRanges.isEmpty ? 0 : UInt64.max >> UInt64(64 - wordRanges.count)
         codes = ByteTable(table)
         self.bytes = Self.copy(bytes)
@@ -84,8 +68,6 @@ final class AllergenMatcher: @unchecked Sendable {
         entries.baseAddress?.deallocate()
         wordRanges.baseAddress?.deallocate()
         friendRanges.baseAddress?.deallocate()
-        wordPairs.baseAddress?.deallocate()
-        shortRanges.baseAddress?.deallocate()
         pairAllergens.baseAddress?.deallocate()
     }
 
@@ -99,33 +81,32 @@ final class AllergenMatcher: @unchecked Sendable {
     /// false friends are blanked first, then any word occurrence that is not blanked (and starts a
     /// word where it must) counts.
     func mentions(folded haystack: UnsafeBufferPointer<UInt8>, allergen: Int) -> Bool {
-        var found = false
-        forEachMatch(wordRanges[allergen], filter: wordPairs, allergen, in: haystack) { start, word in
-            if word.atWordStart, !TextSearch.startsWord(at: start, in: haystack) { return true }
-            if insideFalseFriend(start, allergen, haystack) { return true }
-            found = true
-            return false
-        }
-        return found
+        mentioned(among: 1 << UInt64(allergen), in: haystack) != 0
     }
 
-    /// Every allergen the folded text names, one bit per allergen index: bit `a` is what
-    /// ``mentions(folded:allergen:)`` says for `a`, found in one pass over the text instead of one
-    /// pass per allergen (a sheet's allergen rules all read the same ingredient statement).
+    /// Every allergen the folded text names, one bit per allergen index (bit `a` is what
+    /// ``mentions(folded:allergen:)`` says for `a`), found in one pass over the text instead of one
+    /// pass per allergen: a sheet's allergen rules all read the same ingredient statement.
     func mentionedAllergens(folded haystack: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        mentioned(among: allAllergens, in: haystack)
+    }
+
+    /// Which of the `wanted` allergens the text names: one pass over its offsets, trying at each
+    /// only the wanted allergens not found yet whose words can start with its two bytes.
+    private func mentioned(among wanted: UInt64, in haystack: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var found: UInt64 = 0
         for start in 0..<haystack.count {
             var candidates = shortAllergens
             if start + 1 < haystack.count {
                 candidates |= pairAllergens[Self.pair(haystack[start], haystack[start + 1])]
             }
-            candidates &= ~found
+            candidates &= wanted & ~found
             while candidates != 0 {
                 let allergen = candidates.trailingZeroBitCount
                 candidates &= candidates - 1
                 if occurs(at: start, allergen, haystack) { found |= 1 << UInt64(allergen) }
             }
-            if found == allAllergens { break }
+            if found == wanted { break }
         }
         return found
     }
@@ -174,36 +155,6 @@ final class AllergenMatcher: @unchecked Sendable {
     @inline(__always)
     private static func pair(_ first: UInt8, _ second: UInt8) -> Int {
         (Int(first) << 5 ^ Int(second)) & 4095
-    }
-
-    /// Calls `body` with each occurrence (start offset and entry) of the entries in `range`, in one pass
-    /// over the text that tries the entries only where the filter of their first two bytes says one may
-    /// start; stops when `body` returns false.
-    private func forEachMatch(
-        _ range: Range<Int>, filter: UnsafeMutableBufferPointer<UInt64>, _ allergen: Int,
-        in haystack: UnsafeBufferPointer<UInt8>, _ body: (Int, Word) -> Bool
-    ) {
-        guard !range.isEmpty else { return }
-        let shortEntries = shortRanges[allergen]
-        let filterStart = allergen * Self.pairWords
-        for start in 0..<haystack.count {
-            if !shortEntries {
-                guard start + 1 < haystack.count else { return }
-                let pair = Self.pair(haystack[start], haystack[start + 1])
-                if filter[filterStart + pair >> 6] & (1 << UInt64(pair & 63)) == 0 { continue }
-            }
-            for index in range {
-                let word = entries[index]
-                guard word.count > 0, start + word.count <= haystack.count, haystack[start] == bytes[word.start]
-                else { continue }
-                var same = true
-                for offset in 1..<word.count where haystack[start + offset] != bytes[word.start + offset] {
-                    same = false
-                    break
-                }
-                if same, !body(start, word) { return }
-            }
-        }
     }
 }
 
