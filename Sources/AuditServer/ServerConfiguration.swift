@@ -16,8 +16,10 @@ public struct ServerConfiguration: Sendable {
     /// Largest accepted difference between a request's timestamp and the server clock; also how
     /// long transaction ids are remembered.
     public var signatureWindow: Duration
-    /// Largest request body except photos (bytes).
+    /// Largest request body except photos and datasheet uploads (bytes).
     public var maxBodyBytes: Int
+    /// Largest datasheet upload to check, on the API and the web rules page (bytes).
+    public var maxDatasheetBytes = 4 << 20
     /// How often batches past their validity are expired.
     public var expiryInterval: Duration
     /// Longest `waitFor` a read may ask for.
@@ -30,6 +32,25 @@ public struct ServerConfiguration: Sendable {
     /// writes it. Not over PostgreSQL: its store waits on event-loop futures, which an event loop
     /// must not do.
     public var handlesOnEventLoops = false
+    /// The URLs people and devices reach the server by (`serve --public-url`): a request's `Host`
+    /// (or an absolute-form target's authority) must name one of their authorities or a loopback
+    /// name, so a DNS name rebound to this machine cannot reach it.
+    public var publicURLs: [String] = []
+    /// Proxies whose `X-Forwarded-For` names the client (`serve --trusted-proxy ADDRESS`); from
+    /// anyone else the header is ignored and the peer address is the source.
+    public var trustedProxies: [String] = []
+    /// The longest a connection may take to send a request's whole head, from when the server
+    /// starts waiting for it (a slow-headers client holds a connection otherwise).
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long a connection may sit idle between requests before it is closed.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The slowest a request body may arrive, in bytes per second averaged from its head, after
+    /// ``requestHeadTimeout`` of grace (a slow-body client holds a connection otherwise).
+    public var minimumBodyBytesPerSecond = 1024
+    /// Password checks (bcrypt) run at once at most; more waiting than ``loginQueueLimit`` are 429.
+    public var loginWorkers = 2
+    /// Password checks that may wait for a worker before the next is answered 429.
+    public var loginQueueLimit = 16
 
     /// The defaults: loopback:8080, 8-hour sessions, lock after 5 failures for 15 minutes,
     /// 5-minute signature window, 1 MiB bodies, expiry every minute.
@@ -51,6 +72,18 @@ public struct ServerConfiguration: Sendable {
         self.expiryInterval = expiryInterval
         self.maxWait = maxWait
         self.tls = tls
+    }
+
+    /// The `host[:port]` of a `--public-url` (lower-cased, the port only when not the scheme's
+    /// default, as a `Host` header writes it), or nil when it is not an http(s) URL with a host.
+    public static func authority(ofPublicURL text: String) -> String? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let port = url.port, port != defaultPort else { return name.lowercased() }
+        return "\(name.lowercased()):\(port)"
     }
 
     /// Whether `host` is a loopback address.

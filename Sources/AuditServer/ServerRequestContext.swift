@@ -16,8 +16,12 @@ public struct ServerRequestContext: RequestContext {
     /// photo's upload checks the bytes against the hash it is named by with it.
     var bodyDigest: [UInt8]?
 
+    /// The address of the connection's peer (`ip` or `ip:port` as NIO prints it; nil for a test client).
+    public var peerAddress: String?
+
     public init(source: Source) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The authenticated user, or a 401 problem when the route was reached without one.

@@ -14,6 +14,8 @@ public final class ServerState: Sendable {
     /// The per-request metrics in `metrics`, made once each.
     let requestMetrics: RequestMetrics
     let sessions: SessionStore
+    /// The browsers' cookie sessions: the report pages and the `/v1` routes' browser kind share them.
+    let webSessions: WebSessionStore
     let replays: ReplayGuard
     /// Each app's keyed HMAC, for checking signatures.
     let signingKeys = SigningKeys()
@@ -28,6 +30,7 @@ public final class ServerState: Sendable {
         self.metrics = PrometheusCollectorRegistry()
         self.requestMetrics = RequestMetrics(registry: metrics)
         self.sessions = SessionStore(configuration: configuration)
+        self.webSessions = WebSessionStore(lifetime: configuration.sessionLifetime)
         self.replays = ReplayGuard(windowSeconds: configuration.signatureWindow.components.seconds)
         self.logger = logger
     }

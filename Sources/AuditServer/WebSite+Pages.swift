@@ -108,25 +108,6 @@ extension WebSite {
         return WebSecurity.html(rendered.html, status: HTTPResponse.Status(code: rendered.status))
     }
 
-    /// `GET /photos/{sha256}`: a stored photo with its type, cached privately (its name is its hash).
-    func photo(_ context: ServerRequestContext) -> Response {
-        let hash = context.parameters.get("sha256") ?? ""
-        guard let bytes = server.service.photos.read(sha256: hash) else {
-            return WebSecurity.errorPage(.notFound, "No stored photo with that hash (it may not be uploaded yet).")
-        }
-        var headers = WebSecurity.headers(contentType: Self.imageType(bytes))
-        headers[.cacheControl] = "private, max-age=86400, immutable"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-
-    /// The image type of stored photo bytes (the store accepts only JPEG, PNG and HEIC).
-    static func imageType(_ bytes: [UInt8]) -> String {
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.count > 12, bytes[4..<8].elementsEqual(Array("ftyp".utf8)) { return "image/heic" }
-        return "application/octet-stream"
-    }
-
     /// Letters, digits and '-' only (a download's file name).
     static func fileNamePart(_ text: String) -> String {
         String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" })

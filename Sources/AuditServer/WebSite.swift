@@ -15,12 +15,9 @@ import Reports
 /// problem+json, since a person reads them.
 struct WebSite: Sendable {
     let server: ServerState
-    let sessions: WebSessionStore
+    var sessions: WebSessionStore { server.webSessions }
 
-    init(server: ServerState) {
-        self.server = server
-        self.sessions = WebSessionStore(lifetime: server.configuration.sessionLifetime)
-    }
+    init(server: ServerState) { self.server = server }
 
     /// The largest login or logout form body.
     static let formLimit = 16 << 10

@@ -29,11 +29,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("PEM private key for HTTPS.", valueName: "file")) var tlsKey: String?
     @Option(help: "How long a session lasts from login, in minutes (not extended by use).") var sessionMinutes = 480
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "A URL the server is reached by (repeatable); requests naming another Host are refused (loopback names always pass).",
+            valueName: "url"))
+    var publicURLs: [String] = []
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "The address of a reverse proxy whose X-Forwarded-For names the client (repeatable).", valueName: "address"))
+    var trustedProxies: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("give both --tls-cert and --tls-key, or neither")
+        }
+        for url in publicURLs where ServerConfiguration.authority(ofPublicURL: url) == nil {
+            throw ValidationError("--public-url '\(url)' is not an http or https URL with a host (e.g. https://audit.example.com)")
         }
         guard sessionMinutes > 0 else { throw ValidationError("--session-minutes must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -47,6 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, sessionLifetime: .seconds(sessionMinutes * 60))
         if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
+        configuration.publicURLs = publicURLs
+        configuration.trustedProxies = trustedProxies
         if configuration.tls == nil, !configuration.isLoopback {
             throw CLIFailure.badInput(
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")
