@@ -7,23 +7,40 @@ import Logging
 import NIOCore
 import NIOSSL
 
-/// Builds the router: the middleware chain, then one route per ``Endpoint`` and per ``WebRoute``.
+/// Builds the router: the middleware that runs before routing (problems, logs and metrics; the
+/// host and body-size checks), then one route per ``Endpoint`` and per ``WebRoute``, each behind
+/// its own gate. Authentication belongs to the route the router picked, never to a second
+/// reading of the path, so every path form the router accepts is checked as its canonical form.
 public func buildRouter(_ server: ServerState) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
+    let labels = RouteLabels()
     router.addMiddleware {
-        ProblemMiddleware(server: server)
-        AuthMiddleware(server: server)
+        ProblemMiddleware(server: server, labels: labels)
+        FrontDoorMiddleware(hosts: AllowedHosts(configuration: server.configuration), bodyCap: largestBody(server))
     }
     let routes = Routes(server: server)
     for endpoint in Endpoint.allCases {
         let path = RouterPath(endpoint.path)
-        router.on(path, method: endpoint.method) { request, context in
-            try await routes.handle(endpoint, request, context)
-        }
+        router.group().add(middleware: EndpointGuard(endpoint: endpoint, server: server))
+            .on(path, method: endpoint.method) { request, context in
+                try await routes.handle(endpoint, request, context)
+            }
     }
     // The browser's pages: cookie sessions, not signatures (see WebRoute).
-    WebSite(server: server).addRoutes(to: router)
+    let site = WebSite(server: server)
+    for route in WebRoute.allCases {
+        let path = RouterPath(route.path)
+        router.group().add(middleware: WebRouteGuard(route: route, server: server))
+            .on(path, method: route.method) { request, context in
+                await site.handle(route, request, context)
+            }
+    }
     return router
+}
+
+/// The largest body any route takes: the server-wide cap checked before routing.
+func largestBody(_ server: ServerState) -> Int {
+    (Endpoint.allCases.map { $0.bodyLimit(server) } + WebRoute.allCases.map { $0.bodyLimit(server) }).max() ?? 0
 }
 
 /// Builds the HTTP application over an open ``AuditService``: plain HTTP (loopback only) or
@@ -65,9 +82,10 @@ public func buildApplication(
     let onEventLoops = configuration.handlesOnEventLoops
     let serverBuilder = HTTPServerBuilder { responder in
         let http = HTTP1Channel(responder: responder)
-        guard let tlsConfiguration else { return EventLoopPinnedChannel(base: http, pinned: onEventLoops) }
+        let checked = AbsoluteFormHostChannel(base: http)
+        guard let tlsConfiguration else { return EventLoopPinnedChannel(base: checked, pinned: onEventLoops) }
         return EventLoopPinnedChannel(
-            base: try TLSChannel(http, tlsConfiguration: tlsConfiguration), pinned: onEventLoops)
+            base: try TLSChannel(checked, tlsConfiguration: tlsConfiguration), pinned: onEventLoops)
     }
     return Application(
         router: buildRouter(server),

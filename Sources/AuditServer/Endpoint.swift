@@ -29,11 +29,12 @@ public enum Endpoint: String, CaseIterable, Sendable {
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
-        /// Nothing: liveness, the contract and metrics carry no data.
+        /// Nothing: the routes in ``PublicRoutes``.
         case none
         /// A signed request from a registered app (logging in).
         case signature
-        /// A signed request and a live session.
+        /// Either kind of session: a device's (a signed request with its bearer token) or a
+        /// browser's (the web session cookie with its `X-CSRF-Token` header).
         case session
     }
 
@@ -77,30 +78,32 @@ public enum Endpoint: String, CaseIterable, Sendable {
 
     /// How requests prove who sent them.
     public var authentication: Authentication {
+        if PublicRoutes.endpoints.contains(self) { return .none }
+        return self == .createSession ? .signature : .session
+    }
+
+    /// The largest body the endpoint reads (bytes): what its requests need, nothing for a read.
+    func bodyLimit(_ server: ServerState) -> Int {
         switch self {
-        case .health, .openAPI, .metrics: .none
-        case .createSession: .signature
-        default: .session
+        case .createSession: Self.loginBodyLimit
+        case .submitCommands: server.configuration.maxBodyBytes
+        case .uploadPhoto: server.service.configuration.photos.maxBytes
+        case .checkDatasheets: server.configuration.maxDatasheetBytes
+        case .health, .openAPI, .metrics, .deleteSession, .me, .listBatches, .getBatch, .getTaskDatasheet,
+            .listLocations, .getCodeLists, .coverage, .inspectorAnalytics, .searchProducts, .categories, .getProduct,
+            .history, .verify, .listRules:
+            0
         }
     }
 
-    /// The endpoint answering `method` on a concrete path, if any (for the middleware, before routing).
-    static func match(method: HTTPRequest.Method, path: String) -> Endpoint? {
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for (endpoint, pattern) in patterns where endpoint.method == method && pattern.count == parts.count {
-            // A nil segment is a `{parameter}`: any non-empty text.
-            let matches = zip(pattern, parts).allSatisfy { segment, part in
-                guard let segment else { return !part.isEmpty }
-                return segment.elementsEqual(part)
-            }
-            if matches { return endpoint }
-        }
-        return nil
-    }
+    /// A user name and password in JSON.
+    static let loginBodyLimit = 4 << 10
 
-    /// Each endpoint's path split at `/`, once: nil for a `{parameter}` segment.
-    private static let patterns: [(Endpoint, [[UInt8]?])] = allCases.map { endpoint in
-        let segments = endpoint.path.split(separator: "/", omittingEmptySubsequences: false)
-        return (endpoint, segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) })
+    /// What caches may keep of the endpoint's successful answers.
+    var cachePolicy: CachePolicy {
+        switch self {
+        case .openAPI: .publicFor(seconds: 300)
+        default: .noStore
+        }
     }
 }

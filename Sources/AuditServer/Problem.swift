@@ -44,6 +44,7 @@ public struct Problem: Error, HTTPResponseError, Sendable, Equatable {
         var headers = HTTPFields()
         headers[.contentType] = Self.mediaType
         if status == .unauthorized { headers[.wwwAuthenticate] = "ItemAudit-HMAC" }
+        CachePolicy.apply(.noStore, to: &headers, status: status)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
@@ -59,6 +60,14 @@ extension Problem {
 
     static func forbidden(_ detail: String, remedy: String = "ask an admin for a role that allows it") -> Problem {
         Problem(.forbidden, "forbidden", detail, remedy: remedy)
+    }
+
+    /// 413 for a body over a route's (or the server's) limit, naming the limit.
+    static func bodyTooLarge(limit: Int, route: String?) -> Problem {
+        let place = route.map { " for \($0)" } ?? ""
+        return Problem(
+            .contentTooLarge, "body-too-large", "the body is larger than the \(limit) bytes allowed\(place)",
+            remedy: limit == 0 ? "send this request without a body" : "send at most \(limit) bytes (split the upload)")
     }
 
     static func notFound(_ detail: String, remedy: String) -> Problem {

@@ -10,28 +10,29 @@ import Logging
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let server: ServerState
+    let labels: RouteLabels
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
-        let endpoint = Endpoint.match(method: request.method, path: request.uri.path)
-        let route =
-            endpoint?.rawValue ?? WebRoute.match(method: request.method, path: request.uri.path)?.label ?? "unmatched"
-        var context = context
-        context.endpoint = endpoint
         var response: Response
         do {
             response = try await next(request, context)
         } catch {
             let problem = Self.problem(for: error, request: request)
+            let route = labels.label(method: request.method, endpointPath: context.endpointPath)
             if problem.status.code >= 500 {
                 context.logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
             }
             response = try problem.response(from: request, context: context)
             if problem.code == "store-unavailable" { response.headers[.retryAfter] = "2" }
         }
+        // Every answer: nosniff, and never cached unless its route's policy said otherwise.
+        CachePolicy.apply(.noStore, to: &response.headers, status: response.status)
         let elapsed = ContinuousClock.now - start
+        // The router set the matched route's path on the context's shared box while answering.
+        let route = labels.label(method: request.method, endpointPath: context.endpointPath)
         server.requestMetrics.request(route: route, status: response.status.code, elapsed: elapsed)
         context.logger.info(
             "request",

@@ -10,7 +10,17 @@ struct Routes: Sendable {
     var service: AuditService { server.service }
 
     func handle(_ endpoint: Endpoint, _ request: Request, _ context: ServerRequestContext) async throws -> Response {
-        switch endpoint {
+        // Fail closed: a handler reached without its own gate (a route added some other way)
+        // answers nothing.
+        guard context.endpoint == endpoint else {
+            throw Problem.unauthorized(
+                "not-authenticated", "this route was reached without its authentication", remedy: "report it")
+        }
+        if endpoint.authentication == .session { _ = try context.requireUser() }
+        if endpoint.authentication == .signature, context.appID == nil {
+            throw Problem.unauthorized("signature-missing", "this route needs a signed request", remedy: "sign it")
+        }
+        return switch endpoint {
         case .health: try await health()
         case .openAPI: openAPI()
         case .metrics: await metrics()

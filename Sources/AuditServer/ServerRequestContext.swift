@@ -4,7 +4,7 @@ import Hummingbird
 /// The per-request context: who sent the request, once the middleware has checked it.
 public struct ServerRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The route the request matched (set before authentication).
+    /// The endpoint whose gate (``EndpointGuard``) checked the request; its handler refuses to run otherwise.
     public var endpoint: Endpoint?
     /// The app whose signature was checked.
     public var appID: String?

@@ -58,10 +58,15 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     public static func path(of page: PageName) -> String { "/" + page.rawValue }
 
     /// Whether the route needs a logged-in session (the login form, its post and the icon do not).
-    public var needsSession: Bool {
+    public var needsSession: Bool { !PublicRoutes.webRoutes.contains(self) }
+
+    /// The largest body the route reads (bytes): a form, a datasheet file, nothing for a page.
+    func bodyLimit(_ server: ServerState) -> Int {
         switch self {
-        case .loginForm, .login, .favicon: false
-        default: true
+        case .login, .logout: WebSite.formLimit
+        // The file and the multipart form around it (boundaries, the token, the rule sets).
+        case .checkDatasheet: server.configuration.maxDatasheetBytes + (64 << 10)
+        case .home, .loginForm, .page, .photo, .favicon: 0
         }
     }
 
@@ -76,17 +81,6 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .checkDatasheet: "check-datasheet"
         case .photo: "photo"
         case .favicon: "favicon"
-        }
-    }
-
-    /// The route answering `method` on a concrete path, if any.
-    public static func match(method: HTTPRequest.Method, path: String) -> WebRoute? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return allCases.first { route in
-            guard route.method == method else { return false }
-            let pattern = route.path.split(separator: "/", omittingEmptySubsequences: false)
-            guard pattern.count == parts.count else { return false }
-            return zip(pattern, parts).allSatisfy { $0.hasPrefix("{") ? !$1.isEmpty : $0 == $1 }
         }
     }
 }

@@ -32,15 +32,6 @@ struct WebSite: Sendable {
         var cookie: String
     }
 
-    /// Adds every ``WebRoute`` to `router`.
-    func addRoutes(to router: Router<ServerRequestContext>) {
-        for route in WebRoute.allCases {
-            router.on(RouterPath(route.path), method: route.method) { request, context in
-                await handle(route, request, context)
-            }
-        }
-    }
-
     /// Authenticates, authorises and answers one browser request; never throws (errors are pages).
     func handle(_ route: WebRoute, _ request: Request, _ context: ServerRequestContext) async -> Response {
         do {
