@@ -59,6 +59,11 @@ public func buildApplication(
     _ server: ServerState, onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let configuration = server.configuration
+    if ["0.0.0.0", "::", ""].contains(configuration.host), configuration.publicURLs.isEmpty {
+        throw ServerSetupError(
+            "listening on every address, the server cannot tell its own host names from a rebound one; give --public-url with each URL it is reached by"
+        )
+    }
     let tlsConfiguration: TLSConfiguration?
     if let tls = configuration.tls {
         do {

@@ -11,9 +11,12 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the HTTP API (devices, office, stewards, auditors) over a data directory.",
         discussion: """
             Plain HTTP only on loopback; give --tls-cert and --tls-key (PEM) to serve HTTPS on other \
-            addresses. Every request but /health, /openapi.yaml and /metrics is signed by a device app \
-            (itemaudit apps add) and, after POST /v1/sessions, carries the session token; see \
-            `itemaudit sign`. SIGTERM or SIGINT stops accepting requests, finishes the ones in flight \
+            addresses, and --public-url for each URL people and devices reach it by: a request naming \
+            any other host (not loopback) is refused. Every request but /health, /openapi.yaml and \
+            /metrics is signed by a device app (itemaudit apps add) and, after POST /v1/sessions, \
+            carries the session token (see `itemaudit sign`), or comes from a browser logged in at \
+            /login with its session's X-CSRF-Token; docs/security.md has the whole model. SIGTERM or \
+            SIGINT stops accepting requests, finishes the ones in flight \
             (their appends are durable) and closes the log. Batches past their validity are expired \
             every minute.
 
