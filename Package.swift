@@ -89,6 +89,8 @@ let package = Package(
         ),
         // GS1 identifiers: no dependencies.
         .target(name: "GS1"),
+        // The signature headers' checks, a pure function with no dependencies (fuzzed alone).
+        .target(name: "SignedRequestHeaders"),
         .target(name: "Datasheets", dependencies: ["GS1", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Rules",
@@ -139,6 +141,7 @@ let package = Package(
             dependencies: [
                 "AuditService",
                 "Reports",
+                "SignedRequestHeaders",
                 "AuditLog",
                 "Inspection",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -220,7 +223,8 @@ let package = Package(
         .executableTarget(
             name: "itemaudit-fuzz",
             dependencies: [
-                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", .product(name: "Logging", package: "swift-log"),
+                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", "SignedRequestHeaders",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/ItemAuditFuzz"
         ),
@@ -233,6 +237,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
+        .testTarget(name: "SignedRequestHeadersTests", dependencies: ["SignedRequestHeaders"]),
         .testTarget(
             name: "PostgresLogTests",
             dependencies: [

@@ -1,34 +1,60 @@
 import Crypto
 import Foundation
+import SignedRequestHeaders
 
 /// How a device signs a request, and how the server checks it.
 ///
-/// The signed text is five lines: the method, the path with its query exactly as sent, the
-/// timestamp (Unix seconds), the transaction id, and the lower-case hex SHA-256 of the body:
+/// The signed text is six lines: the method, the path with its query exactly as sent, the
+/// timestamp (Unix seconds), the transaction id, the lower-case hex SHA-256 of the body, and the
+/// media type of the `Content-Type` header (lower-cased, without parameters; empty without one):
 ///
 ///     POST
 ///     /v1/commands?wait=1
 ///     1767225600
 ///     3f0c2a9e-…
 ///     e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+///     application/json
 ///
 /// The signature is the lower-case hex HMAC-SHA256 of that text with the app's secret, sent with
-/// the app id, the timestamp and the transaction id in the four headers below.
+/// the app id, the timestamp and the transaction id in the four headers below. The media type is
+/// signed because the server reads a body by it: unsigned, a captured body could be replayed as
+/// another format.
 public enum RequestSigning {
     /// The app id header.
-    public static let appHeader = "X-ItemAudit-App"
+    public static let appHeader = SignedHeaders.appHeader
     /// The transaction id header (unique per request and app).
-    public static let transactionHeader = "X-ItemAudit-Transaction"
+    public static let transactionHeader = SignedHeaders.transactionHeader
     /// The timestamp header (Unix seconds).
-    public static let timestampHeader = "X-ItemAudit-Timestamp"
+    public static let timestampHeader = SignedHeaders.timestampHeader
     /// The signature header (hex HMAC-SHA256).
-    public static let signatureHeader = "X-ItemAudit-Signature"
+    public static let signatureHeader = SignedHeaders.signatureHeader
 
-    /// The text that is signed.
+    /// The text that is signed; `mediaType` as ``mediaType(_:)`` makes it.
     public static func canonical(
-        method: String, pathAndQuery: String, timestamp: String, transactionID: String, bodySHA256: String
+        method: String, pathAndQuery: String, timestamp: String, transactionID: String, bodySHA256: String,
+        mediaType: String
     ) -> String {
-        "\(method)\n\(pathAndQuery)\n\(timestamp)\n\(transactionID)\n\(bodySHA256)"
+        "\(method)\n\(pathAndQuery)\n\(timestamp)\n\(transactionID)\n\(bodySHA256)\n\(mediaType)"
+    }
+
+    /// The media type a Content-Type header names (`image/jpeg` of `Image/JPEG; q=1`): before any
+    /// parameters, without surrounding spaces or tabs, ASCII letters lower-cased; empty when there
+    /// is none. What is signed, and what the routes read a body by.
+    public static func mediaType(_ contentType: String?) -> String {
+        var bytes: [UInt8] = []
+        appendMediaType(of: contentType, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``mediaType(_:)`` appended to `out`, without a string in between (the server signs every
+    /// request's). Only ASCII letters change case, so the bytes are the header's own otherwise.
+    static func appendMediaType(of contentType: String?, to out: inout [UInt8]) {
+        guard var type = contentType?.utf8.prefix(while: { $0 != UInt8(ascii: ";") }) else { return }
+        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            type = type.dropFirst()
+        }
+        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { type = type.dropLast() }
+        for byte in type { out.append(byte >= 65 && byte <= 90 ? byte | 0x20 : byte) }
     }
 
     /// Lower-case hex SHA-256 of `body`.
@@ -37,42 +63,49 @@ public enum RequestSigning {
     /// Lower-case hex SHA-256 of `body`.
     public static func bodyHash(_ body: [UInt8]) -> String { body.withUnsafeBytes { bodyHash($0) } }
 
-    /// The hex signature of a request.
+    /// The hex signature of a request; `mediaType` as ``mediaType(_:)`` makes it.
     public static func signature(
         secret: [UInt8], method: String, pathAndQuery: String, timestamp: String, transactionID: String,
-        bodySHA256: String
+        bodySHA256: String, mediaType: String
     ) -> String {
         let text = canonical(
             method: method, pathAndQuery: pathAndQuery, timestamp: timestamp, transactionID: transactionID,
-            bodySHA256: bodySHA256)
+            bodySHA256: bodySHA256, mediaType: mediaType)
         return hex(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: secret)))
     }
 
-    /// ``canonical(method:pathAndQuery:timestamp:transactionID:bodySHA256:)`` as bytes, hashing
-    /// `body` itself: what a signer signs, without the strings in between.
+    /// ``canonical(method:pathAndQuery:timestamp:transactionID:bodySHA256:mediaType:)`` as bytes,
+    /// hashing `body` itself and taking the media type of `contentType` (the header as sent): what
+    /// a signer signs, without the strings in between.
     static func canonicalBytes(
-        method: String, pathAndQuery: String, timestamp: String, transactionID: String, body: some Sequence<UInt8>
+        method: String, pathAndQuery: String, timestamp: String, transactionID: String, body: some Sequence<UInt8>,
+        contentType: String?
     ) -> [UInt8] {
         var hasher = SHA256()
         body.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
             ?? hasher.update(data: Array(body))
         return canonicalBytes(
             method: method, pathAndQuery: pathAndQuery, timestamp: timestamp, transactionID: transactionID,
-            bodyDigest: hasher.finalize())
+            bodyDigest: hasher.finalize(), contentType: contentType)
     }
 
     /// The same bytes for a body whose SHA-256 is known: what the server checks (it keeps the
     /// digest for a photo's upload).
     static func canonicalBytes(
-        method: String, pathAndQuery: String, timestamp: String, transactionID: String, bodyDigest: SHA256Digest
+        method: String, pathAndQuery: String, timestamp: String, transactionID: String, bodyDigest: SHA256Digest,
+        contentType: String?
     ) -> [UInt8] {
         var text: [UInt8] = []
-        text.reserveCapacity(method.utf8.count + pathAndQuery.utf8.count + transactionID.utf8.count + 96)
+        text.reserveCapacity(
+            method.utf8.count + pathAndQuery.utf8.count + timestamp.utf8.count + transactionID.utf8.count + 70
+                + (contentType?.utf8.count ?? 0))
         for part in [method, pathAndQuery, timestamp, transactionID] {
             text.append(contentsOf: part.utf8)
             text.append(UInt8(ascii: "\n"))
         }
         appendHex(bodyDigest, to: &text)
+        text.append(UInt8(ascii: "\n"))
+        appendMediaType(of: contentType, to: &text)
         return text
     }
 
@@ -92,18 +125,15 @@ public enum RequestSigning {
         return count == expected.count && difference == 0
     }
 
-    /// The four headers of a signed request, in order.
+    /// The four headers of a signed request, in order, then `Content-Type: contentType` when
+    /// there is one: send exactly these (the signature covers the content type's media type).
     public static func headers(
-        appID: String, secret: [UInt8], method: String, pathAndQuery: String, body: [UInt8], timestamp: Int64,
-        transactionID: String
+        appID: String, secret: [UInt8], method: String, pathAndQuery: String, body: [UInt8], contentType: String?,
+        timestamp: Int64, transactionID: String
     ) -> [(name: String, value: String)] {
-        let signature = signature(
-            secret: secret, method: method, pathAndQuery: pathAndQuery, timestamp: String(timestamp),
-            transactionID: transactionID, bodySHA256: bodyHash(body))
-        return [
-            (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, String(timestamp)),
-            (signatureHeader, signature),
-        ]
+        Signer(appID: appID, secret: secret).headers(
+            method: method, pathAndQuery: pathAndQuery, body: body, contentType: contentType, timestamp: timestamp,
+            transactionID: transactionID)
     }
 
     /// Signs one app's requests with its secret keyed once (hashing the key into the HMAC's pads
@@ -121,38 +151,45 @@ public enum RequestSigning {
             keyed = HMAC<SHA256>(key: SymmetricKey(data: secret))
         }
 
-        /// The four headers of the request, as ``RequestSigning/headers(appID:secret:method:pathAndQuery:body:timestamp:transactionID:)``
+        /// The four headers of the request, then `Content-Type: contentType` when there is one,
+        /// as ``RequestSigning/headers(appID:secret:method:pathAndQuery:body:contentType:timestamp:transactionID:)``
         /// makes them.
         public func headers(
-            method: String, pathAndQuery: String, body: [UInt8], timestamp: Int64, transactionID: String
+            method: String, pathAndQuery: String, body: [UInt8], contentType: String?, timestamp: Int64,
+            transactionID: String
         ) -> [(name: String, value: String)] {
             let time = String(timestamp)
             return signed(
                 canonicalBytes(
                     method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
-                    body: body),
-                time: time, transactionID: transactionID)
+                    body: body, contentType: contentType),
+                time: time, transactionID: transactionID, contentType: contentType)
         }
 
         /// The same headers for a body whose SHA-256 (lower-case hex) the caller already has.
         public func headers(
-            method: String, pathAndQuery: String, bodySHA256: String, timestamp: Int64, transactionID: String
+            method: String, pathAndQuery: String, bodySHA256: String, contentType: String?, timestamp: Int64,
+            transactionID: String
         ) -> [(name: String, value: String)] {
             let time = String(timestamp)
             let text = canonical(
                 method: method, pathAndQuery: pathAndQuery, timestamp: time, transactionID: transactionID,
-                bodySHA256: bodySHA256)
-            return signed(Array(text.utf8), time: time, transactionID: transactionID)
+                bodySHA256: bodySHA256, mediaType: mediaType(contentType))
+            return signed(Array(text.utf8), time: time, transactionID: transactionID, contentType: contentType)
         }
 
-        /// The four headers, with the signature of the canonical `text`.
-        private func signed(_ text: [UInt8], time: String, transactionID: String) -> [(name: String, value: String)] {
+        /// The four headers, with the signature of the canonical `text`, and the content type it signed.
+        private func signed(_ text: [UInt8], time: String, transactionID: String, contentType: String?) -> [(
+            name: String, value: String
+        )] {
             var mac = keyed
             mac.update(data: text)
-            return [
-                (appHeader, appID), (transactionHeader, transactionID), (timestampHeader, time),
+            var headers = [
+                (name: appHeader, value: appID), (transactionHeader, transactionID), (timestampHeader, time),
                 (signatureHeader, hex(mac.finalize())),
             ]
+            if let contentType { headers.append(("Content-Type", contentType)) }
+            return headers
         }
     }
 

@@ -63,18 +63,9 @@ struct Routes: Sendable {
         ByteBuffer(bytes: try encoder.encode(value))
     }
 
-    /// The media type a Content-Type header names (`image/jpeg` of `Image/JPEG; q=1`): before any
-    /// parameters, without surrounding spaces, lower-cased; empty when there is none. Trimmed by
-    /// hand: Foundation's `trimmingCharacters` goes through NSString, a cost on every upload.
-    static func mediaType(_ contentType: String?) -> String {
-        guard let contentType else { return "" }
-        var type = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
-        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            type = type.dropFirst()
-        }
-        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { type = type.dropLast() }
-        return String(Substring(type)).lowercased()
-    }
+    /// The media type a Content-Type header names (`image/jpeg` of `Image/JPEG; q=1`), exactly
+    /// the one the request's signature covers: ``RequestSigning/mediaType(_:)``.
+    static func mediaType(_ contentType: String?) -> String { RequestSigning.mediaType(contentType) }
 
     /// A JSON response of already encoded bytes.
     static func jsonResponse(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {

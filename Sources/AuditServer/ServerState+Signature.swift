@@ -3,52 +3,45 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SignedRequestHeaders
 
 extension ServerState {
-    // The signature headers' names, made once (a name is checked and lower-cased when made): the
-    // app id, the transaction id, the timestamp and the signature.
-    static let signatureFields = [
-        RequestSigning.appHeader, RequestSigning.transactionHeader, RequestSigning.timestampHeader,
-        RequestSigning.signatureHeader,
-    ].map { HTTPField.Name($0)! }
+    // The signature headers' names, made once (a name is checked and lower-cased when made).
+    private static let appField = HTTPField.Name(RequestSigning.appHeader)!
+    private static let transactionField = HTTPField.Name(RequestSigning.transactionHeader)!
+    private static let timestampField = HTTPField.Name(RequestSigning.timestampHeader)!
+    private static let signatureField = HTTPField.Name(RequestSigning.signatureHeader)!
 
-    /// The app id of a correctly signed, fresh, first-time request; a 401 problem otherwise.
+    /// The app id of a correctly signed, fresh, first-time request; a 401 problem otherwise (503
+    /// when the replay guard is full).
     func verifySignature(_ request: Request, bodyDigest: SHA256Digest) throws -> String {
-        // One pass over the headers (a lookup by name walks them and joins repeated values).
-        var found: [String?] = [nil, nil, nil, nil]
+        // One pass over the headers; a repeated field's values are joined as `HTTPFields` joins
+        // them, so the signed content type is the one the routes read.
+        var appText: String?
+        var transactionText: String?
+        var timestampText: String?
+        var signatureText: String?
+        var contentType: String?
         for field in request.headers {
-            guard let slot = Self.signatureFields.firstIndex(of: field.name) else { continue }
-            found[slot] = found[slot].map { $0 + ", " + field.value } ?? field.value
-        }
-        func header(_ slot: Int) throws -> String {
-            guard let value = found[slot], !value.isEmpty else {
-                throw Problem.unauthorized(
-                    "signature-missing", "the request has no \(Self.signatureFields[slot].rawName) header",
-                    remedy: "sign every request: see `itemaudit sign --help`")
+            switch field.name {
+            case Self.appField: appText = Self.joined(appText, field.value)
+            case Self.transactionField: transactionText = Self.joined(transactionText, field.value)
+            case Self.timestampField: timestampText = Self.joined(timestampText, field.value)
+            case Self.signatureField: signatureText = Self.joined(signatureText, field.value)
+            case .contentType: contentType = Self.joined(contentType, field.value)
+            default: continue
             }
-            return value
-        }
-        let appID = try header(0)
-        let transactionID = try header(1)
-        let timestampText = try header(2)
-        let signature = try header(3)
-        guard transactionID.utf8.count <= 128 else {
-            throw Problem.unauthorized(
-                "transaction-invalid", "the transaction id is longer than 128 characters", remedy: "send a UUID")
         }
         let nowSeconds = now / 1_000_000
-        let window = configuration.signatureWindow.components.seconds
-        guard let timestamp = Int64(timestampText) else {
-            throw Problem.unauthorized(
-                "signature-stale", "the timestamp '\(timestampText)' is not Unix seconds",
-                remedy: "send the device clock as whole seconds since 1970")
+        let headers: SignedHeaders
+        do {
+            headers = try SignedHeaders.check(
+                appID: appText, transactionID: transactionText, timestamp: timestampText, signature: signatureText,
+                nowSeconds: nowSeconds, windowSeconds: configuration.signatureWindow.components.seconds)
+        } catch {
+            throw Problem.unauthorized(error.code, error.message, remedy: error.remedy)
         }
-        guard abs(nowSeconds - timestamp) <= window else {
-            throw Problem.unauthorized(
-                "signature-stale",
-                "the request was signed at \(timestamp), \(nowSeconds - timestamp) s from the server clock (window \(window) s)",
-                remedy: "set the device clock, sign again and resend")
-        }
+        let appID = headers.appID
         guard let app = service.identity.app(appID) else {
             throw Problem.unauthorized(
                 "app-unknown", "no app '\(appID)' is registered", remedy: "register it: itemaudit apps add")
@@ -72,20 +65,35 @@ extension ServerState {
         var mac = signingKeys.hmac(appID: appID, secret: secret)
         mac.update(
             data: RequestSigning.canonicalBytes(
-                method: request.method.rawValue, pathAndQuery: request.uri.description, timestamp: timestampText,
-                transactionID: transactionID, bodyDigest: bodyDigest))
-        guard RequestSigning.matches(mac.finalize(), hex: signature) else {
+                method: request.method.rawValue, pathAndQuery: request.uri.description,
+                timestamp: headers.timestampText, transactionID: headers.transactionID, bodyDigest: bodyDigest,
+                contentType: contentType))
+        guard RequestSigning.matches(mac.finalize(), hex: headers.signature) else {
             throw Problem.unauthorized(
                 "signature-invalid",
-                "the signature does not match the method, path, query, timestamp, transaction id and body",
-                remedy: "sign exactly the bytes sent, with this app's secret")
+                "the signature does not match the method, path, query, timestamp, transaction id, body and content type",
+                remedy: "sign exactly the bytes and the Content-Type sent, with this app's secret")
         }
-        guard replays.firstUse(appID: appID, transactionID: transactionID, now: nowSeconds) else {
+        switch replays.firstUse(
+            appID: appID, transactionID: headers.transactionID, timestamp: headers.timestamp, now: nowSeconds)
+        {
+        case .first:
+            return appID
+        case .replayed:
             throw Problem.unauthorized(
-                "transaction-replayed", "transaction id '\(transactionID)' was already used",
+                "transaction-replayed", "transaction id '\(headers.transactionID)' was already used",
                 remedy:
                     "use a new transaction id for every request (resending commands is safe: their command ids stay)")
+        case .full:
+            throw Problem(
+                .serviceUnavailable, "replay-guard-full",
+                "the server remembers too many recent transaction ids to take another",
+                remedy: "retry in a minute; the ids of requests older than the signature window are forgotten")
         }
-        return appID
+    }
+
+    /// A header's values so far with one more, joined as `HTTPFields` joins a repeated field.
+    private static func joined(_ earlier: String?, _ value: String) -> String {
+        earlier.map { $0 + ", " + value } ?? value
     }
 }

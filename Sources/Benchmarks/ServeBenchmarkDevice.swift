@@ -46,18 +46,19 @@ struct BenchServeDevice: Sendable {
     {
         let timestamp = Int64(Date().timeIntervalSince1970)
         let transactionID = transactionIDs.next()
+        // The signed headers include the Content-Type they signed (sent with a body only).
+        let signedType = body.isEmpty ? nil : contentType
         var headers =
             if let bodySHA256 {
                 signer.headers(
-                    method: method.rawValue, pathAndQuery: path, bodySHA256: bodySHA256, timestamp: timestamp,
-                    transactionID: transactionID)
+                    method: method.rawValue, pathAndQuery: path, bodySHA256: bodySHA256, contentType: signedType,
+                    timestamp: timestamp, transactionID: transactionID)
             } else {
                 signer.headers(
-                    method: method.rawValue, pathAndQuery: path, body: body, timestamp: timestamp,
-                    transactionID: transactionID)
+                    method: method.rawValue, pathAndQuery: path, body: body, contentType: signedType,
+                    timestamp: timestamp, transactionID: transactionID)
             }
         if let token { headers.append((name: "Authorization", value: "Bearer \(token)")) }
-        if !body.isEmpty { headers.append((name: "Content-Type", value: contentType)) }
         return try await connection.send(method, path, headers: headers.map { ($0.name, $0.value) }, body: body)
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import AuditServer
 import Foundation
 
-/// `itemaudit sign METHOD PATH`: the headers of a signed request, for curl.
+/// `itemaudit sign METHOD PATH`: the headers of a signed request, Content-Type included, for curl.
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
@@ -10,8 +10,11 @@ struct SignCommand: ParsableCommand {
         discussion: """
             The app id comes from --app or $ITEMAUDIT_APP, the secret (as `apps add` printed it) from \
             $ITEMAUDIT_SECRET or --secret-file, never from an argument. Prints curl arguments one per \
-            line (-H, then the header): read them into an array and pass them to curl. Each run uses a \
-            new transaction id, so sign every request anew, resends included.
+            line (-H, then the header): read them into an array and pass them to curl. The signature \
+            covers the body and the media type of the Content-Type, so the Content-Type header printed \
+            (application/json with --body-file unless --content-type says otherwise; none without a \
+            body) is the one to send. Each run uses a new transaction id, so sign every request anew, \
+            resends included.
 
             Example:
               export ITEMAUDIT_APP=app-1 ITEMAUDIT_SECRET=…
@@ -27,7 +30,11 @@ struct SignCommand: ParsableCommand {
     var secretFile: String?
     @Option(help: ArgumentHelp("The body to send, from this file (none when absent).", valueName: "file"))
     var bodyFile: String?
-    @Option(help: "The body's content type (with --body-file).") var contentType = "application/json"
+    @Option(
+        help: ArgumentHelp(
+            "The Content-Type to sign and print (default: application/json with --body-file, none without).",
+            valueName: "type"))
+    var contentType: String?
     @Option(help: "A session token: adds Authorization: Bearer.") var token: String?
     @Option(help: "Output: curl (arguments one per line) or json (header → value).") var format = "curl"
 
@@ -57,11 +64,14 @@ struct SignCommand: ParsableCommand {
             }
             body = [UInt8](data)
         }
+        if let contentType, contentType.isEmpty || contentType.contains(where: \.isNewline) {
+            throw CLIFailure.badInput("--content-type is empty or has a line break (give a media type, e.g. text/csv)")
+        }
         var headers = RequestSigning.headers(
             appID: appID, secret: secret, method: method.uppercased(), pathAndQuery: path, body: body,
+            contentType: contentType ?? (bodyFile == nil ? nil : "application/json"),
             timestamp: Int64(Date().timeIntervalSince1970), transactionID: UUID().uuidString.lowercased())
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        if bodyFile != nil { headers.append(("Content-Type", contentType)) }
         switch format {
         case "json":
             print(

@@ -92,14 +92,15 @@ final class ServerFixture: Sendable {
         appID: String = ServerFixture.appID, contentType: String = "application/json"
     ) -> HTTPFields {
         var fields = HTTPFields()
+        // The signed headers include the Content-Type they signed (sent with a body only).
         for (name, value) in RequestSigning.headers(
             appID: appID, secret: secret, method: method.rawValue, pathAndQuery: uri, body: body,
-            timestamp: timestamp ?? nowSeconds, transactionID: transactionID)
+            contentType: body.isEmpty ? nil : contentType, timestamp: timestamp ?? nowSeconds,
+            transactionID: transactionID)
         {
             fields[HTTPField.Name(name)!] = value
         }
         if let token { fields[.authorization] = "Bearer \(token)" }
-        if !body.isEmpty { fields[.contentType] = contentType }
         return fields
     }
 
