@@ -10,7 +10,7 @@ struct FuzzTarget: Sendable {
 
     /// Every target, in the order `tools/fuzz` runs them.
     static func all(scratch: URL) throws -> [FuzzTarget] {
-        [gs1, commandJSON, rules] + datasheets(scratch: scratch) + [try logFrames(scratch: scratch)]
+        [gs1, commandJSON, rules] + datasheets(scratch: scratch) + [try logFrames(scratch: scratch), signedHeaders]
     }
 }
 

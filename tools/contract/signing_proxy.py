@@ -5,8 +5,9 @@ nothing of the signature (schemathesis) can exercise the API as a logged-in devi
     signing_proxy.py SERVER_PORT APP_ID SECRET_HEX USERNAME PASSWORD
 
 Prints the port it listens on, then forwards each request to 127.0.0.1:SERVER_PORT with the four
-signature headers (HMAC-SHA256 over method, path and query, timestamp, transaction id and body
-SHA-256, as RequestSigning documents) and `Authorization: Bearer` of a session it opened at start.
+signature headers (HMAC-SHA256 over method, path and query, timestamp, transaction id, body SHA-256
+and the Content-Type's media type, as RequestSigning documents) and `Authorization: Bearer` of a
+session it opened at start.
 Only loopback; stops on SIGTERM.
 """
 import hashlib
@@ -24,10 +25,19 @@ username, password = sys.argv[4], sys.argv[5]
 token = None
 
 
-def signed_headers(method, path, body):
+def media_type(content_type):
+    """The signed media type: before any parameters, spaces and tabs trimmed, ASCII letters
+    lower-cased (only those, as the server does), empty without a Content-Type."""
+    if content_type is None:
+        return ""
+    return "".join(c.lower() if "A" <= c <= "Z" else c for c in content_type.split(";")[0].strip(" \t"))
+
+
+def signed_headers(method, path, body, content_type):
     timestamp = str(int(time.time()))
     transaction = str(uuid.uuid4())
-    text = "\n".join([method, path, timestamp, transaction, hashlib.sha256(body).hexdigest()])
+    text = "\n".join(
+        [method, path, timestamp, transaction, hashlib.sha256(body).hexdigest(), media_type(content_type)])
     signature = hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()
     return {
         "X-ItemAudit-App": app_id,
@@ -40,7 +50,8 @@ def signed_headers(method, path, body):
 def forward(method, path, body, headers):
     connection = http.client.HTTPConnection("127.0.0.1", server_port, timeout=30)
     headers = dict(headers)
-    headers.update(signed_headers(method, path, body))
+    content_type = next((v for k, v in headers.items() if k.lower() == "content-type"), None)
+    headers.update(signed_headers(method, path, body, content_type))
     if token and path != "/v1/sessions":
         headers["Authorization"] = "Bearer " + token
     connection.request(method, path, body=body, headers=headers)
