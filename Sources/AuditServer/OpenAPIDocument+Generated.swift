@@ -11,10 +11,14 @@ info:
   summary: The HTTP API of `itemaudit serve` for inspectors' devices, the office, stewards and auditors.
   description: |
     Every request except `/health`, `/openapi.yaml` and `/metrics` is signed by a registered device
-    app (`itemaudit apps add`): four headers carry the app id, a transaction id used once, the
-    timestamp (Unix seconds) and the hex HMAC-SHA256, with the app's secret, of five lines:
-    method, path with query as sent, timestamp, transaction id, hex SHA-256 of the body
-    (`itemaudit sign` prints them). Requests other than `POST /v1/sessions` also carry
+    app (`itemaudit apps add`): four headers carry the app id (1-64 letters, digits, `.`, `_`,
+    `-`), a transaction id used once (1-128 letters, digits, `.`, `_`, `:`, `-`; a UUID), the
+    timestamp (Unix seconds, within 5 minutes of the server clock) and the hex HMAC-SHA256 (64 hex
+    digits), with the app's secret, of six lines joined by `\n`: method, path with query as sent,
+    timestamp, transaction id, hex SHA-256 of the body, and the media type of `Content-Type`
+    (lower-cased, without parameters; an empty line when there is none). Send the `Content-Type`
+    that was signed (`itemaudit sign` prints it with the other headers). Requests other than
+    `POST /v1/sessions` also carry
     `Authorization: Bearer <token>` from `POST /v1/sessions`. A session lasts a fixed time from login
     (not extended by use). Errors are `application/problem+json` (RFC 9457) with a stable `code`
     and a `remedy`.
