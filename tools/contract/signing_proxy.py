@@ -71,6 +71,9 @@ class Handler(BaseHTTPRequestHandler):
         except (http.client.RemoteDisconnected, ConnectionError) as error:
             sys.stderr.write(f"signing_proxy: the server closed the connection on {self.command} {self.path!r}: {error}\n")
             raise
+        if status == 401 and b'"code":"signature-' in payload:
+            # The proxy signs every request: a refused signature means it signs differently from the server.
+            sys.stderr.write(f"signing_proxy: the server refused the signature of {self.command} {self.path!r}: {payload[:300]!r}\n")
         if status == 401 and b"session-unknown" in payload:
             login()  # the tester logged out (DELETE /v1/sessions/current): log in again and retry
             status, headers, payload = forward(self.command, self.path, body, passed)
