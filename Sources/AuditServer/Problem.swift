@@ -15,6 +15,8 @@ public struct Problem: Error, HTTPResponseError, Sendable, Equatable {
     public var remedy: String
     /// Extension members (e.g. `outcomes`), each as JSON text.
     public var extra: [String: String] = [:]
+    /// Seconds after which the same request may succeed (`Retry-After`), for 429 and 503.
+    public var retryAfter: Int?
 
     /// Creates a problem.
     public init(_ status: HTTPResponse.Status, _ code: String, _ detail: String, remedy: String) {
@@ -44,6 +46,7 @@ public struct Problem: Error, HTTPResponseError, Sendable, Equatable {
         var headers = HTTPFields()
         headers[.contentType] = Self.mediaType
         if status == .unauthorized { headers[.wwwAuthenticate] = "ItemAudit-HMAC" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         CachePolicy.apply(.noStore, to: &headers, status: status)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -26,7 +26,6 @@ struct ProblemMiddleware: RouterMiddleware {
                 context.logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
             }
             response = try problem.response(from: request, context: context)
-            if problem.code == "store-unavailable" { response.headers[.retryAfter] = "2" }
         }
         // Every answer: nosniff, and never cached unless its route's policy said otherwise.
         CachePolicy.apply(.noStore, to: &response.headers, status: response.status)
@@ -52,10 +51,12 @@ struct ProblemMiddleware: RouterMiddleware {
                 remedy: "send the same request again (command ids make that safe)")
         }
         if let error = error as? AuditServiceError, error.code == .storeUnavailable {
-            return Problem(
+            var problem = Problem(
                 .serviceUnavailable, "store-unavailable",
                 "the shared log's database cannot be reached; nothing was written",
                 remedy: "send the same request again after Retry-After seconds (command ids make that safe)")
+            problem.retryAfter = 2
+            return problem
         }
         if let http = error as? HTTPError {
             switch http.status {

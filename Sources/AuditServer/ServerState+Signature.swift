@@ -85,10 +85,12 @@ extension ServerState {
                 remedy:
                     "use a new transaction id for every request (resending commands is safe: their command ids stay)")
         case .full:
-            throw Problem(
+            var problem = Problem(
                 .serviceUnavailable, "replay-guard-full",
                 "the server remembers too many recent transaction ids to take another",
                 remedy: "retry in a minute; the ids of requests older than the signature window are forgotten")
+            problem.retryAfter = 60
+            throw problem
         }
     }
 
