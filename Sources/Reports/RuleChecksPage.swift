@@ -48,30 +48,10 @@ struct RuleChecksPage {
         return content
     }
 
-    private struct RuleTotal {
-        var rule: String
-        var reference: String
-        var failures = 0
-        var warnings = 0
-        var datasheets = Set<String>()
-        var example = ""
-    }
-
     private func byRule(_ checks: RuleCheckInput) -> PageContent.Section {
-        var totals: [String: RuleTotal] = [:]
-        for (index, report) in checks.reports.enumerated() {
-            for finding in report.findings {
-                var total = totals[finding.rule] ?? RuleTotal(rule: finding.rule, reference: finding.reference)
-                if finding.severity == "failure" {
-                    total.failures += 1
-                } else if finding.severity == "warning" {
-                    total.warnings += 1
-                }
-                total.datasheets.insert(report.source.isEmpty ? String(index) : report.source)
-                if total.example.isEmpty { total.example = finding.message }
-                totals[finding.rule] = total
-            }
-        }
+        var tally = RuleTally()
+        for (index, report) in checks.reports.enumerated() { tally.add(report, index: index) }
+        let totals = tally.totals
         let rules = totals.values.sorted { ($0.failures + $0.warnings, $1.rule) > ($1.failures + $1.warnings, $0.rule) }
         let titles = RuleTitles.shared
         let chart = Chart.stackedBars(
@@ -90,7 +70,7 @@ struct RuleChecksPage {
             rows: rules.map { total in
                 [
                     .init(total.rule), .init(titles.title(of: total.rule)), .init(total.reference),
-                    .init(String(total.failures)), .init(String(total.warnings)), .init(String(total.datasheets.count)),
+                    .init(String(total.failures)), .init(String(total.warnings)), .init(String(total.datasheetCount)),
                     .init(total.example),
                 ]
             })
