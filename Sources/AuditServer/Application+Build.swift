@@ -86,7 +86,15 @@ public func buildApplication(
     }
     let onEventLoops = configuration.handlesOnEventLoops
     let serverBuilder = HTTPServerBuilder { responder in
-        let http = HTTP1Channel(responder: responder)
+        let http = HTTP1Channel(
+            responder: responder,
+            configuration: .init(
+                additionalChannelHandlers: [
+                    RequestDeadlineHandler(
+                        headTimeout: TimeAmount(configuration.requestHeadTimeout),
+                        minimumBytesPerSecond: configuration.minimumBodyBytesPerSecond)
+                ],
+                idleTimeout: TimeAmount(configuration.idleTimeout)))
         let checked = AbsoluteFormHostChannel(base: http)
         guard let tlsConfiguration else { return EventLoopPinnedChannel(base: checked, pinned: onEventLoops) }
         return EventLoopPinnedChannel(

@@ -23,22 +23,52 @@ enum RawHTTP {
         }
     }
 
-    private static func blockingExchange(port: Int, head: String, body: [UInt8]) throws -> Answer {
+    /// Connects, sends `bytes` (a head that never ends, say) and waits for the server to close the
+    /// connection: true when it did, false when `patience` seconds passed first (a bound so a
+    /// broken server cannot hang the test, not a measure).
+    static func closedByServer(port: Int, sending bytes: [UInt8], patience: Int = 30) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        let fd = try connected(port: port, timeoutSeconds: patience)
+                        defer { close(fd) }
+                        if !bytes.isEmpty { _ = sendAll(fd, bytes) }
+                        var buffer = [UInt8](repeating: 0, count: 4096)
+                        while true {
+                            let count = recv(fd, &buffer, buffer.count, 0)
+                            if count == 0 { return true }
+                            if count < 0 { return errno == ECONNRESET }
+                        }
+                    })
+            }
+        }
+    }
+
+    private static func connected(port: Int, timeoutSeconds: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw FixtureError("socket() failed") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw FixtureError("cannot connect to port \(port)") }
+        guard result == 0 else {
+            close(fd)
+            throw FixtureError("cannot connect to port \(port)")
+        }
+        return fd
+    }
+
+    private static func blockingExchange(port: Int, head: String, body: [UInt8]) throws -> Answer {
+        let fd = try connected(port: port, timeoutSeconds: 20)
+        defer { close(fd) }
         // The server may answer (413) and close before reading a body: a failed send is not an error.
         _ = sendAll(fd, Array((head + "\r\nConnection: close\r\n\r\n").utf8))
         if !body.isEmpty { _ = sendAll(fd, body) }
