@@ -51,6 +51,10 @@ public struct ServerConfiguration: Sendable {
     public var loginWorkers = 2
     /// Password checks that may wait for a worker before the next is answered 429.
     public var loginQueueLimit = 16
+    /// Datasheet checks (web and API) that run at once, each on a thread of its own.
+    public var checkWorkers = 1
+    /// Datasheet checks that may wait for a worker before the next is answered 503.
+    public var checkQueueLimit = 2
 
     /// The defaults: loopback:8080, 8-hour sessions, lock after 5 failures for 15 minutes,
     /// 5-minute signature window, 1 MiB bodies, expiry every minute.

@@ -21,6 +21,8 @@ public final class ServerState: Sendable {
     let signingKeys = SigningKeys()
     /// Encoded report answers while the log stands still.
     let answers = AnswerCache()
+    /// The threads datasheet checks run on.
+    let checkWorkers: CheckWorkers
     let logger: Logger
 
     /// State for a server over `service`.
@@ -31,6 +33,7 @@ public final class ServerState: Sendable {
         self.requestMetrics = RequestMetrics(registry: metrics)
         self.sessions = SessionStore(configuration: configuration)
         self.webSessions = WebSessionStore(lifetime: configuration.sessionLifetime)
+        self.checkWorkers = CheckWorkers(threads: configuration.checkWorkers, queueLimit: configuration.checkQueueLimit)
         self.replays = ReplayGuard(windowSeconds: configuration.signatureWindow.components.seconds)
         self.logger = logger
     }

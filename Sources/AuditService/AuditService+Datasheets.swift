@@ -52,8 +52,7 @@ extension AuditService {
                 continue
             }
             let key = gtin.digits14
-            let contentKey = Self.digest(datasheet.attributes.map { "\($0.path)=\($0.value)" }.joined(separator: "\n"))
-            let datasheetID = "ds-\(key)-\(contentKey)"
+            let datasheetID = Self.datasheetID(gtin: gtin, datasheet: datasheet)
             let start = envelopes.count
             if state.products[key] == nil, registering.insert(key).inserted {
                 envelopes.append(
@@ -140,6 +139,12 @@ extension AuditService {
             warningCount: report.findings.count { $0.verdict == .warning },
             failureCount: report.findings.count { $0.verdict == .failure },
             unableCount: report.unableRules)
+    }
+
+    /// The id a datasheet is recorded under: its GTIN and a key of its content.
+    static func datasheetID(gtin: GTIN, datasheet: Datasheet) -> String {
+        let contentKey = digest(datasheet.attributes.map { "\($0.path)=\($0.value)" }.joined(separator: "\n"))
+        return "ds-\(gtin.digits14)-\(contentKey)"
     }
 
     /// The first `count` hex digits of the SHA-256 of `text`: a stable content key.

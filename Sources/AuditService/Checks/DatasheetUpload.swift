@@ -1,5 +1,6 @@
 import Datasheets
 import Foundation
+import GS1
 import Rules
 
 /// Datasheets sent as bytes (an HTTP upload) rather than as files: imported and checked the way
@@ -15,13 +16,37 @@ public enum DatasheetUpload {
         public var summary: CheckSummary
     }
 
-    /// Imports `body` as `format` and checks every datasheet with `engine`; `name` stands for the
-    /// file in issues and report sources (`body:3`).
+    /// Imports `body` as `format` and checks every datasheet with `engine`, keeping every datasheet
+    /// (to record them); `name` stands for the file in issues and report sources (`body:3`).
     /// - Throws: ``ImportIssue`` when the body holds no datasheets at all (empty, or a CSV header
     ///   alone), or ``AuditServiceError`` when no temporary file can be written.
     public static func check(
         _ body: [UInt8], format: DatasheetFormat, engine: RuleEngine, name: String = "body"
     ) throws -> Checked {
+        var items: [(datasheet: Datasheet, report: DatasheetReport)] = []
+        let scanned = try scan(body, format: format, engine: engine, name: name) { datasheet, report in
+            items.append((datasheet, report))
+            return true
+        }
+        return Checked(items: items, unreadable: scanned.unreadable, summary: scanned.summary)
+    }
+
+    /// What a scan saw besides the reports it handed over.
+    public struct Scanned: Sendable {
+        /// Records that could not be read, by line and field.
+        public var unreadable: [ImportIssue] = []
+        /// Totals over the checked datasheets.
+        public var summary = CheckSummary()
+    }
+
+    /// Imports `body` and hands each datasheet with its report to `visit` as it is checked, keeping
+    /// nothing else (memory stays that of one datasheet); `visit` returns false to stop. With
+    /// `engine` nil the records are only read (to find unreadable ones before answering).
+    /// - Throws: as ``check(_:format:engine:name:)``.
+    public static func scan(
+        _ body: [UInt8], format: DatasheetFormat, engine: RuleEngine?, name: String = "body",
+        _ visit: (Datasheet, DatasheetReport) -> Bool = { _, _ in true }
+    ) throws -> Scanned {
         // The importers stream from files (they handle any size); an upload is at most a few MB.
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("itemaudit-upload-\(UUID().uuidString).\(format.rawValue)")
@@ -33,7 +58,7 @@ public enum DatasheetUpload {
                 "cannot write the upload to a temporary file: \(error) (set TMPDIR to a writable directory)")
         }
         defer { try? FileManager.default.removeItem(at: file) }
-        var checked = Checked(items: [], unreadable: [], summary: CheckSummary())
+        var scanned = Scanned()
         func named(_ issue: ImportIssue) -> ImportIssue {
             var issue = issue
             issue.file = name
@@ -44,18 +69,25 @@ public enum DatasheetUpload {
             try DatasheetImporter.read(path: file.path, format: format) { record in
                 switch record {
                 case .datasheet(let datasheet, _):
+                    guard let engine else { return true }
                     var report = engine.check(datasheet)
                     report.source = report.source.replacingOccurrences(of: file.path, with: name)
-                    checked.summary.add(report)
-                    checked.items.append((datasheet, report))
+                    scanned.summary.add(report)
+                    return visit(datasheet, report)
                 case .failed(let issue):
-                    checked.unreadable.append(named(issue))
+                    scanned.unreadable.append(named(issue))
+                    return true
                 }
-                return true
             }
         } catch {
             throw named(error)
         }
-        return checked
+        return scanned
+    }
+
+    /// The id `datasheet` is recorded under in the log (nil without a valid GTIN: not recordable).
+    public static func datasheetID(of datasheet: Datasheet) -> String? {
+        guard let gtin = try? GTIN(datasheet.gtin ?? "") else { return nil }
+        return AuditService.datasheetID(gtin: gtin, datasheet: datasheet)
     }
 }
