@@ -52,14 +52,21 @@ final class CheckWorkers: Sendable {
         return Place(workers: self)
     }
 
-    /// Runs `work` on a worker thread without taking a place (the caller holds one).
-    func start(_ work: @escaping @Sendable () -> Void) { pool.submit { _ in work() } }
+    /// Runs `work` on a worker thread in a place the caller already holds.
+    func run<Value: Sendable>(in place: Place, _ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await pool.runIfActive(work)
+    }
+
+    /// Starts `work` on a worker thread in a place the caller already holds, without waiting.
+    func start(in place: Place, _ work: @escaping @Sendable () -> Void) { pool.submit { _ in work() } }
 
     /// One admitted check's place, released once.
     final class Place: Sendable {
         private let workers: CheckWorkers
         private let released = NIOLockedValueBox(false)
         fileprivate init(workers: CheckWorkers) { self.workers = workers }
+        // A place whose answer was dropped before its check started is given back here.
+        deinit { release() }
 
         func release() {
             guard !released.withLockedValue({ let was = $0; $0 = true; return was }) else { return }

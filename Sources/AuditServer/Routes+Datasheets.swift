@@ -1,7 +1,6 @@
 import AuditService
 import Foundation
 import Hummingbird
-import NIOPosix
 
 extension Routes {
     struct RuleRow: Encodable {
@@ -51,12 +50,21 @@ extension Routes {
 
     struct CheckResult: Encodable {
         var summary: CheckSummary
-        var reports: [DatasheetReport]
+        /// Every finding of the upload, counted.
+        var findingCount: Int
+        /// The first `limit` findings, in upload order (`?format=csv` has them all).
+        var findings: [DatasheetFinding]
+        /// Whether findings were left out of `findings`.
+        var truncated: Bool
         /// With `?record=true`: how each datasheet entered the log.
         var recorded: [Recording]?
         /// The log position after recording: pass it as `waitFor` to read the product's history.
         var position: UInt64?
     }
+
+    /// Findings in a JSON answer by default, and at most (`?limit=`).
+    static let defaultFindingLimit = 100
+    static let maxFindingLimit = 1000
 
     /// The datasheet format a request's content type names.
     static func datasheetFormat(contentType: String?) -> DatasheetFormat? {
@@ -69,10 +77,13 @@ extension Routes {
         }
     }
 
-    /// `POST /v1/datasheets/check?rules=&record=`: datasheets in the body (JSON-LD, JSON Lines or
-    /// CSV, as the content type says) checked against the rule sets; with `record=true` (stewards)
-    /// the datasheets and their findings are appended to the log like `itemaudit check --record`.
-    /// A record that cannot be read refuses the whole upload (400 naming its line), nothing appended.
+    /// `POST /v1/datasheets/check?rules=&record=&limit=&format=`: datasheets in the body (JSON-LD,
+    /// JSON Lines or CSV, as the content type says) checked against the rule sets on the check
+    /// workers (never an event loop; 503 when they are all taken). The answer has the totals and
+    /// the first `limit` findings; `format=csv` streams every finding instead. With `record=true`
+    /// (stewards) the datasheets and their findings are appended to the log like
+    /// `itemaudit check --record`. A record that cannot be read refuses the whole upload (400
+    /// naming its line), nothing appended.
     func checkDatasheets(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let query = Query(request)
@@ -84,8 +95,29 @@ extension Routes {
             throw Problem.badRequest(
                 "invalid-query", "record must be true or false, not '\(other)'", remedy: "fix record")
         }
+        let csv: Bool
+        switch query["format"] {
+        case nil, "json": csv = false
+        case "csv": csv = true
+        case let other?:
+            throw Problem.badRequest("invalid-query", "format must be json or csv, not '\(other)'", remedy: "fix format")
+        }
+        let limitRange = 1...Self.maxFindingLimit
+        let chosenLimit = try query["limit"].map { text in
+            guard let value = Int(text), limitRange.contains(value) else {
+                throw Problem.badRequest(
+                    "invalid-query", "limit must be a whole number from 1 to \(Self.maxFindingLimit), not '\(text)'",
+                    remedy: "fix limit, or ask for format=csv to have every finding")
+            }
+            return value
+        }
         if record, !PermissionTable.mayRecordDatasheets(user.role) {
             throw Problem.forbidden("only stewards record datasheets in the log", remedy: "leave out ?record=true")
+        }
+        if record, csv {
+            throw Problem.badRequest(
+                "invalid-query", "format=csv only checks; it cannot record",
+                remedy: "record with the JSON answer, then ask for the CSV without record")
         }
         guard let format = Self.datasheetFormat(contentType: request.headers[.contentType]) else {
             throw Problem(
@@ -100,17 +132,37 @@ extension Routes {
                 remedy: "choose among \(RuleBook.setNames.joined(separator: ", "))")
         }
         let engine = sets.isEmpty ? try Self.masterDataRules.get() : try RuleBook.engine(selection: sets)
-        let body = Array((try await request.body.collect(upTo: .max)).readableBytesView)
-        let checked: DatasheetUpload.Checked
+        // The route's gate has already refused a body over the datasheet limit (413).
+        var request = request
+        let body = Array(try await request.collectBody(upTo: server.configuration.maxDatasheetBytes).readableBytesView)
+        if csv { return try await findingsCSV(body, format: format, engine: engine) }
+        let sampleLimit = chosenLimit ?? Self.defaultFindingLimit
+        let workers = server.checkWorkers
+        let checked: (items: [(datasheet: Datasheet, report: DatasheetReport)], scanned: DatasheetUpload.Scanned,
+            sample: FindingSample)
         do {
-            checked = try await NIOThreadPool.singleton.runIfActive {
-                try DatasheetUpload.check(body, format: format, engine: engine)
+            checked = try await workers.run {
+                var sample = FindingSample(limit: sampleLimit)
+                // Only recording keeps every datasheet; a check keeps the sample and the totals.
+                if record {
+                    let all = try DatasheetUpload.check(body, format: format, engine: engine)
+                    for item in all.items { sample.add(item.report, on: item.datasheet) }
+                    let scanned = DatasheetUpload.Scanned(unreadable: all.unreadable, summary: all.summary)
+                    return (all.items, scanned, sample)
+                }
+                let scanned = try DatasheetUpload.scan(body, format: format, engine: engine) { datasheet, report in
+                    sample.add(report, on: datasheet)
+                    return true
+                }
+                return ([], scanned, sample)
             }
         } catch let issue as ImportIssue {
             throw Self.invalidDatasheets([issue])
         }
-        guard checked.unreadable.isEmpty else { throw Self.invalidDatasheets(checked.unreadable) }
-        var result = CheckResult(summary: checked.summary, reports: checked.items.map(\.report))
+        guard checked.scanned.unreadable.isEmpty else { throw Self.invalidDatasheets(checked.scanned.unreadable) }
+        var result = CheckResult(
+            summary: checked.scanned.summary, findingCount: checked.sample.total, findings: checked.sample.findings,
+            truncated: checked.sample.truncated)
         if record {
             let recordings = try await service.record(
                 checked: checked.items, ruleSets: engine.ruleSets.map(\.name), source: "upload by \(user.username)",
@@ -123,6 +175,40 @@ extension Routes {
             result.position = await service.appliedPosition
         }
         return try json(result)
+    }
+
+    /// Every finding of `body` as CSV, streamed as the check produces it. The body is read once
+    /// first (on a worker) so that an unreadable record is still a 400, not a cut-off CSV.
+    func findingsCSV(_ body: [UInt8], format: DatasheetFormat, engine: RuleEngine) async throws -> Response {
+        let workers = server.checkWorkers
+        let place = try workers.admit()
+        let scanned: DatasheetUpload.Scanned
+        do {
+            scanned = try await workers.run(in: place) {
+                try DatasheetUpload.scan(body, format: format, engine: nil)
+            }
+        } catch let issue as ImportIssue {
+            throw Self.invalidDatasheets([issue])
+        }
+        guard scanned.unreadable.isEmpty else { throw Self.invalidDatasheets(scanned.unreadable) }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"findings.csv\""
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let stream = FindingsCSVStream()
+                defer { stream.stop() }
+                workers.start(in: place) {
+                    stream.produce(body, format: format, engine: engine)
+                    place.release()
+                }
+                for try await chunk in stream.chunks {
+                    try await writer.write(chunk)
+                    stream.consumed()
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// A 400 naming the first unreadable record's line and field; every issue rides along.

@@ -37,6 +37,12 @@ public enum DatasheetUpload {
         public var unreadable: [ImportIssue] = []
         /// Totals over the checked datasheets.
         public var summary = CheckSummary()
+
+        /// What a scan saw, from its parts.
+        public init(unreadable: [ImportIssue] = [], summary: CheckSummary = CheckSummary()) {
+            self.unreadable = unreadable
+            self.summary = summary
+        }
     }
 
     /// Imports `body` and hands each datasheet with its report to `visit` as it is checked, keeping
