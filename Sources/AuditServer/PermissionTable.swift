@@ -47,7 +47,7 @@ public enum PermissionTable {
         case .loginForm, .login, .logout, .favicon: everyone
         case .home: roles(for: .page(.dashboard))
         case .photo: roles(for: .getProduct)
-        case .checkDatasheet: roles(for: .page(.rules))
+        case .checkDatasheet: [.steward, .manager, .admin]
         case .page(let page):
             switch page {
             case .dashboard: everyone

@@ -59,7 +59,8 @@ extension WebSite {
     }
 
     /// `POST /rules`: a datasheet file from the rules page's form (multipart, with the CSRF token),
-    /// answered with the rules page of its findings. Nothing is recorded in the log.
+    /// answered with the rules page of its findings. Nothing is recorded in the log. The check and
+    /// the page are made on the check workers (a full pool is a 503 page), never on an event loop.
     func checkDatasheet(_ request: Request, _ visitor: Visitor) async throws -> Response {
         guard WebSecurity.isSameOrigin(request) else {
             throw WebRefusal(.forbidden, "This form was sent from another site; nothing was done.")
@@ -67,15 +68,9 @@ extension WebSite {
         guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType] ?? "") else {
             throw WebRefusal(.unsupportedMediaType, "Send the datasheet file with the form on the rules page.")
         }
+        // The route's gate has already refused a larger body (413) before this handler.
         var request = request
-        let body: ByteBuffer
-        do {
-            body = try await request.collectBody(upTo: Self.uploadLimit)
-        } catch is NIOTooManyBytesError {
-            throw WebRefusal(
-                .contentTooLarge,
-                "The file is larger than \(Self.uploadLimit >> 20) MiB; check it with `itemaudit check`.")
-        }
+        let body = try await request.collectBody(upTo: WebRoute.checkDatasheet.bodyLimit(server))
         let form: MultipartForm
         do {
             form = try MultipartForm(body: [UInt8](buffer: body), boundary: boundary)
@@ -87,24 +82,32 @@ extension WebSite {
         guard let file = form.parts.first(where: { $0.filename != nil }), !file.content.isEmpty else {
             throw WebRefusal(.badRequest, "Choose a datasheet file (JSON-LD, JSON Lines or CSV) to check.")
         }
+        let limit = server.configuration.maxDatasheetBytes
+        guard file.content.count <= limit else {
+            throw WebRefusal(
+                .contentTooLarge,
+                "The file is larger than the \(limit >> 10) KiB datasheet limit; split it, or check it with `itemaudit check`.")
+        }
         let rules = form.text("rules").map { $0.split(separator: ",").map(String.init) } ?? []
-        // The checker reads a file, its format told by the extension: the upload goes to a private
-        // temporary file under a fixed name with the upload's extension, removed afterwards.
         let name = file.filename ?? "datasheet"
-        let ext = (name as NSString).pathExtension.lowercased()
-        guard ["jsonl", "json", "jsonld", "csv"].contains(ext) else {
+        guard ["jsonl", "json", "jsonld", "csv"].contains((name as NSString).pathExtension.lowercased()) else {
             throw WebRefusal(
                 .badRequest, "The file must end in .jsonl, .json, .jsonld or .csv (the format is told by it).")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "itemaudit-upload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("upload.\(ext)")
-        try Data(file.content).write(to: path)
-        let checks = try await RuleCheckInput.check(file: path.path, displayName: name, rules: rules)
-        let rendered = pages.renderRuleChecks(checks, viewer: Self.viewer(visitor))
+        let content = file.content
+        let pages = pages
+        let viewer = Self.viewer(visitor)
+        let rendered: RenderedPage
+        do {
+            rendered = try await server.checkWorkers.run {
+                let checks = try RuleCheckInput.check(upload: content, fileName: name, rules: rules)
+                return pages.renderRuleChecks(checks, viewer: viewer)
+            }
+        } catch let problem as Problem where problem.status == .serviceUnavailable {
+            throw WebRefusal(.serviceUnavailable, "Other datasheet files are being checked; send yours again in a minute.")
+        } catch let error as ReportError {
+            throw WebRefusal(HTTPResponse.Status(code: error.status), error.message)
+        }
         return WebSecurity.html(rendered.html, status: HTTPResponse.Status(code: rendered.status))
     }
 

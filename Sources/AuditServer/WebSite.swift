@@ -21,8 +21,6 @@ struct WebSite: Sendable {
 
     /// The largest login or logout form body.
     static let formLimit = 16 << 10
-    /// The largest datasheet file the rules page takes.
-    static let uploadLimit = 32 << 20
 
     /// The logged-in browser behind a request.
     struct Visitor: Sendable {

@@ -12,7 +12,7 @@ extension ReportPages {
         let request = PageRequest(parameters, now: now())
         if page == .rules {
             // Findings come from an upload (renderRuleChecks) or the static report, never a path in a URL.
-            var content = RuleChecksPage(checks: nil, links: links).content()
+            var content = RuleChecksPage(checks: nil, links: links, viewer: viewer).content()
             content.footer = try PageScope(pages: self, request: request, viewer: viewer).footer(now: now())
             return content
         }
@@ -26,14 +26,14 @@ extension ReportPages {
         case .history: return try await HistoryPage(scope: scope).content()
         case .search: return try ProductSearchPage(scope: scope).content()
         case .categories: return try CategoriesPage(scope: scope).content()
-        case .rules: return RuleChecksPage(checks: nil, links: links).content()
+        case .rules: return RuleChecksPage(checks: nil, links: links, viewer: viewer).content()
         }
     }
 
     /// The rule-check page's content for `checks`, with links to the products the viewer may open.
     func ruleChecksContent(_ checks: RuleCheckInput, viewer: PageViewer) -> PageContent {
         let scope = try? PageScope(pages: self, request: PageRequest([:], now: now()), viewer: viewer)
-        var page = RuleChecksPage(checks: checks, links: links)
+        var page = RuleChecksPage(checks: checks, links: links, viewer: viewer)
         page.productLink = { gtin in scope?.link(.product, ["gtin": gtin]) }
         var content = page.content()
         content.footer = scope?.footer(now: now()) ?? ""

@@ -18,6 +18,35 @@ public struct RuleCheckInput: Sendable {
         self.unreadable = unreadable
     }
 
+    /// Checks an uploaded file's bytes, its format told by `fileName`'s extension, with the built-in
+    /// rule sets named in `rules` (all when empty). Synchronous: the server runs it on its check
+    /// workers, and only the reports are kept (not the datasheets).
+    /// - Throws: ``ReportError`` 400 when the format, a rule set or the whole file is unreadable.
+    public static func check(upload body: [UInt8], fileName: String, rules: [String] = []) throws -> RuleCheckInput {
+        guard let format = DatasheetFormat(fileName: fileName) else {
+            throw ReportError(
+                code: "invalid-parameter",
+                message: "the file must end in .jsonl, .json, .jsonld or .csv (the format is told by it)", status: 400)
+        }
+        let engine: RuleEngine
+        do {
+            engine = try RuleBook.engine(selection: rules)
+        } catch {
+            throw ReportError(code: "invalid-parameter", message: "\(error) (fix the rule set names)", status: 400)
+        }
+        var input = RuleCheckInput(source: fileName, reports: [])
+        do {
+            let scanned = try DatasheetUpload.scan(body, format: format, engine: engine, name: fileName) { _, report in
+                input.reports.append(report)
+                return true
+            }
+            input.unreadable = scanned.unreadable.map { "\($0)" }
+        } catch {
+            throw ReportError(code: "unreadable", message: "cannot read datasheet file \(fileName): \(error)", status: 400)
+        }
+        return input
+    }
+
     /// Reads and checks the datasheet file at `path` (JSON-LD, JSON Lines or CSV, told by its
     /// extension) with the built-in rule sets named in `rules` (all when empty), as
     /// `itemaudit check` does for master data. `displayName` names it on the page (the path when nil).

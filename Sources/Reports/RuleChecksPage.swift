@@ -1,27 +1,45 @@
 import AuditService
 
+/// Who may upload a datasheet file on the rules page (the server's permission table agrees):
+/// those who act on datasheets; auditors read the page without the form.
+public enum RuleCheckUpload {
+    /// The role names, as ``PageViewer/role`` spells them.
+    public static let roles: Set<String> = ["steward", "manager", "admin"]
+}
+
 /// The rule-check page: a datasheet file's findings grouped by rule and by product, with each
 /// rule's reference (EU 1169 article or GS1 standard) and the evidence (observed, expected).
+///
+/// On the server the tables show the first ``findingsShown`` rows and their CSV links hold those
+/// rows only (the upload is not kept): the page's size does not grow with the file. The static
+/// report's CSV files have every row.
 struct RuleChecksPage {
     var checks: RuleCheckInput?
     var links: PageLinks
+    /// Who the page is drawn for: the upload form is shown only to those who may post it.
+    var viewer: PageViewer = .report
     /// Links to product pages (nil: the product is printed without a link).
     var productLink: (String) -> String? = { _ in nil }
-    /// Findings listed on the page; the CSV has them all.
+    /// Findings (and datasheets with findings) listed on the page.
     static let findingsShown = 1000
 
     func content() -> PageContent {
         var content = PageContent(page: .rules, title: "Rule checks")
-        content.upload = UploadForm(
-            action: links.page(.rules), fieldName: "datasheets",
-            label: "Datasheet file to check (JSON-LD, JSON Lines or CSV)")
+        let mayUpload = RuleCheckUpload.roles.contains(viewer.role)
+        if mayUpload {
+            content.upload = UploadForm(
+                action: links.page(.rules), fieldName: "datasheets",
+                label: "Datasheet file to check (JSON-LD, JSON Lines or CSV)")
+        }
         guard let checks else {
             content.sections.append(
                 .init(
                     "No datasheet file",
                     note: links.isStatic
                         ? "This report was written without a datasheet file (itemaudit report --datasheets FILE adds its findings)."
-                        : "Choose a datasheet file above: its findings are shown here, grouped by rule and by product.")
+                        : mayUpload
+                            ? "Choose a datasheet file above: its findings are shown here, grouped by rule and by product."
+                            : "Stewards, managers and admins check datasheet files on this page.")
             )
             return content
         }
@@ -80,13 +98,14 @@ struct RuleChecksPage {
 
     private func byProduct(_ checks: RuleCheckInput) -> PageContent.Section {
         let reports = checks.reports.filter { !$0.findings.isEmpty }
+        let shown = links.isStatic ? reports : Array(reports.prefix(Self.findingsShown))
         var table = DataTable(
             name: "products", caption: "Datasheets with findings, in file order",
             columns: [
                 .init("gtin"), .init("source"), .init("verdict"), .init("failures", numeric: true),
                 .init("warnings", numeric: true), .init("passedRules", numeric: true), .init("rules", "rules found"),
             ],
-            rows: reports.map { report in
+            rows: shown.map { report in
                 let failures = report.findings.filter { $0.severity == "failure" }.count
                 let warnings = report.findings.filter { $0.severity == "warning" }.count
                 return [
@@ -99,7 +118,10 @@ struct RuleChecksPage {
                 ]
             })
         table.emptyText = "Every datasheet passed."
-        return .init("By product", table: table)
+        let note =
+            shown.count < reports.count
+            ? "The first \(shown.count) of \(reports.count) datasheets with findings." : nil
+        return .init("By product", note: note, table: table)
     }
 
     private func findings(_ checks: RuleCheckInput) -> PageContent.Section {
@@ -120,11 +142,12 @@ struct RuleChecksPage {
                 .init("observed"), .init("expected"), .init("reference"),
             ],
             rows: Array(rows.prefix(Self.findingsShown)))
-        table.csvRows = rows
+        // The static report's CSV file has every finding; a server page's CSV link holds the rows
+        // shown (POST /v1/datasheets/check?format=csv streams them all).
+        if links.isStatic { table.csvRows = rows }
         table.emptyText = "No findings."
-        let note =
-            rows.count > Self.findingsShown
-            ? "The first \(Self.findingsShown) of \(rows.count) findings; the CSV has them all." : nil
+        let rest = links.isStatic ? "the CSV has them all" : "the API's ?format=csv has them all"
+        let note = rows.count > Self.findingsShown ? "The first \(Self.findingsShown) of \(rows.count) findings; \(rest)." : nil
         return .init("Findings and evidence", note: note, table: table)
     }
 }
