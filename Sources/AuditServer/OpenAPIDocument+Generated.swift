@@ -513,13 +513,20 @@ paths:
       operationId: checkDatasheets
       summary: Check datasheets (JSON-LD, JSON Lines or CSV, as the content type says) against the rule sets.
       description: |
-        Returns the findings per datasheet. With `record=true` (stewards and admins) the datasheets
-        and their findings are appended to the log like `itemaudit check --record`; recording the
-        same datasheet with the same rule sets again appends nothing. A record that cannot be read
+        Returns the totals, how many findings there were in all, and the first `limit` findings
+        (`truncated` says whether some were left out); `format=csv` answers every finding instead,
+        as CSV streamed while the check runs (one row per finding; a value a spreadsheet would run
+        as a formula is prefixed with `'`). Checks run on a small pool of worker threads: when it
+        is full the answer is 503 with `Retry-After`. A body over the datasheet limit (4 MiB by
+        default) is 413 naming it. With `record=true` (stewards and admins) the datasheets and
+        their findings are appended to the log like `itemaudit check --record`; recording the same
+        datasheet with the same rule sets again appends nothing. A record that cannot be read
         refuses the whole upload with a 400 naming its line and field; nothing is checked or recorded.
       parameters:
         - { name: rules, in: query, description: "Comma-separated built-in rule sets (default: all).", schema: { type: string } }
-        - { name: record, in: query, schema: { type: string, enum: ["true", "false"] } }
+        - { name: record, in: query, description: "Record in the log (not with format=csv).", schema: { type: string, enum: ["true", "false"] } }
+        - { name: limit, in: query, description: "Findings listed in the JSON answer (default 100).", schema: { type: integer, minimum: 1, maximum: 1000 } }
+        - { name: format, in: query, description: "json (default) or csv: every finding as CSV.", schema: { type: string, enum: [json, csv] } }
       requestBody:
         required: true
         content:
@@ -531,17 +538,32 @@ paths:
             schema: { type: string }
       responses:
         "200":
-          description: The findings (and, when recording, how each datasheet entered the log).
+          description: The totals and the first findings (and, when recording, how each datasheet entered the log); with format=csv every finding.
           content:
             application/json:
               schema:
                 type: object
-                required: [summary, reports]
+                required: [summary, findingCount, findings, truncated]
                 properties:
                   summary: { type: object }
-                  reports:
+                  findingCount: { type: integer, minimum: 0, description: "Every finding of the upload." }
+                  truncated: { type: boolean, description: "Whether findings were left out of `findings` (format=csv has them all)." }
+                  findings:
                     type: array
-                    items: { type: object }
+                    items:
+                      type: object
+                      required: [gtin, source, rule, severity, attribute, observed, expected, message, reference]
+                      properties:
+                        gtin: { type: string }
+                        datasheetID: { type: string, description: "The id the datasheet is recorded under (absent without a valid GTIN)." }
+                        source: { type: string, description: "Where in the body: body:LINE." }
+                        rule: { type: string }
+                        severity: { type: string }
+                        attribute: { type: string }
+                        observed: { type: string }
+                        expected: { type: string }
+                        message: { type: string }
+                        reference: { type: string }
                   recorded:
                     type: array
                     items:
@@ -559,11 +581,14 @@ paths:
                             first: { type: integer }
                             last: { type: integer }
                   position: { type: integer, minimum: 0 }
+            text/csv:
+              schema: { type: string, description: "A header (gtin,datasheetID,source,rule,severity,attribute,observed,expected,message,reference), then one row per finding." }
         "400": { $ref: "#/components/responses/Problem" }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
         "413": { $ref: "#/components/responses/Problem" }
         "415": { $ref: "#/components/responses/Problem" }
+        "503": { $ref: "#/components/responses/Problem" }
 components:
   parameters:
     waitFor:
