@@ -122,4 +122,23 @@ struct DatasheetCheckBoundsTests {
             #expect(!lines.contains { $0.hasPrefix("=") })
         }
     }
+
+    @Test("an upload over the datasheet limit is 413 naming the limit, on the API and the web page")
+    func overTheLimit() async throws {
+        let fixture = try await ServerFixture()
+        let limit = fixture.server.configuration.maxDatasheetBytes
+        let body = String(repeating: DatasheetRoutesTests.good + "\n", count: limit / DatasheetRoutesTests.good.utf8.count + 1)
+        try await fixture.application().test(.router) { client in
+            let token = try await fixture.login(client, "manager")
+            let api = try await DatasheetRoutesTests.upload(
+                fixture, client, "/v1/datasheets/check", body, contentType: "application/x-ndjson", token: token)
+            #expect(api.status == .contentTooLarge)
+            #expect(String(buffer: api.body).contains(String(limit)), "names the limit")
+            var steward = WebBrowser(client)
+            try await steward.loggedIn("steward")
+            let web = try await WebDatasheetCheckTests.upload(&steward, body)
+            #expect(web.status == .contentTooLarge)
+            #expect(String(buffer: web.body).contains("\(limit >> 10) KiB"), "names the limit")
+        }
+    }
 }
