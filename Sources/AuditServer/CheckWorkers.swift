@@ -69,7 +69,13 @@ final class CheckWorkers: Sendable {
         deinit { release() }
 
         func release() {
-            guard !released.withLockedValue({ let was = $0; $0 = true; return was }) else { return }
+            guard
+                !released.withLockedValue({
+                    let was = $0
+                    $0 = true
+                    return was
+                })
+            else { return }
             workers.admitted.withLockedValue { $0 -= 1 }
         }
     }

@@ -100,7 +100,8 @@ extension Routes {
         case nil, "json": csv = false
         case "csv": csv = true
         case let other?:
-            throw Problem.badRequest("invalid-query", "format must be json or csv, not '\(other)'", remedy: "fix format")
+            throw Problem.badRequest(
+                "invalid-query", "format must be json or csv, not '\(other)'", remedy: "fix format")
         }
         let limitRange = 1...Self.maxFindingLimit
         let chosenLimit = try query["limit"].map { text in
@@ -138,8 +139,11 @@ extension Routes {
         if csv { return try await findingsCSV(body, format: format, engine: engine) }
         let sampleLimit = chosenLimit ?? Self.defaultFindingLimit
         let workers = server.checkWorkers
-        let checked: (items: [(datasheet: Datasheet, report: DatasheetReport)], scanned: DatasheetUpload.Scanned,
-            sample: FindingSample)
+        let checked:
+            (
+                items: [(datasheet: Datasheet, report: DatasheetReport)], scanned: DatasheetUpload.Scanned,
+                sample: FindingSample
+            )
         do {
             checked = try await workers.run {
                 var sample = FindingSample(limit: sampleLimit)

@@ -86,7 +86,8 @@ extension WebSite {
         guard file.content.count <= limit else {
             throw WebRefusal(
                 .contentTooLarge,
-                "The file is larger than the \(limit >> 10) KiB datasheet limit; split it, or check it with `itemaudit check`.")
+                "The file is larger than the \(limit >> 10) KiB datasheet limit; split it, or check it with `itemaudit check`."
+            )
         }
         let rules = form.text("rules").map { $0.split(separator: ",").map(String.init) } ?? []
         let name = file.filename ?? "datasheet"
@@ -104,7 +105,8 @@ extension WebSite {
                 return pages.renderRuleChecks(checks, viewer: viewer)
             }
         } catch let problem as Problem where problem.status == .serviceUnavailable {
-            throw WebRefusal(.serviceUnavailable, "Other datasheet files are being checked; send yours again in a minute.")
+            throw WebRefusal(
+                .serviceUnavailable, "Other datasheet files are being checked; send yours again in a minute.")
         } catch let error as ReportError {
             throw WebRefusal(HTTPResponse.Status(code: error.status), error.message)
         }

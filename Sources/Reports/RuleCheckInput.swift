@@ -42,7 +42,8 @@ public struct RuleCheckInput: Sendable {
             }
             input.unreadable = scanned.unreadable.map { "\($0)" }
         } catch {
-            throw ReportError(code: "unreadable", message: "cannot read datasheet file \(fileName): \(error)", status: 400)
+            throw ReportError(
+                code: "unreadable", message: "cannot read datasheet file \(fileName): \(error)", status: 400)
         }
         return input
     }

@@ -147,7 +147,9 @@ struct RuleChecksPage {
         if links.isStatic { table.csvRows = rows }
         table.emptyText = "No findings."
         let rest = links.isStatic ? "the CSV has them all" : "the API's ?format=csv has them all"
-        let note = rows.count > Self.findingsShown ? "The first \(Self.findingsShown) of \(rows.count) findings; \(rest)." : nil
+        let note =
+            rows.count > Self.findingsShown
+            ? "The first \(Self.findingsShown) of \(rows.count) findings; \(rest)." : nil
         return .init("Findings and evidence", note: note, table: table)
     }
 }

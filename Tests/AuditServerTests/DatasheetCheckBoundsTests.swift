@@ -116,7 +116,8 @@ struct DatasheetCheckBoundsTests {
             #expect(csv.status == .ok)
             #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
             let lines = String(buffer: csv.body).split(separator: "\r\n", omittingEmptySubsequences: true)
-            #expect(lines.first == "gtin,datasheetID,source,rule,severity,attribute,observed,expected,message,reference")
+            #expect(
+                lines.first == "gtin,datasheetID,source,rule,severity,attribute,observed,expected,message,reference")
             #expect(lines.count == total + 1, "a header and one row per finding")
             #expect(lines.contains { $0.hasPrefix("'=HYPERLINK(1),") })
             #expect(!lines.contains { $0.hasPrefix("=") })
@@ -127,7 +128,8 @@ struct DatasheetCheckBoundsTests {
     func overTheLimit() async throws {
         let fixture = try await ServerFixture()
         let limit = fixture.server.configuration.maxDatasheetBytes
-        let body = String(repeating: DatasheetRoutesTests.good + "\n", count: limit / DatasheetRoutesTests.good.utf8.count + 1)
+        let body = String(
+            repeating: DatasheetRoutesTests.good + "\n", count: limit / DatasheetRoutesTests.good.utf8.count + 1)
         try await fixture.application().test(.router) { client in
             let token = try await fixture.login(client, "manager")
             let api = try await DatasheetRoutesTests.upload(

@@ -13,7 +13,8 @@ struct RuleChecksScalingTests {
         var body = ""
         for index in 0..<count {
             let gtin = "64123" + String(format: "%08d", index)
-            body += #"{"gs1:gtin":"\#(gtin)","gs1:productName":"Ground coffee","gs1:netContent":{"value":500,"unitCode":"GRM"}}"#
+            body +=
+                #"{"gs1:gtin":"\#(gtin)","gs1:productName":"Ground coffee","gs1:netContent":{"value":500,"unitCode":"GRM"}}"#
             body += "\n"
         }
         let engine = try RuleBook.engine(subject: .masterData)
@@ -33,7 +34,9 @@ struct RuleChecksScalingTests {
         // A set of datasheet keys per rule, copied out of the dictionary and back for each finding,
         // made the page's work grow with datasheets squared: a rule's total holds no collection.
         for total in tally.totals.values {
-            let collections = Mirror(reflecting: total).children.filter { !($0.value is String) && $0.value is any Collection }
+            let collections = Mirror(reflecting: total).children.filter {
+                !($0.value is String) && $0.value is any Collection
+            }
             #expect(collections.isEmpty, "\(collections.map(\.label))")
         }
     }
