@@ -515,9 +515,10 @@ paths:
       description: |
         Returns the totals, how many findings there were in all, and the first `limit` findings
         (`truncated` says whether some were left out); `format=csv` answers every finding instead,
-        as CSV streamed while the check runs (one row per finding; a value a spreadsheet would run
-        as a formula is prefixed with `'`). Checks run on a small pool of worker threads: when it
-        is full the answer is 503 with `Retry-After`. A body over the datasheet limit (4 MiB by
+        as CSV sent in chunks once the check is done (one row per finding; a value a spreadsheet
+        would run as a formula is prefixed with `'`). Checks run on a small pool of worker threads:
+        when it is full, or when too many CSV answers are still being read, the answer is 503 with
+        `Retry-After`. A body over the datasheet limit (4 MiB by
         default) is 413 naming it. With `record=true` (stewards and admins) the datasheets and
         their findings are appended to the log like `itemaudit check --record`; recording the same
         datasheet with the same rule sets again appends nothing. A record that cannot be read

@@ -1,6 +1,7 @@
 import AuditService
 import Foundation
 import Hummingbird
+import NIOPosix
 
 extension Routes {
     struct RuleRow: Encodable {
@@ -181,35 +182,40 @@ extension Routes {
         return try json(result)
     }
 
-    /// Every finding of `body` as CSV, streamed as the check produces it. The body is read once
-    /// first (on a worker) so that an unreadable record is still a 400, not a cut-off CSV.
+    /// Every finding of `body` as CSV. The check writes it to a spool on a worker, so an
+    /// unreadable record is still a 400 (not a cut-off CSV) and the worker is free before the
+    /// client reads a byte; the answer is then read from the spool a chunk at a time.
     func findingsCSV(_ body: [UInt8], format: DatasheetFormat, engine: RuleEngine) async throws -> Response {
         let workers = server.checkWorkers
-        let place = try workers.admit()
-        let scanned: DatasheetUpload.Scanned
+        let ticket = try workers.admitSpool()
+        let outcome: FindingsCSVSpool.Outcome
         do {
-            scanned = try await workers.run(in: place) {
-                try DatasheetUpload.scan(body, format: format, engine: nil)
+            outcome = try await workers.run {
+                try FindingsCSVSpool.write(body, format: format, engine: engine)
             }
         } catch let issue as ImportIssue {
             throw Self.invalidDatasheets([issue])
         }
-        guard scanned.unreadable.isEmpty else { throw Self.invalidDatasheets(scanned.unreadable) }
+        let spool: FindingsCSVSpool
+        switch outcome {
+        case .unreadable(let issues): throw Self.invalidDatasheets(issues)
+        case .written(let written): spool = written
+        }
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
         headers[.contentDisposition] = "attachment; filename=\"findings.csv\""
         return Response(
             status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                let stream = FindingsCSVStream()
-                defer { stream.stop() }
-                workers.start(in: place) {
-                    stream.produce(body, format: format, engine: engine)
-                    place.release()
-                }
-                for try await chunk in stream.chunks {
+            body: ResponseBody(contentLength: spool.byteCount) { writer in
+                // The place is given back when the answer is written, or dropped unwritten.
+                defer { ticket.release() }
+                var offset = 0
+                while offset < spool.byteCount {
+                    // A page-cache read, still kept off the event loop.
+                    let from = offset
+                    let chunk = try await NIOThreadPool.singleton.runIfActive { try spool.chunk(at: from) }
+                    offset += chunk.readableBytes
                     try await writer.write(chunk)
-                    stream.consumed()
                 }
                 try await writer.finish(nil)
             })
