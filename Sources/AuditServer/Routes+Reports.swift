@@ -145,9 +145,13 @@ extension Routes {
     /// packaging hierarchy (what it contains, what contains it) and its last inspection.
     func product(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let gtin = context.parameters.get("gtin") ?? ""
+        let user = try context.requireUser()
+        // An inspector sees other inspectors' results, not their names, batches or tasks.
+        let inspector = PermissionTable.isLimitedToOwnWork(user.role) ? user.username : nil
         try await waitIfAsked(Query(request))
         let answer = try await report { queries -> ProductAnswer? in
-            guard let quality = try queries.product(gtin: gtin) else { return nil }
+            guard var quality = try queries.product(gtin: gtin) else { return nil }
+            if let inspector { quality = ColleagueRedaction.quality(quality, seenBy: inspector) }
             return ProductAnswer(quality: quality, packaging: try queries.packagingHierarchy(gtin: quality.gtin))
         }
         guard let answer else {

@@ -5,14 +5,20 @@ import Hummingbird
 import NIOCore
 
 extension WebSite {
-    /// `GET /photos/{sha256}`: a stored photo with its type, cached privately (its name is its hash).
-    func photo(_ context: ServerRequestContext) -> Response {
+    /// `GET /photos/{sha256}`: a stored photo with its type, cached privately (its name is its
+    /// hash). An inspector gets only the photos of their own tasks; any other is "not found", so
+    /// the answer does not tell whether a colleague took it.
+    func photo(_ context: ServerRequestContext, _ visitor: Visitor) async -> Response {
         let hash = context.parameters.get("sha256") ?? ""
-        guard let bytes = server.service.photos.read(sha256: hash) else {
-            return WebSecurity.errorPage(.notFound, "No stored photo with that hash (it may not be uploaded yet).")
+        let notFound = WebSecurity.errorPage(.notFound, "No stored photo with that hash (it may not be uploaded yet).")
+        if PermissionTable.isLimitedToOwnWork(visitor.user.role),
+            await !server.service.isPhotoAttached(sha256: hash, byInspector: visitor.user.username)
+        {
+            return notFound
         }
+        guard let bytes = server.service.photos.read(sha256: hash) else { return notFound }
         var headers = WebSecurity.headers(contentType: Self.imageType(bytes))
-        headers[.cacheControl] = "private, max-age=86400, immutable"
+        headers[.cacheControl] = CachePolicy.privateImmutable.headerValue
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

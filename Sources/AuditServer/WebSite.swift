@@ -54,7 +54,7 @@ struct WebSite: Sendable {
             case .home: return try await page(.dashboard, request, context, visitor)
             case .page(let name): return try await page(name, request, context, visitor)
             case .checkDatasheet: return try await checkDatasheet(request, visitor)
-            case .photo: return photo(context)
+            case .photo: return await photo(context, visitor)
             case .loginForm, .login, .favicon: return WebSecurity.errorPage(.notFound, "No such page.")
             }
         } catch let refusal as WebRefusal {

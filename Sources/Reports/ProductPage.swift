@@ -16,8 +16,11 @@ struct ProductPage {
         guard gtin.allSatisfy(\.isNumber), (8...14).contains(gtin.count) else {
             throw ReportError.badParameter("gtin", gtin, expected: "a GTIN of 8 to 14 digits")
         }
-        guard let quality = try translate({ try scope.queries.product(gtin: gtin) }) else {
+        guard var quality = try translate({ try scope.queries.product(gtin: gtin) }) else {
             throw ReportError.notFound("the log never mentions product \(gtin) (check the GTIN, or search for it)")
+        }
+        if scope.viewer.isLimitedToOwnWork {
+            quality = ColleagueRedaction.quality(quality, seenBy: scope.viewer.userID)
         }
         let now = scope.pages.now()
         var content = PageContent(
@@ -39,7 +42,10 @@ struct ProductPage {
             .init("Timeline", "full history", link: scope.link(.history, ["gtin": quality.gtin])),
         ]
         content.sections.append(timeline(quality))
-        let photos = try translate { try scope.queries.photos(gtin: quality.gtin, limit: Self.photoLimit) }
+        var photos = try translate { try scope.queries.photos(gtin: quality.gtin, limit: Self.photoLimit) }
+        if scope.viewer.isLimitedToOwnWork {
+            photos = ColleagueRedaction.photos(photos, seenBy: scope.viewer.userID)
+        }
         content.sections.append(
             PhotoSection.section(scope, photos: photos, limit: Self.photoLimit, tableName: "photos"))
         content.sections.append(try packaging(quality.gtin))
