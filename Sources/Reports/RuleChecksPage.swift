@@ -45,8 +45,7 @@ struct RuleChecksPage {
         }
         content.title = "Rule checks: \(checks.source)"
         content.csvParameters = links.isStatic ? [:] : ["file": checks.source]
-        var summary = CheckSummary()
-        for report in checks.reports { summary.add(report) }
+        let summary = checks.summary
         content.facts = [
             .init("File", checks.source), .init("Datasheets", String(summary.datasheets)),
             .init("Failed", String(summary.failed)), .init("With warnings", String(summary.warnings)),
@@ -67,9 +66,7 @@ struct RuleChecksPage {
     }
 
     private func byRule(_ checks: RuleCheckInput) -> PageContent.Section {
-        var tally = RuleTally()
-        for (index, report) in checks.reports.enumerated() { tally.add(report, index: index) }
-        let totals = tally.totals
+        let totals = checks.byRule.totals
         let rules = totals.values.sorted { ($0.failures + $0.warnings, $1.rule) > ($1.failures + $1.warnings, $0.rule) }
         let titles = RuleTitles.shared
         let chart = Chart.stackedBars(
@@ -119,15 +116,17 @@ struct RuleChecksPage {
             })
         table.emptyText = "Every datasheet passed."
         let note =
-            shown.count < reports.count
-            ? "The first \(shown.count) of \(reports.count) datasheets with findings." : nil
+            shown.count < checks.datasheetsWithFindings
+            ? "The first \(shown.count) of \(checks.datasheetsWithFindings) datasheets with findings." : nil
         return .init("By product", note: note, table: table)
     }
 
     private func findings(_ checks: RuleCheckInput) -> PageContent.Section {
         var rows: [[DataTable.Cell]] = []
-        for report in checks.reports {
-            for finding in report.findings {
+        // A server page draws the rows it shows; the static report's CSV file has every row.
+        let wanted = links.isStatic ? Int.max : Self.findingsShown
+        for report in checks.reports where rows.count < wanted {
+            for finding in report.findings where rows.count < wanted {
                 rows.append([
                     .init(report.gtin), .init(report.source), .init(finding.rule), .init(finding.attribute),
                     .init(finding.severity), .init(finding.message), .init(finding.observed), .init(finding.expected),
@@ -148,8 +147,8 @@ struct RuleChecksPage {
         table.emptyText = "No findings."
         let rest = links.isStatic ? "the CSV has them all" : "the API's ?format=csv has them all"
         let note =
-            rows.count > Self.findingsShown
-            ? "The first \(Self.findingsShown) of \(rows.count) findings; \(rest)." : nil
+            checks.findingCount > Self.findingsShown
+            ? "The first \(Self.findingsShown) of \(checks.findingCount) findings; \(rest)." : nil
         return .init("Findings and evidence", note: note, table: table)
     }
 }

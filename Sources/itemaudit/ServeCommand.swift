@@ -43,6 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "The address of a reverse proxy whose X-Forwarded-For names the client (repeatable).", valueName: "address"))
     var trustedProxies: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "How long a connection may take to send a whole request head, and the grace before its body must keep 1 KiB/s.",
+            valueName: "seconds"))
+    var requestTimeoutSeconds = 10
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -53,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--public-url '\(url)' is not an http or https URL with a host (e.g. https://audit.example.com)")
         }
         guard sessionMinutes > 0 else { throw ValidationError("--session-minutes must be positive") }
+        guard (1...3600).contains(requestTimeoutSeconds) else {
+            throw ValidationError("--request-timeout-seconds must be 1 to 3600")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning or error")
         }
@@ -66,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let tlsCert, let tlsKey { configuration.tls = (tlsCert, tlsKey) }
         configuration.publicURLs = publicURLs
         configuration.trustedProxies = trustedProxies
+        configuration.requestHeadTimeout = .seconds(requestTimeoutSeconds)
         if configuration.tls == nil, !configuration.isLoopback {
             throw CLIFailure.badInput(
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")

@@ -17,11 +17,11 @@ struct ServeProcessTests {
         let process = Process()
         let port: Int
 
-        init(data: URL, store: String? = nil) throws {
+        init(data: URL, store: String? = nil, options: [String] = []) throws {
             process.executableURL = ItemAuditBinary.executable
             process.arguments =
                 ["serve", "--data", data.path, "--port", "0", "--log-level", "warning"]
-                + (store.map { ["--store", $0] } ?? [])
+                + (store.map { ["--store", $0] } ?? []) + options
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
@@ -199,5 +199,53 @@ struct ServeProcessTests {
         for id in acknowledged { #expect(counts[id] == 1, "\(id)") }
         let verify = try ItemAuditBinary.run(["verify", "--data", data.path])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test("a connection that never sends a request is closed by the server (--request-timeout-seconds)")
+    func silentConnectionClosed() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let refused = try ItemAuditBinary.run(["serve", "--data", data.path, "--request-timeout-seconds", "0"])
+        #expect(refused.status != 0 && refused.stderr.contains("--request-timeout-seconds must be 1 to 3600"))
+        let server = try Server(data: data, options: ["--request-timeout-seconds", "1"])
+        defer {
+            server.process.interrupt()
+            server.process.waitUntilExit()
+        }
+        #expect(try await Self.closedByServer(port: server.port, patience: 60))
+    }
+
+    /// Connects, sends nothing and reads until the server closes the connection: true when it did,
+    /// false when `patience` seconds passed first (a bound so a broken server cannot hang the
+    /// test, not a measure).
+    static func closedByServer(port: Int, patience: Int) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                        guard fd >= 0 else { throw TestFailure("socket() failed") }
+                        defer { close(fd) }
+                        var timeout = timeval(tv_sec: patience, tv_usec: 0)
+                        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                        var address = sockaddr_in()
+                        address.sin_family = sa_family_t(AF_INET)
+                        address.sin_port = in_port_t(UInt16(port).bigEndian)
+                        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                        let connected = withUnsafePointer(to: &address) {
+                            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                            }
+                        }
+                        guard connected == 0 else { throw TestFailure("cannot connect to port \(port)") }
+                        var buffer = [UInt8](repeating: 0, count: 4096)
+                        while true {
+                            let count = recv(fd, &buffer, buffer.count, 0)
+                            if count == 0 { return true }
+                            if count < 0 { return errno == ECONNRESET }
+                        }
+                    })
+            }
+        }
     }
 }

@@ -40,4 +40,33 @@ struct RuleChecksScalingTests {
             #expect(collections.isEmpty, "\(collections.map(\.label))")
         }
     }
+
+    @Test("an upload keeps only the reports the page shows, and the page's totals still count every datasheet")
+    func uploadKeepsWhatThePageShows() throws {
+        let count = 3000
+        var body = ""
+        for index in 0..<count {
+            body +=
+                #"{"gs1:gtin":"64123\#(String(format: "%08d", index))","gs1:productName":"Ground coffee"}"#
+                + "\n"
+        }
+        let input = try RuleCheckInput.check(upload: Array(body.utf8), fileName: "large.jsonl")
+        var findingCount = 0
+        _ = try DatasheetUpload.scan(Array(body.utf8), format: .jsonl, engine: try RuleBook.engine(selection: [])) {
+            _, report in
+            findingCount += report.findings.count
+            return true
+        }
+        #expect(findingCount > RuleChecksPage.findingsShown)
+        // Every report kept made the page's memory grow with the file (each with all its findings).
+        #expect(input.reports.count <= RuleChecksPage.findingsShown, "\(input.reports.count) reports kept")
+        let content = RuleChecksPage(checks: input, links: .server(basePath: "")).content()
+        #expect(content.facts.first { $0.label == "Datasheets" }?.value == String(count))
+        let findings = try #require(content.sections.first { $0.heading == "Findings and evidence" })
+        #expect(findings.table?.rows.count == RuleChecksPage.findingsShown)
+        #expect(findings.note?.contains("of \(findingCount) findings") == true, "\(findings.note ?? "")")
+        let byRule = try #require(content.sections.first { $0.heading == "By rule" }?.table)
+        let datasheetsColumn = try #require(byRule.columns.firstIndex { $0.key == "datasheets" })
+        #expect(byRule.rows.contains { $0[datasheetsColumn].text == String(count) }, "a rule every datasheet breaks")
+    }
 }
