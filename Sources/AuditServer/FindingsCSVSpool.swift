@@ -1,6 +1,8 @@
 import AuditService
 import Foundation
+import Hummingbird
 import NIOCore
+import NIOPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -70,6 +72,29 @@ final class FindingsCSVSpool: Sendable {
             throw error
         }
         return .written(FindingsCSVSpool(descriptor: descriptor, byteCount: written))
+    }
+
+    /// The CSV as a 200 download named `fileName`, read from the spool a chunk at a time off the
+    /// event loop; `ticket` (from ``CheckWorkers/admitSpool()``) is given back when the answer is
+    /// written, or dropped unwritten.
+    func response(holding ticket: CheckWorkers.Admissions.Ticket, fileName: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: byteCount) { writer in
+                defer { ticket.release() }
+                var offset = 0
+                while offset < self.byteCount {
+                    let from = offset
+                    // A page-cache read, still kept off the event loop.
+                    let chunk = try await NIOThreadPool.singleton.runIfActive { try self.chunk(at: from) }
+                    offset += chunk.readableBytes
+                    try await writer.write(chunk)
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// Up to ``chunkBytes`` of the CSV from `offset` (empty at the end). Blocking file I/O: call it

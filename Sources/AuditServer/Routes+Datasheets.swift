@@ -196,29 +196,10 @@ extension Routes {
         } catch let issue as ImportIssue {
             throw Self.invalidDatasheets([issue])
         }
-        let spool: FindingsCSVSpool
         switch outcome {
         case .unreadable(let issues): throw Self.invalidDatasheets(issues)
-        case .written(let written): spool = written
+        case .written(let spool): return spool.response(holding: ticket, fileName: "findings.csv")
         }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/csv; charset=utf-8"
-        headers[.contentDisposition] = "attachment; filename=\"findings.csv\""
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody(contentLength: spool.byteCount) { writer in
-                // The place is given back when the answer is written, or dropped unwritten.
-                defer { ticket.release() }
-                var offset = 0
-                while offset < spool.byteCount {
-                    // A page-cache read, still kept off the event loop.
-                    let from = offset
-                    let chunk = try await NIOThreadPool.singleton.runIfActive { try spool.chunk(at: from) }
-                    offset += chunk.readableBytes
-                    try await writer.write(chunk)
-                }
-                try await writer.finish(nil)
-            })
     }
 
     /// A 400 naming the first unreadable record's line and field; every issue rides along.

@@ -59,8 +59,9 @@ extension WebSite {
     }
 
     /// `POST /rules`: a datasheet file from the rules page's form (multipart, with the CSRF token),
-    /// answered with the rules page of its findings. Nothing is recorded in the log. The check and
-    /// the page are made on the check workers (a full pool is a 503 page), never on an event loop.
+    /// answered with the rules page of its findings, or with `format=csv` (the form's second button)
+    /// every finding as a CSV download. Nothing is recorded in the log. The check and the page are
+    /// made on the check workers (a full pool is a 503 page), never on an event loop.
     func checkDatasheet(_ request: Request, _ visitor: Visitor) async throws -> Response {
         guard WebSecurity.isSameOrigin(request) else {
             throw WebRefusal(.forbidden, "This form was sent from another site; nothing was done.")
@@ -96,6 +97,7 @@ extension WebSite {
                 .badRequest, "The file must end in .jsonl, .json, .jsonld or .csv (the format is told by it).")
         }
         let content = file.content
+        if form.text("format") == "csv" { return try await findingsCSV(content, fileName: name, rules: rules) }
         let pages = pages
         let viewer = Self.viewer(visitor)
         let rendered: RenderedPage

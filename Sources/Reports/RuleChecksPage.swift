@@ -142,10 +142,10 @@ struct RuleChecksPage {
             ],
             rows: Array(rows.prefix(Self.findingsShown)))
         // The static report's CSV file has every finding; a server page's CSV link holds the rows
-        // shown (POST /v1/datasheets/check?format=csv streams them all).
+        // shown (the form's CSV button, and POST /v1/datasheets/check?format=csv, have them all).
         if links.isStatic { table.csvRows = rows }
         table.emptyText = "No findings."
-        let rest = links.isStatic ? "the CSV has them all" : "the API's ?format=csv has them all"
+        let rest = links.isStatic ? "the CSV has them all" : "the form's CSV button has them all"
         let note =
             checks.findingCount > Self.findingsShown
             ? "The first \(Self.findingsShown) of \(checks.findingCount) findings; \(rest)." : nil

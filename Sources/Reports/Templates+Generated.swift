@@ -30,7 +30,7 @@ enum EmbeddedTemplates {
 {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
 {{#hasFacts}}<dl class="facts">{{#facts}}<div><dt>{{label}}</dt><dd>{{#link}}<a href="{{link}}">{{value}}</a>{{/link}}{{^link}}{{value}}{{/link}}</dd></div>{{/facts}}</dl>{{/hasFacts}}
 {{#filters}}{{> filters}}{{/filters}}
-{{#upload}}<form class="upload" method="post" action="{{action}}" enctype="multipart/form-data"><input type="hidden" name="csrf" value="{{csrf}}"><label for="upload-file">{{label}}</label> <input type="file" id="upload-file" name="{{fieldName}}" required> <button type="submit">Check</button></form>{{/upload}}
+{{#upload}}<form class="upload" method="post" action="{{action}}" enctype="multipart/form-data"><input type="hidden" name="csrf" value="{{csrf}}"><label for="upload-file">{{label}}</label> <input type="file" id="upload-file" name="{{fieldName}}" required> <button type="submit">Check</button> <button type="submit" name="format" value="csv">Download every finding as CSV</button></form>{{/upload}}
 {{#sections}}{{> section}}{{/sections}}
 </main>
 <footer><p>{{footer}}</p></footer>
