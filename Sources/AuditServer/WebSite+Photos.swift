@@ -11,6 +11,8 @@ extension WebSite {
     func photo(_ context: ServerRequestContext, _ visitor: Visitor) async -> Response {
         let hash = context.parameters.get("sha256") ?? ""
         let notFound = WebSecurity.errorPage(.notFound, "No stored photo with that hash (it may not be uploaded yet).")
+        // Stored first: only a real photo's hash costs the search of the inspector's work.
+        guard server.service.photos.contains(sha256: hash) else { return notFound }
         if PermissionTable.isLimitedToOwnWork(visitor.user.role),
             await !server.service.isPhotoAttached(sha256: hash, byInspector: visitor.user.username)
         {

@@ -96,4 +96,54 @@ struct InspectorVisibilityTests {
             #expect(try await manager.get("/photos/\(colleagues)").status == .ok)
         }
     }
+
+    @Test("the photo route: a batch task's photo is its inspector's, not a colleague's; one not stored is not found")
+    func batchPhoto() async throws {
+        let fixture = try await ServerFixture()
+        try await fixture.application().test(.router) { client in
+            let token = try await fixture.login(client, "inspector")
+            _ = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([
+                    #"{"commandID":"a","type":"AllocateBatch","inspectorID":"inspector","locationID":"S1","mode":2,"quantity":1}"#
+                ]),
+                token: token)
+            let batch = try ServerFixture.object(try await fixture.send(client, .get, "/v1/batches/B1", token: token))
+            let task = try #require((batch["tasks"] as? [[String: Any]])?.first, "\(batch)")
+            let taskID = try #require(task["taskID"] as? String)
+            let gtin = try #require(task["gtin"] as? String)
+            let photo = CommandsTests.png(7)
+            let sha = RequestSigning.bodyHash(photo)
+            let uri = "/v1/photos/\(sha)"
+            let stored = try await client.execute(
+                uri: uri, method: .put,
+                headers: fixture.headers(.put, uri, body: photo, token: token, contentType: "image/png"),
+                body: ByteBuffer(bytes: photo))
+            #expect(stored.status == .created)
+            let work = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([
+                    #"{"commandID":"sc","type":"StartCollection","batchID":"B1"}"#,
+                    #"{"commandID":"c","type":"CollectProduct","batchID":"B1","scanned":"\#(gtin)"}"#,
+                    #"{"commandID":"fc","type":"FinishCollection","batchID":"B1"}"#,
+                    #"{"commandID":"s","type":"StartInspection","taskID":"\#(taskID)"}"#,
+                    #"{"commandID":"p","type":"AttachPhoto","taskID":"\#(taskID)","sha256":"\#(sha)","byteCount":\#(photo.count),"contentType":"image/png"}"#,
+                ]),
+                token: token)
+            let outcomes = try #require(try ServerFixture.object(work)["outcomes"] as? [[String: Any]])
+            #expect(outcomes.allSatisfy { $0["status"] as? String == "accepted" }, "\(outcomes)")
+
+            var inspector = WebBrowser(client)
+            try await inspector.loggedIn("inspector")
+            #expect(try await inspector.get("/photos/\(sha)").status == .ok)
+            let unstored = RequestSigning.bodyHash(CommandsTests.png(8))
+            #expect(try await inspector.get("/photos/\(unstored)").status == .notFound)
+            var colleague = WebBrowser(client)
+            try await colleague.loggedIn("inspector2")
+            #expect(try await colleague.get("/photos/\(sha)").status == .notFound)
+            var manager = WebBrowser(client)
+            try await manager.loggedIn("manager")
+            #expect(try await manager.get("/photos/\(sha)").status == .ok)
+        }
+    }
 }

@@ -25,11 +25,3 @@ public enum ColleagueRedaction {
         photos.filter { $0.inspectorID == inspectorID }
     }
 }
-
-extension AuditService {
-    /// Whether the photo with this hash is attached to a task of the inspector `inspectorID`
-    /// (what an inspector's request for a stored photo is checked against).
-    public func isPhotoAttached(sha256: String, byInspector inspectorID: String) -> Bool {
-        state.tasks.values.contains { $0.inspectorID == inspectorID && $0.photos.contains(sha256) }
-    }
-}
