@@ -1,6 +1,7 @@
 /// Who a page is drawn for: the logged-in user (the server) or the report's reader (static export).
 ///
-/// An inspector sees only their own work: their batches, their analytics, their timeline.
+/// An inspector sees only their own work: their batches, their analytics, their timeline; of a
+/// product, every inspection's result, but other inspectors' without who, where or their photos.
 public struct PageViewer: Sendable, Hashable {
     /// The user id (an inspector's id is the one batches are allocated to).
     public var userID: String
