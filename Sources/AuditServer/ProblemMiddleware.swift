@@ -22,7 +22,8 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch {
             let problem = Self.problem(for: error, request: request)
             let route = labels.label(method: request.method, endpointPath: context.endpointPath)
-            if problem.status.code >= 500 {
+            // A busy or unavailable answer (503) is the server working as meant, not a failure to log.
+            if problem.status.code >= 500, problem.status != .serviceUnavailable {
                 context.logger.error("request failed", metadata: ["route": "\(route)", "error": "\(error)"])
             }
             response = try problem.response(from: request, context: context)
