@@ -232,35 +232,3 @@ extension Routes {
         }
     }
 }
-
-extension InspectionCommand {
-    /// The batch a command addresses, if it names one.
-    var batchID: String? {
-        switch self {
-        case .startCollection(let c): c.batchID
-        case .pauseCollection(let c): c.batchID
-        case .finishCollection(let c): c.batchID
-        case .cancelCollection(let c): c.batchID
-        case .collectProduct(let c): c.batchID
-        case .submitBatch(let c): c.batchID
-        case .cancelBatch(let c): c.batchID
-        case .expireBatch(let c): c.batchID
-        default: nil
-        }
-    }
-
-    /// The task a command addresses, if it names one.
-    var taskID: String? {
-        switch self {
-        case .skipCollection(let c): c.taskID
-        case .startInspection(let c): c.taskID
-        case .pauseInspection(let c): c.taskID
-        case .recordVerdicts(let c): c.taskID
-        case .attachPhoto(let c): c.taskID
-        case .finishInspection(let c): c.taskID
-        case .skipInspection(let c): c.taskID
-        case .collectProduct(let c): c.taskID
-        default: nil
-        }
-    }
-}

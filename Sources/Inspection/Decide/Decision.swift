@@ -23,6 +23,9 @@ public struct CommandRefusal: Error, Sendable, Hashable, CustomStringConvertible
         case invalidInput
         /// The actor may not do this.
         case notPermitted
+        /// The batch or task is another inspector's (or the allocation is for another inspector):
+        /// only its inspector may act on it.
+        case notOwnWork
         /// The command id was used before for a different command (HTTP 409); send it with a new id.
         case commandIDReused
     }
