@@ -93,3 +93,10 @@ extension AuditService {
         for observer in observers { observer.logAdvanced(to: appliedPosition) }
     }
 }
+
+extension IdentityState {
+    /// Whether `actor` is a user whose role limits their commands to their own batches and tasks
+    /// (inspectors). Actors without an account (the `system` expiry, `record` files, the generator)
+    /// are the operator's, and act on anyone's work.
+    func isLimitedToOwnWork(_ actor: String) -> Bool { users[actor]?.role == .inspector }
+}

@@ -158,6 +158,8 @@ extension AuditService {
         var decided: [(bundle: Int, index: Int, decision: Decision)] = []
         var appends: [StreamAppend] = []
         let context = context
+        // Read once per group: each command's role is then a dictionary lookup, no await.
+        let identities = identity.snapshot()
         for (bundle, commands) in bundles.enumerated() {
             for (index, command) in commands.enumerated() {
                 let envelope = command.envelope
@@ -168,6 +170,9 @@ extension AuditService {
                 // A second copy in the group is answered after the write, like a later repeat.
                 if decidedIDs.contains(envelope.commandID) { continue }
                 do {
+                    // Checked on the state the command is decided on, so no command can take the
+                    // batch or task between the check and the append.
+                    if identities.isLimitedToOwnWork(envelope.actor) { try working.requireOwnWork(envelope) }
                     let decision = try working.decide(envelope, context: context)
                     let expected: UInt64
                     if let known = versions[decision.stream] {
