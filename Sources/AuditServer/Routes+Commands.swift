@@ -87,7 +87,7 @@ extension Routes {
     func submitCommands(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let envelopes = try await parseBundle(request, actor: user.username)
-        try await authorize(envelopes, user: user)
+        try authorize(envelopes, user: user)
         // A submission waits for every photo its batch names, including ones this bundle attaches.
         var refusedSubmissions: [Int: [String]] = [:]
         let submitted = Set(
@@ -98,6 +98,12 @@ extension Routes {
                 batchIDs: submitted, taskIDs: Set(attachedHere.map(\.taskID)))
             for (index, envelope) in envelopes.enumerated() {
                 guard case .submitBatch(let command) = envelope.command else { continue }
+                // Another inspector's batch is the service's to refuse (notOwnWork), without its photos.
+                if PermissionTable.isLimitedToOwnWork(user.role),
+                    ownership.batchInspectors[command.batchID].map({ $0 != user.username }) == true
+                {
+                    continue
+                }
                 var missing = ownership.missingPhotos[command.batchID] ?? []
                 for (earlier, attach) in envelopes[..<index].enumerated() {
                     guard case .attachPhoto(let photo) = attach.command, earlier < index,
@@ -192,43 +198,17 @@ extension Routes {
         }
     }
 
-    /// Refuses the bundle (403) when a command's type is not for the user's role, or an inspector
-    /// names a batch or task of someone else or allocates for someone else.
-    func authorize(_ envelopes: [CommandEnvelope], user: IdentityState.User) async throws {
+    /// Refuses the bundle (403) when a command's type is not for the user's role.
+    ///
+    /// Whose batch or task a command names is checked by the service where it decides the command
+    /// (an inspector's command on another's work is refused `notOwnWork`): checked here, a batch
+    /// allocated between the check and the append would slip through.
+    func authorize(_ envelopes: [CommandEnvelope], user: IdentityState.User) throws {
         for (index, envelope) in envelopes.enumerated()
         where !PermissionTable.roles(forCommand: envelope.command.typeName).contains(user.role) {
             throw Problem.forbidden(
                 "commands[\(index)]: role \(user.role.name) may not send \(envelope.command.typeName); nothing was applied"
             )
-        }
-        guard PermissionTable.isLimitedToOwnWork(user.role) else { return }
-        var batchIDs = Set<String>()
-        var taskIDs = Set<String>()
-        for (index, envelope) in envelopes.enumerated() {
-            let allocatesFor: String? =
-                switch envelope.command {
-                case .allocateBatch(let c): c.inspectorID
-                case .allocateAdHocTask(let c): c.inspectorID
-                default: nil
-                }
-            if let allocatesFor, allocatesFor != user.username {
-                throw Problem.forbidden(
-                    "commands[\(index)]: an inspector allocates only for themselves (inspectorID \(user.username)); nothing was applied",
-                    remedy: "set inspectorID to your user name")
-            }
-            if let batch = envelope.command.batchID { batchIDs.insert(batch) }
-            if let task = envelope.command.taskID { taskIDs.insert(task) }
-        }
-        let ownership = await service.ownership(batchIDs: batchIDs, taskIDs: taskIDs)
-        for (index, envelope) in envelopes.enumerated() {
-            let owner =
-                envelope.command.batchID.flatMap { ownership.batchInspectors[$0] }
-                ?? envelope.command.taskID.flatMap { ownership.tasks[$0]?.inspectorID }
-            if let owner, owner != user.username {
-                throw Problem.forbidden(
-                    "commands[\(index)]: \(envelope.command.typeName) names work of another inspector; nothing was applied",
-                    remedy: "send only commands on your own batches and tasks")
-            }
         }
     }
 }

@@ -82,7 +82,7 @@ struct CommandsTests {
         }
     }
 
-    @Test("an inspector cannot touch a colleague's batch or allocate for them (403, nothing appended)")
+    @Test("an inspector's commands on a colleague's batch or for them are refused notOwnWork, nothing appended")
     func ownWorkOnly() async throws {
         let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
@@ -91,15 +91,23 @@ struct CommandsTests {
                 client, .post, "/v1/commands", json: ServerFixture.bundle([Self.allocate("o1")]), token: owner)
             let colleague = try await fixture.login(client, "inspector2")
             let before = fixture.service.log.lastPosition
-            for command in [
-                #"{"commandID":"x1","type":"StartCollection","batchID":"B1"}"#,
-                #"{"commandID":"x2","type":"SkipCollection","taskID":"B1-1","reason":1}"#,
-                Self.allocate("x3"),
-            ] {
-                let response = try await fixture.send(
-                    client, .post, "/v1/commands", json: ServerFixture.bundle([command]), token: colleague)
-                #expect(response.status == .forbidden, "\(command)")
-            }
+            // Refused one by one where the service decides them, as any refusal: the bundle is answered.
+            let response = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([
+                    #"{"commandID":"x1","type":"StartCollection","batchID":"B1"}"#,
+                    #"{"commandID":"x2","type":"SkipCollection","taskID":"B1-1","reason":1}"#,
+                    #"{"commandID":"x3","type":"SubmitBatch","batchID":"B1"}"#,
+                    Self.allocate("x4"),
+                ]),
+                token: colleague)
+            #expect(response.status == .ok)
+            let refusals = try outcomes(response).map { $0["refusal"] as? [String: Any] }
+            #expect(refusals.map { $0?["code"] as? String } == Array(repeating: "notOwnWork", count: 4))
+            #expect(
+                refusals[0]?["message"] as? String
+                    == "StartCollection refused: batch B1 of another inspector: only the batch's inspector may act on it"
+            )
             #expect(fixture.service.log.lastPosition == before)
             #expect(try await fixture.send(client, .get, "/v1/batches/B1", token: colleague).status == .forbidden)
             let mine = try await fixture.send(client, .get, "/v1/batches", token: colleague)
@@ -155,6 +163,14 @@ struct CommandsTests {
             #expect(refusal?["missingPhotos"] as? [String] == [RequestSigning.bodyHash(late)])
             let waiting = try ServerFixture.object(try await fixture.send(client, .get, "/v1/batches/B1", token: token))
             #expect(waiting["missingPhotos"] as? [String] == [RequestSigning.bodyHash(late)])
+            // A colleague's submission is refused as not theirs, without naming the batch's photos.
+            let colleague = try await fixture.login(client, "inspector2")
+            let foreign = try outcomes(
+                try await fixture.send(
+                    client, .post, "/v1/commands",
+                    json: ServerFixture.bundle([#"{"commandID":"x-sub","type":"SubmitBatch","batchID":"B1"}"#]),
+                    token: colleague))
+            #expect((foreign.first?["refusal"] as? [String: Any])?["code"] as? String == "notOwnWork", "\(foreign)")
             // A wrong hash or type is refused; the right upload after the command clears the way.
             let mismatch = try await upload(fixture, client, late, token: token, hash: RequestSigning.bodyHash(early))
             #expect(mismatch.status == .unprocessableContent)
