@@ -140,7 +140,9 @@ paths:
         Each command is a flat object as in `Schemas/commands/<type>.json` without `actor`: the
         actor of every event is the logged-in user. A command id seen before is answered with its
         original result (`duplicate`) and appends nothing. The whole bundle is refused (400/403),
-        with nothing applied, when a command does not parse or is not the user's to send.
+        with nothing applied, when a command does not parse or its type is not for the user's role.
+        An inspector's command on another inspector's batch or task, or an allocation for another
+        inspector, is refused on its own (refusal code `notOwnWork`) where it is decided.
       requestBody:
         required: true
         content:
@@ -669,7 +671,12 @@ components:
           type: object
           required: [code, message]
           properties:
-            code: { type: string }
+            code:
+              type: string
+              description: |
+                `notFound`, `invalidState`, `invalidInput`, `notPermitted`, `notOwnWork` (another
+                inspector's batch or task: only its inspector may act on it), `commandIDReused`, or
+                `photosMissing` (a submission whose photos are not all uploaded).
             message: { type: string }
             missingPhotos:
               type: array
