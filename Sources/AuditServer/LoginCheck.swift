@@ -1,40 +1,50 @@
 import AuditService
+import Crypto
 import Foundation
-import NIOPosix
 
 /// What a user name and password amount to: one decision shared by `POST /v1/sessions` and the
-/// browser's login form, so both count failures, lock accounts and refuse disabled users alike.
+/// browser's login form, so both throttle guessing and answer alike.
 enum LoginOutcome: Sendable {
     /// The password is right and the user enabled.
     case accepted(IdentityState.User)
-    /// Too many failures: locked until this time (microseconds), before or because of this try.
-    case locked(until: Int64)
-    /// Wrong user name or password (counted).
+    /// Wrong user name or password, or a disabled account (one answer, so neither shows).
     case failed
-    /// The password is right but the user is disabled.
-    case disabled(String)
+    /// Too many failures for this name from this source on this path: try again after this many seconds.
+    case throttled(retryAfter: Int)
+    /// Every password worker is taken and enough checks wait: try again after this many seconds.
+    case busy(retryAfter: Int)
 }
 
 extension ServerState {
-    /// Checks a login against the user store (bcrypt, off the event loops) and the lockout counts.
-    func checkLogin(username: String, password: String) async throws -> LoginOutcome {
+    /// Checks a login: the throttle for (path, name, source) first, then one bcrypt check on the
+    /// password workers whatever the name (``AuditService/verifyLogin(username:password:)``), then
+    /// counts a failure. The user name is never logged: a line that must tell attempts apart
+    /// carries ``loginTag(_:)``.
+    func checkLogin(
+        username: String, password: String, path: LoginThrottle.Path, source: String
+    ) async throws -> LoginOutcome {
         let now = now
-        if let until = sessions.lockedUntil(username, now: now) { return .locked(until: until) }
+        if let wait = loginThrottle.retryAfter(path, username: username, source: source, now: now) {
+            return .throttled(retryAfter: wait)
+        }
         let service = service
-        // bcrypt is slow by design: keep it off the event loops and the cooperative pool.
-        let user = try await NIOThreadPool.singleton.runIfActive {
-            service.identity.user(username).flatMap { user in
-                service.checkPassword(password, of: user) ? user : nil
-            }
+        guard let user = try await loginWorkers.run({ service.verifyLogin(username: username, password: password) })
+        else { return .busy(retryAfter: 1) }
+        if let user {
+            loginThrottle.clear(path, username: username, source: source)
+            return .accepted(user)
         }
-        guard let user else {
-            if let until = sessions.recordFailure(username, now: now) {
-                logger.notice("account locked", metadata: ["user": "\(username)"])
-                return .locked(until: until)
-            }
-            return .failed
+        if let wait = loginThrottle.recordFailure(path, username: username, source: source, now: now) {
+            logger.notice("logins throttled", metadata: ["login": "\(loginTag(username))", "path": "\(path)"])
+            return .throttled(retryAfter: wait)
         }
-        guard !user.disabled else { return .disabled(user.username) }
-        return .accepted(user)
+        return .failed
+    }
+
+    /// A short keyed hash of a user name: tells one name's attempts from another's in the log
+    /// without writing the name (the key is random per process).
+    func loginTag(_ username: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(username.utf8), using: SymmetricKey(data: loginTagKey))
+        return RequestSigning.hex(Array(mac).prefix(8))
     }
 }

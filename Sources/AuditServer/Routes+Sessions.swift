@@ -23,23 +23,33 @@ extension Routes {
         var appID: String
     }
 
-    /// `POST /v1/sessions`: a fixed-length session for a good password; repeated failures lock
-    /// the account for ``ServerConfiguration/lockoutDuration``.
+    /// `POST /v1/sessions`: a fixed-length session for a good password. Guessing is slowed per
+    /// (user name, source) on this signed path alone, so failures on the web form never stop a device.
     func createSession(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let login = try await decode(Login.self, request)
+        let source = ClientAddress.source(
+            request, peer: context.peerAddress, trustedProxies: server.configuration.trustedProxies)
         let user: IdentityState.User
-        switch try await server.checkLogin(username: login.username, password: login.password) {
+        switch try await server.checkLogin(
+            username: login.username, password: login.password, path: .device, source: source)
+        {
         case .accepted(let accepted): user = accepted
-        case .locked(let until):
-            throw Problem(
-                .tooManyRequests, "account-locked",
-                "too many failed logins; the account is locked until \(Timestamp(microsecondsSinceEpoch: until).iso8601)",
-                remedy: "wait, or ask an admin to set a new password")
         case .failed:
             throw Problem.unauthorized(
                 "login-failed", "the user name or password is wrong", remedy: "check both and try again")
-        case .disabled(let username):
-            throw Problem.unauthorized("user-disabled", "user '\(username)' is disabled", remedy: "ask an admin")
+        case .throttled(let wait):
+            var problem = Problem(
+                .tooManyRequests, "login-throttled",
+                "too many failed logins for this user name from this address; try again in \(wait) s",
+                remedy: "wait, then check the user name and password (an admin can set a new password)")
+            problem.retryAfter = wait
+            throw problem
+        case .busy(let wait):
+            var problem = Problem(
+                .tooManyRequests, "login-busy", "every password check is taken; this one was not started",
+                remedy: "send the login again after Retry-After seconds")
+            problem.retryAfter = wait
+            throw problem
         }
         let now = server.now
         let (token, session) = server.sessions.create(username: user.username, appID: context.appID ?? "", now: now)

@@ -9,9 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// A session lasts this long from login; it is not extended by use (fixed, like the seed's).
     public var sessionLifetime: Duration
-    /// Failed logins in a row that lock an account.
+    /// Failed logins for one user name from one source (on one path) before that source waits.
     public var maxFailedLogins: Int
-    /// How long a locked account stays locked.
+    /// How long that source waits after its last failure (the throttle; no account is ever locked).
     public var lockoutDuration: Duration
     /// Largest accepted difference between a request's timestamp and the server clock; also how
     /// long transaction ids are remembered.
@@ -26,7 +26,7 @@ public struct ServerConfiguration: Sendable {
     public var maxWait: Duration
     /// PEM certificate and key for HTTPS; plain HTTP when nil.
     public var tls: (certificate: String, key: String)?
-    /// The clock for sessions, lockouts and signature windows (inject a `ManualClock` in tests).
+    /// The clock for sessions, login throttles and signature windows (inject a `ManualClock` in tests).
     public var clock: any LogClock
     /// Whether each connection's handler stays on its channel's event loop, where NIO reads and
     /// writes it. Not over PostgreSQL: its store waits on event-loop futures, which an event loop
@@ -47,10 +47,11 @@ public struct ServerConfiguration: Sendable {
     /// The slowest a request body may arrive, in bytes per second averaged from its head, after
     /// ``requestHeadTimeout`` of grace (a slow-body client holds a connection otherwise).
     public var minimumBodyBytesPerSecond = 1024
-    /// Password checks (bcrypt) run at once at most; more waiting than ``loginQueueLimit`` are 429.
-    public var loginWorkers = 2
+    /// Password checks (bcrypt) run at once at most: one, so a flood of logins leaves the other core
+    /// to everything else; more waiting than ``loginQueueLimit`` are 429.
+    public var loginWorkers = 1
     /// Password checks that may wait for a worker before the next is answered 429.
-    public var loginQueueLimit = 16
+    public var loginQueueLimit = 8
     /// Datasheet checks (web and API) that run at once, each on a thread of its own.
     public var checkWorkers = 1
     /// Datasheet checks that may wait for a worker before the next is answered 503.

@@ -32,9 +32,10 @@ public struct ServerLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
-        let pairs = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let pairs = merged.sorted { $0.key < $1.key }.map { "\(Self.escaped($0.key))=\(Self.escaped("\($0.value)"))" }
+            .joined(separator: " ")
         let text =
-            "\(Self.timestamp()) \(event.level) \(label) :\(pairs.isEmpty ? "" : " " + pairs) [\(event.source)] \(event.message)\n"
+            "\(Self.timestamp()) \(event.level) \(label) :\(pairs.isEmpty ? "" : " " + pairs) [\(event.source)] \(Self.escaped("\(event.message)"))\n"
         // One write per line, unbuffered: lines of concurrent requests never interleave.
         let bytes = Array(text.utf8)
         Self.output.withLock {
@@ -45,6 +46,27 @@ public struct ServerLogHandler: LogHandler {
                 written += result
             }
         }
+    }
+
+    /// `text` with every control character written out (`\n`, `\u{1B}`), so a value from a request
+    /// cannot end the line and forge the next one, nor drive a terminal.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     private static func timestamp() -> String {

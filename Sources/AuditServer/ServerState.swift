@@ -3,7 +3,7 @@ import Logging
 import Prometheus
 
 /// What every handler and middleware shares: the service, the configuration and the in-memory
-/// security state (sessions, lockouts, transaction ids), plus the metrics registry.
+/// security state (sessions, login throttles, transaction ids), plus the metrics registry.
 public final class ServerState: Sendable {
     /// The application the server is an edge of.
     public let service: AuditService
@@ -14,6 +14,15 @@ public final class ServerState: Sendable {
     /// The per-request metrics in `metrics`, made once each.
     let requestMetrics: RequestMetrics
     let sessions: SessionStore
+    /// Failed logins per (path, user name, source).
+    let loginThrottle: LoginThrottle
+    /// The threads that check passwords.
+    let loginWorkers: LoginWorkers
+    /// The key of ``loginTag(_:)``: random per process.
+    let loginTagKey: [UInt8] = {
+        var random = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+    }()
     /// The browsers' cookie sessions: the report pages and the `/v1` routes' browser kind share them.
     let webSessions: WebSessionStore
     let replays: ReplayGuard
@@ -32,6 +41,9 @@ public final class ServerState: Sendable {
         self.metrics = PrometheusCollectorRegistry()
         self.requestMetrics = RequestMetrics(registry: metrics)
         self.sessions = SessionStore(configuration: configuration)
+        self.loginThrottle = LoginThrottle(
+            maxFailures: configuration.maxFailedLogins, duration: configuration.lockoutDuration)
+        self.loginWorkers = LoginWorkers(workers: configuration.loginWorkers, queueLimit: configuration.loginQueueLimit)
         self.webSessions = WebSessionStore(lifetime: configuration.sessionLifetime)
         self.checkWorkers = CheckWorkers(threads: configuration.checkWorkers, queueLimit: configuration.checkQueueLimit)
         self.replays = ReplayGuard(windowSeconds: configuration.signatureWindow.components.seconds)

@@ -11,6 +11,8 @@ enum WebSecurity {
     static let sessionCookie = "itemaudit_session"
     /// The cookie holding the login form's token until the login succeeds (double submit).
     static let loginCookie = "itemaudit_login"
+    /// The cookie a page's script reads the session's CSRF token from.
+    static let csrfCookie = "itemaudit_csrf"
     /// The form field carrying the CSRF token.
     static let csrfField = "csrf"
 

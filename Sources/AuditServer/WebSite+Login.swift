@@ -16,8 +16,8 @@ extension WebSite {
     }
 
     /// `POST /login`: the form's user name and password, checked like `POST /v1/sessions` (the same
-    /// user store, bcrypt and lockout). Success sets the session cookie and goes to `next`.
-    func login(_ request: Request) async throws -> Response {
+    /// user store, bcrypt and throttling, counted apart from the API so the form cannot shut a device out). Success sets the session cookie and goes to `next`.
+    func login(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         var request = request
         let fields = try await formFields(&request)
         let next = WebSecurity.safeNext(fields["next"])
@@ -38,26 +38,28 @@ extension WebSite {
             return loginPage(
                 error: "Give both a user name and a password.", status: .badRequest, token: loginToken, next: next)
         }
-        switch try await server.checkLogin(username: username, password: password) {
+        let source = ClientAddress.source(
+            request, peer: context.peerAddress, trustedProxies: server.configuration.trustedProxies)
+        switch try await server.checkLogin(username: username, password: password, path: .webForm, source: source) {
         case .accepted(let user):
-            server.sessions.clearFailures(user.username)
             if let old = request.cookies[WebSecurity.sessionCookie]?.value { sessions.remove(old) }
-            let (cookie, _) = sessions.create(username: user.username, now: server.now)
+            let (cookie, session) = sessions.create(username: user.username, now: server.now)
             let lifetime = Int(server.configuration.sessionLifetime.components.seconds)
             return WebSecurity.redirect(
-                to: next, cookies: [sessionCookie(cookie, maxAge: lifetime), loginTokenCookie("", maxAge: 0)])
-        case .locked(let until):
-            let time = Timestamp(microsecondsSinceEpoch: until).iso8601
-            return loginPage(
-                error:
-                    "Too many failed logins: this account is locked until \(time). Wait, or ask an admin to set a new password.",
-                status: .tooManyRequests, token: loginToken, next: next)
+                to: next,
+                cookies: [
+                    sessionCookie(cookie, maxAge: lifetime), csrfCookie(session.csrfToken, maxAge: lifetime),
+                    loginTokenCookie("", maxAge: 0),
+                ])
+        case .throttled(let wait), .busy(let wait):
+            var response = loginPage(
+                error: "Too many login attempts. Try again in \(wait) seconds.", status: .tooManyRequests,
+                token: loginToken, next: next)
+            response.headers[.retryAfter] = String(wait)
+            return response
         case .failed:
             return loginPage(
                 error: "The user name or password is wrong.", status: .unauthorized, token: loginToken, next: next)
-        case .disabled:
-            return loginPage(
-                error: "This account is disabled. Ask an admin.", status: .forbidden, token: loginToken, next: next)
         }
     }
 
@@ -67,7 +69,7 @@ extension WebSite {
         let fields = try await formFields(&request)
         try checkPost(request, token: fields[WebSecurity.csrfField], expected: visitor.session.csrfToken)
         sessions.remove(visitor.cookie)
-        return WebSecurity.redirect(to: "/login", cookies: [sessionCookie("", maxAge: 0)])
+        return WebSecurity.redirect(to: "/login", cookies: [sessionCookie("", maxAge: 0), csrfCookie("", maxAge: 0)])
     }
 
     /// The login page from the Reports module, with the security headers and the form token cookie.
@@ -78,6 +80,15 @@ extension WebSite {
         var response = WebSecurity.html(page.html, status: status)
         if setToken { response.setCookie(loginTokenCookie(token, maxAge: 3600)) }
         return response
+    }
+
+    /// The session's CSRF token where the inspector's app (a script of this origin) can read it,
+    /// to send as `X-CSRF-Token` on `/v1` calls: not HttpOnly, but SameSite=Strict, and useless
+    /// without the HttpOnly session cookie it belongs to.
+    func csrfCookie(_ value: String, maxAge: Int) -> Cookie {
+        Cookie(
+            name: WebSecurity.csrfCookie, value: value, maxAge: maxAge, path: "/",
+            secure: server.configuration.tls != nil, httpOnly: false, sameSite: .strict)
     }
 
     /// The login form's token cookie: only sent back to `/login`.

@@ -34,7 +34,7 @@ struct WebSite: Sendable {
     func handle(_ route: WebRoute, _ request: Request, _ context: ServerRequestContext) async -> Response {
         do {
             switch route {
-            case .login: return try await login(request)
+            case .login: return try await login(request, context)
             case .loginForm: return loginForm(request)
             case .favicon: return WebSecurity.favicon()
             default: break

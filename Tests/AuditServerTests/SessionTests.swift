@@ -2,9 +2,11 @@ import AuditServer
 import AuditService
 import Foundation
 import HummingbirdTesting
+import NIOCore
+import HTTPTypes
 import Testing
 
-/// Sessions last a fixed time on the injected clock; failed logins lock; disabled users are out.
+/// Sessions last a fixed time on the injected clock; failed logins are throttled; disabled users are out.
 @Suite("Sessions")
 struct SessionTests {
     @Test("a session works until its lifetime has passed on the server clock, then 401 session-expired")
@@ -22,29 +24,38 @@ struct SessionTests {
         }
     }
 
-    @Test("five failed logins lock the account, even for the right password, until the lock ends")
-    func lockout() async throws {
-        let fixture = try await ServerFixture {
-            ServerConfiguration(maxFailedLogins: 5, lockoutDuration: .seconds(900), clock: $0)
+    @Test("five failed logins throttle that name from that address: 429 with Retry-After, even for the right password, until it ends")
+    func throttle() async throws {
+        let fixture = try await ServerFixture { clock in
+            var configuration = ServerConfiguration(maxFailedLogins: 5, lockoutDuration: .seconds(900), clock: clock)
+            // The test client has no peer address ("local"): trusted, so X-Forwarded-For names sources.
+            configuration.trustedProxies = ["local"]
+            return configuration
         }
         try await fixture.application().test(.router) { client in
-            let wrong = #"{"username":"manager","password":"not the password"}"#
+            func login(_ password: String, from source: String) async throws -> TestResponse {
+                let body = Array(#"{"username":"manager","password":"\#(password)"}"#.utf8)
+                var headers = fixture.headers(.post, "/v1/sessions", body: body)
+                headers[HTTPField.Name("X-Forwarded-For")!] = source
+                return try await client.execute(
+                    uri: "/v1/sessions", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+            }
             for _ in 0..<4 {
-                let response = try await fixture.send(client, .post, "/v1/sessions", json: wrong)
+                let response = try await login("not the password", from: "192.0.2.1")
                 #expect(response.status == .unauthorized)
                 #expect(try ServerFixture.object(response)["code"] as? String == "login-failed")
             }
-            let fifth = try await fixture.send(client, .post, "/v1/sessions", json: wrong)
+            let fifth = try await login("not the password", from: "192.0.2.1")
             #expect(fifth.status == .tooManyRequests)
-            let right = try await fixture.send(
-                client, .post, "/v1/sessions",
-                json: #"{"username":"manager","password":"\#(ServerFixture.password("manager"))"}"#)
+            #expect(fifth.headers[.retryAfter] == "900")
+            let right = try await login(ServerFixture.password("manager"), from: "192.0.2.1")
             #expect(right.status == .tooManyRequests)
-            #expect(try ServerFixture.object(right)["code"] as? String == "account-locked")
-            // Another account is not affected.
+            #expect(try ServerFixture.object(right)["code"] as? String == "login-throttled")
+            // The account itself is not locked: from another address the right password works.
+            #expect(try await login(ServerFixture.password("manager"), from: "198.51.100.7").status == .created)
             _ = try await fixture.login(client, "auditor")
             fixture.clock.advance(microseconds: 901_000_000)
-            _ = try await fixture.login(client, "manager")
+            #expect(try await login(ServerFixture.password("manager"), from: "192.0.2.1").status == .created)
         }
     }
 
@@ -63,7 +74,11 @@ struct SessionTests {
                 client, .post, "/v1/sessions",
                 json: #"{"username":"steward","password":"\#(ServerFixture.password("steward"))"}"#)
             #expect(login.status == .unauthorized)
-            #expect(try ServerFixture.object(login)["code"] as? String == "user-disabled")
+            // The same answer as a wrong password: a login does not tell that the account exists.
+            #expect(try ServerFixture.object(login)["code"] as? String == "login-failed")
+            let wrong = try await fixture.send(
+                client, .post, "/v1/sessions", json: #"{"username":"steward","password":"wrong password"}"#)
+            #expect(String(buffer: wrong.body) == String(buffer: login.body))
         }
     }
 

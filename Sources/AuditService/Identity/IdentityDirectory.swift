@@ -9,6 +9,7 @@ public final class IdentityDirectory: @unchecked Sendable {
     private let lock = NSLock()
     private var state = IdentityState()
     private var revision = 0
+    private var passwordChecks = 0
 
     init() {}
 
@@ -20,6 +21,14 @@ public final class IdentityDirectory: @unchecked Sendable {
 
     /// The user, or nil.
     public func user(_ username: String) -> IdentityState.User? { lock.withLock { state.users[username] } }
+
+    /// Password checks made through this directory's service (for tests: each login costs one).
+    public var loginChecks: Int { lock.withLock { passwordChecks } }
+
+    func countLoginCheck() { lock.withLock { passwordChecks += 1 } }
+
+    /// Some account's password hash (its cost is what a decoy check must match), or nil.
+    var anyPasswordHash: String? { lock.withLock { state.users.values.first?.passwordHash } }
 
     /// The app, or nil.
     public func app(_ appID: String) -> IdentityState.App? { lock.withLock { state.apps[appID] } }
