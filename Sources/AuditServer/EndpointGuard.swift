@@ -101,6 +101,8 @@ struct EndpointGuard: RouterMiddleware {
         }
         return user
     }
+
+    /// The header a browser's request carries its session's CSRF token in.
     static let csrfField = HTTPField.Name("X-CSRF-Token")!
 
     /// The session token and its enabled user; a 401 problem otherwise.
