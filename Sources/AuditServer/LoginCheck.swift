@@ -16,13 +16,17 @@ enum LoginOutcome: Sendable {
 }
 
 extension ServerState {
-    /// Checks a login: the throttle for (path, name, source) first, then one bcrypt check on the
-    /// password workers whatever the name (``AuditService/verifyLogin(username:password:)``), then
-    /// counts a failure. The user name is never logged: a line that must tell attempts apart
-    /// carries ``loginTag(_:)``.
+    /// Checks a login: a name no account can have (``IdentityState/isValidName(_:)``, the rule of
+    /// `users add`) fails at once and is never counted or kept; otherwise the throttle for
+    /// (path, name, source), then one bcrypt check on the password workers whatever the name
+    /// (``AuditService/verifyLogin(username:password:)``), then a failure is counted. The user name
+    /// is never logged: a line that must tell attempts apart carries ``loginTag(_:)``.
     func checkLogin(
         username: String, password: String, path: LoginThrottle.Path, source: String
     ) async throws -> LoginOutcome {
+        // Such names cannot exist, so answering at once tells nothing, and a flood of them costs
+        // neither a bcrypt check nor a slot in the throttle's table.
+        guard IdentityState.isValidName(username) else { return .failed }
         let now = now
         if let wait = loginThrottle.retryAfter(path, username: username, source: source, now: now) {
             return .throttled(retryAfter: wait)

@@ -28,11 +28,13 @@ struct LoginAbuseTests {
         #expect(throttle.retryAfter(.device, username: "anna", source: "a", now: 900_000_001) == nil, "it ends")
     }
 
-    @Test("an unknown, invalid or disabled name costs one bcrypt check like a known one, and answers the same")
+    @Test("an unknown or disabled name costs one bcrypt check like a known one, and answers the same")
     func unknownNamesCostTheSame() async throws {
         let fixture = try await ServerFixture()
+        _ = try await fixture.service.execute(
+            identity: .disableUser(UserDisabled(username: "steward", reason: "left")), commandID: "off", actor: "admin")
         try await fixture.application().test(.router) { client in
-            for name in ["manager", "nobody", String(repeating: "x", count: 3000), "new\\nline"] {
+            for name in ["manager", "nobody", "steward"] {
                 let before = fixture.service.bcryptChecks
                 let body = try JSONSerialization.data(withJSONObject: ["username": name, "password": "wrong password"])
                 let response = try await fixture.send(
@@ -41,6 +43,31 @@ struct LoginAbuseTests {
                 #expect(response.status == .unauthorized)
                 #expect(try ServerFixture.object(response)["code"] as? String == "login-failed")
             }
+        }
+    }
+
+    @Test(
+        "a name no account can have (too long, a control character) is a plain failed login: never counted, checked or stored",
+        arguments: [String(repeating: "x", count: 3000), "mallory\n2026-01-01T00:00:00+0000 forged", "anna\u{0}", "anna\u{85}"])
+    func invalidNamesNeverCounted(name: String) async throws {
+        let fixture = try await ServerFixture { ServerConfiguration(maxFailedLogins: 2, clock: $0) }
+        try await fixture.application().test(.router) { client in
+            let unknown = try await fixture.send(
+                client, .post, "/v1/sessions", json: #"{"username":"nobody","password":"wrong password"}"#)
+            let checks = fixture.service.bcryptChecks
+            let counted = fixture.server.loginThrottle.count
+            var browser = WebBrowser(client)
+            for _ in 0..<3 {
+                let body = try JSONSerialization.data(withJSONObject: ["username": name, "password": "wrong password"])
+                let api = try await fixture.send(client, .post, "/v1/sessions", json: String(decoding: body, as: UTF8.self))
+                #expect(api.status == .unauthorized)
+                #expect(String(buffer: api.body) == String(buffer: unknown.body), "the same answer as any wrong login")
+                let form = try await browser.login(name, password: "wrong password")
+                #expect(form.status == .unauthorized)
+                #expect(String(buffer: form.body).contains("The user name or password is wrong."))
+            }
+            #expect(fixture.service.bcryptChecks == checks, "nothing to check: no account has such a name")
+            #expect(fixture.server.loginThrottle.count == counted, "nothing counted or kept")
         }
     }
 
