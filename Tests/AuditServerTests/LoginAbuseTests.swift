@@ -48,7 +48,9 @@ struct LoginAbuseTests {
 
     @Test(
         "a name no account can have (too long, a control character) is a plain failed login: never counted, checked or stored",
-        arguments: [String(repeating: "x", count: 3000), "mallory\n2026-01-01T00:00:00+0000 forged", "anna\u{0}", "anna\u{85}"])
+        arguments: [
+            String(repeating: "x", count: 3000), "mallory\n2026-01-01T00:00:00+0000 forged", "anna\u{0}", "anna\u{85}",
+        ])
     func invalidNamesNeverCounted(name: String) async throws {
         let fixture = try await ServerFixture { ServerConfiguration(maxFailedLogins: 2, clock: $0) }
         try await fixture.application().test(.router) { client in
@@ -59,7 +61,8 @@ struct LoginAbuseTests {
             var browser = WebBrowser(client)
             for _ in 0..<3 {
                 let body = try JSONSerialization.data(withJSONObject: ["username": name, "password": "wrong password"])
-                let api = try await fixture.send(client, .post, "/v1/sessions", json: String(decoding: body, as: UTF8.self))
+                let api = try await fixture.send(
+                    client, .post, "/v1/sessions", json: String(decoding: body, as: UTF8.self))
                 #expect(api.status == .unauthorized)
                 #expect(String(buffer: api.body) == String(buffer: unknown.body), "the same answer as any wrong login")
                 let form = try await browser.login(name, password: "wrong password")
@@ -77,7 +80,13 @@ struct LoginAbuseTests {
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         let held = (0..<2).map { _ in
-            Task { try await workers.run { started.signal(); gate.wait(); return true } }
+            Task {
+                try await workers.run {
+                    started.signal()
+                    gate.wait()
+                    return true
+                }
+            }
         }
         started.wait()  // one runs, holding the only worker
         while workers.inUse < 2 { try await Task.sleep(for: .milliseconds(1)) }
