@@ -62,15 +62,25 @@ struct BenchServeDevice: Sendable {
         return try await connection.send(method, path, headers: headers.map { ($0.name, $0.value) }, body: body)
     }
 
-    /// Logs in and returns the session token.
+    /// Logs in and returns the session token. The server checks one password at a time and
+    /// answers 429 when enough wait (every device logs in at once), so a busy answer is tried again
+    /// a second later, as a device would after its `Retry-After`.
     func login() async throws -> String {
-        let login = try await send(
-            .POST, "/v1/sessions", body: Array(#"{"username":"\#(inspector)","password":"\#(password)"}"#.utf8),
-            token: nil)
+        var login = try await sendLogin()
+        for _ in 0..<300 where login.status == 429 {
+            try await Task.sleep(for: .seconds(1))
+            login = try await sendLogin()
+        }
         guard login.status == 201, let token = Self.text(Self.parsed(login.body)?["token"]) else {
             throw Failure(description: "login of \(inspector) answered \(login.status)")
         }
         return token
+    }
+
+    private func sendLogin() async throws -> (status: Int, body: ByteBuffer) {
+        try await send(
+            .POST, "/v1/sessions", body: Array(#"{"username":"\#(inspector)","password":"\#(password)"}"#.utf8),
+            token: nil)
     }
 
     /// Repeats the flow until the deadline, then closes the connection.
