@@ -11,8 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// Failed logins for one user name from one source (on one path) before that source waits.
     public var maxFailedLogins: Int
-    /// How long that source waits after its last failure (the throttle; no account is ever locked).
-    public var lockoutDuration: Duration
+    /// How long that source waits after its last failure, and how long a failure is remembered
+    /// (a throttle on the source: no account is ever locked).
+    public var loginThrottleDuration: Duration
     /// Largest accepted difference between a request's timestamp and the server clock; also how
     /// long transaction ids are remembered.
     public var signatureWindow: Duration
@@ -57,11 +58,11 @@ public struct ServerConfiguration: Sendable {
     /// Datasheet checks that may wait for a worker before the next is answered 503.
     public var checkQueueLimit = 2
 
-    /// The defaults: loopback:8080, 8-hour sessions, lock after 5 failures for 15 minutes,
+    /// The defaults: loopback:8080, 8-hour sessions, 5 failed logins make that source wait 15 minutes,
     /// 5-minute signature window, 1 MiB bodies, expiry every minute.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, sessionLifetime: Duration = .seconds(8 * 3600),
-        maxFailedLogins: Int = 5, lockoutDuration: Duration = .seconds(15 * 60),
+        maxFailedLogins: Int = 5, loginThrottleDuration: Duration = .seconds(15 * 60),
         signatureWindow: Duration = .seconds(300), maxBodyBytes: Int = 1 << 20, expiryInterval: Duration = .seconds(60),
         maxWait: Duration = .seconds(10), tls: (certificate: String, key: String)? = nil,
         clock: (any LogClock)? = nil
@@ -71,7 +72,7 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.sessionLifetime = sessionLifetime
         self.maxFailedLogins = maxFailedLogins
-        self.lockoutDuration = lockoutDuration
+        self.loginThrottleDuration = loginThrottleDuration
         self.signatureWindow = signatureWindow
         self.maxBodyBytes = maxBodyBytes
         self.expiryInterval = expiryInterval

@@ -42,7 +42,7 @@ public final class ServerState: Sendable {
         self.requestMetrics = RequestMetrics(registry: metrics)
         self.sessions = SessionStore(configuration: configuration)
         self.loginThrottle = LoginThrottle(
-            maxFailures: configuration.maxFailedLogins, duration: configuration.lockoutDuration)
+            maxFailures: configuration.maxFailedLogins, duration: configuration.loginThrottleDuration)
         self.loginWorkers = LoginWorkers(workers: configuration.loginWorkers, queueLimit: configuration.loginQueueLimit)
         self.webSessions = WebSessionStore(lifetime: configuration.sessionLifetime)
         self.checkWorkers = CheckWorkers(threads: configuration.checkWorkers, queueLimit: configuration.checkQueueLimit)

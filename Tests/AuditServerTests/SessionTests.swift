@@ -27,7 +27,7 @@ struct SessionTests {
     @Test("five failed logins throttle that name from that address: 429 with Retry-After, even for the right password, until it ends")
     func throttle() async throws {
         let fixture = try await ServerFixture { clock in
-            var configuration = ServerConfiguration(maxFailedLogins: 5, lockoutDuration: .seconds(900), clock: clock)
+            var configuration = ServerConfiguration(maxFailedLogins: 5, loginThrottleDuration: .seconds(900), clock: clock)
             // The test client has no peer address ("local"): trusted, so X-Forwarded-For names sources.
             configuration.trustedProxies = ["local"]
             return configuration

@@ -89,7 +89,7 @@ struct WebLoginTests {
     @Test("failures at the form throttle the form (429, Retry-After), never the signed device path")
     func throttle() async throws {
         let fixture = try await ServerFixture {
-            ServerConfiguration(maxFailedLogins: 5, lockoutDuration: .seconds(900), clock: $0)
+            ServerConfiguration(maxFailedLogins: 5, loginThrottleDuration: .seconds(900), clock: $0)
         }
         try await fixture.application().test(.router) { client in
             var browser = WebBrowser(client)
