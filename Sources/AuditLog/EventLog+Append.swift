@@ -2,7 +2,7 @@ import Foundation
 
 /// An append waiting for the writer thread: all of its stream appends succeed or none does.
 struct PendingAppend {
-    var batch: PreparedBatch
+    var appends: PreparedAppends
     var continuation: CheckedContinuation<[AppendResult], any Error>
     /// The recorded-at time of records copied from another store (nil: the log's clock).
     var recordedAt: Int64? = nil
@@ -36,7 +36,7 @@ extension EventLog {
         to stream: String, expected: ExpectedVersion, commandID: String, actor: String, events: [ProposedEvent]
     ) async throws -> AppendResult {
         let results = try await append(
-            batch: [
+            contentsOf: [
                 StreamAppend(streamID: stream, expected: expected, commandID: commandID, actor: actor, events: events)
             ])
         return results[0]
@@ -44,22 +44,22 @@ extension EventLog {
 
     /// Appends to many streams at once with one write and one sync: for imports and generators.
     ///
-    /// Every stream append is checked first: if any conflicts, the whole batch throws and nothing
+    /// Every stream append is checked first: if any conflicts, the whole streamAppends throws and nothing
     /// is written. Each stream append is atomic on disk; if the process dies before this returns,
-    /// a prefix of the batch may be durable, and resubmitting it with the same command ids is safe.
+    /// a prefix of the streamAppends may be durable, and resubmitting it with the same command ids is safe.
     /// - Returns: one result per stream append, in order.
-    public func append(batch: [StreamAppend]) async throws -> [AppendResult] {
-        try await append(batch: batch, recordedAt: nil)
+    public func append(contentsOf streamAppends: [StreamAppend]) async throws -> [AppendResult] {
+        try await append(contentsOf: streamAppends, recordedAt: nil)
     }
 
-    /// ``append(batch:)``, with a fixed recorded-at time for records copied from another store.
-    func append(batch: [StreamAppend], recordedAt: Int64?) async throws -> [AppendResult] {
-        guard !batch.isEmpty else { return [] }
+    /// ``append(contentsOf:)``, with a fixed recorded-at time for records copied from another store.
+    func append(contentsOf streamAppends: [StreamAppend], recordedAt: Int64?) async throws -> [AppendResult] {
+        guard !streamAppends.isEmpty else { return [] }
         guard !configuration.readOnly else {
             throw EventLogError(.notWritable, "the log was opened read-only (open it for writing to append)")
         }
         // Encoded here, on the caller's task: the writer thread only fills in versions and copies.
-        let prepared = PreparedBatch(batch, keyHash: configuration.keyHash)
+        let prepared = PreparedAppends(streamAppends, keyHash: configuration.keyHash)
         return try await withCheckedThrowingContinuation { continuation in
             queue.lock()
             if stopping {
@@ -68,7 +68,7 @@ extension EventLog {
                     throwing: EventLogError(.notWritable, "the log is closed (open it again to append)"))
                 return
             }
-            pending.append(PendingAppend(batch: prepared, continuation: continuation, recordedAt: recordedAt))
+            pending.append(PendingAppend(appends: prepared, continuation: continuation, recordedAt: recordedAt))
             queue.signal()
             queue.unlock()
         }
@@ -134,11 +134,11 @@ extension EventLog {
         let frameSize = configuration.frameSize
         // A frame is sealed once past frameSize: room for that and a typical last append, or for
         // the whole group when it is smaller (its batches' encoded bytes are about its records).
-        let rawCapacity = min(frameSize + 16 << 10, group.reduce(1 << 10) { $0 + $1.batch.bytes.count })
+        let rawCapacity = min(frameSize + 16 << 10, group.reduce(1 << 10) { $0 + $1.appends.bytes.count })
         var builder = FrameBuilder(
             firstPosition: plan.writes[0].firstPosition, recordedAt: recordedAt, head: head, rawCapacity: rawCapacity)
         var frames: [FrameBuilder] = []
-        let batches = group.map(\.batch)
+        let batches = group.map(\.appends)
         for index in plan.writes.indices {
             let write = plan.writes[index]
             if builder.count > 0 && builder.rawCount >= frameSize {
@@ -209,7 +209,7 @@ extension EventLog {
 
     /// Adds a durable group's frames and appends to the index (one access to it for the group).
     private static func index(
-        _ writes: [CommitPlan.Write], of batches: [PreparedBatch],
+        _ writes: [CommitPlan.Write], of batches: [PreparedAppends],
         in frames: [(location: FrameLocation, hash: SHA256Digest.Bytes)], into index: inout LogIndex
     ) {
         let ordinals = frames.map { index.add(frame: $0.location, head: $0.hash) }
@@ -298,7 +298,7 @@ struct CommitPlan {
         // Recorded-at never decreases along the log, even when the clock steps back.
         recordedAt = max(copied ?? now.microsecondsSinceEpoch, index.lastRecordedAt)
         var next = index.lastPosition + 1
-        let capacity = group.reduce(0) { $0 + $1.batch.count }
+        let capacity = group.reduce(0) { $0 + $1.appends.count }
         // What this group's accepted appends did to streams and commands, keyed like the index.
         var local = RecentIndex(capacity: capacity)
         // Most ids are new: plain copies of the recent maps and the runs' keys answer them
@@ -308,7 +308,7 @@ struct CommitPlan {
         let streamKeys = index.streamRuns.map(\.keys)
         writes.reserveCapacity(capacity)
         for (requestIndex, request) in group.enumerated() {
-            let batch = request.batch
+            let batch = request.appends
             let firstWrite = writes.count
             var localNext = next
             var results: [AppendResult] = []
@@ -384,7 +384,7 @@ struct CommitPlan {
                 writes.removeSubrange(firstWrite...)
                 local = RecentIndex(capacity: capacity)
                 for write in writes {
-                    let kept = group[write.request].batch
+                    let kept = group[write.request].appends
                     let append = kept.appends[write.item]
                     let last = write.firstVersion + UInt64(append.eventCount) - 1
                     local.noteStream(

@@ -9,7 +9,7 @@ extension EventLog {
     /// stream version it had in the source.
     /// - Throws: ``EventLogError`` `.invalidArgument` when the records do not continue the log
     ///   (nothing written), `.versionConflict` when a stream version does not follow, or what
-    ///   ``append(batch:)`` throws.
+    ///   ``append(contentsOf:)`` throws.
     public func appendCopies(_ records: [EventRecord]) async throws {
         guard !records.isEmpty else { return }
         var expectedPosition = lastPosition + 1
@@ -34,7 +34,7 @@ extension EventLog {
             let group = records[start..<end]
             let appends = Self.appends(copying: group)
             let results = try await append(
-                batch: appends.map(\.append), recordedAt: records[start].recordedAt.microsecondsSinceEpoch)
+                contentsOf: appends.map(\.append), recordedAt: records[start].recordedAt.microsecondsSinceEpoch)
             for ((_, range), result) in zip(appends, results) where result.positions != range || result.wasDuplicate {
                 throw EventLogError(
                     .invalidArgument,

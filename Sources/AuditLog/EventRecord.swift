@@ -132,7 +132,7 @@ public enum ExpectedVersion: Sendable, Hashable {
 }
 
 /// One stream's part of an append: for ``EventLog/append(to:expected:commandID:actor:events:)``
-/// and, many at once, ``EventLog/append(batch:)``.
+/// and, many at once, ``EventLog/append(contentsOf:)``.
 public struct StreamAppend: Sendable, Hashable {
     public var streamID: String
     public var expected: ExpectedVersion

@@ -36,7 +36,7 @@ public protocol EventStore: AnyObject, Sendable {
     /// - Returns: one result per stream append, in order (duplicates answered with the original).
     /// - Throws: ``EventLogError`` `.versionConflict`, `.commandIDReused`, `.invalidArgument`,
     ///   `.notWritable`, `.io`, `.diskFull`.
-    func append(batch: [StreamAppend]) async throws -> [AppendResult]
+    func append(contentsOf streamAppends: [StreamAppend]) async throws -> [AppendResult]
 
     /// Appends records read from another store exactly as they are there (positions, stream
     /// versions, times, actors, command ids, fingerprints), so the canonical head comes out the
@@ -85,7 +85,7 @@ extension EventStore {
         to stream: String, expected: ExpectedVersion, commandID: String, actor: String, events: [ProposedEvent],
         commandFingerprint: CommandFingerprint? = nil
     ) async throws -> AppendResult {
-        try await append(batch: [
+        try await append(contentsOf: [
             StreamAppend(
                 streamID: stream, expected: expected, commandID: commandID, actor: actor, events: events,
                 commandFingerprint: commandFingerprint)

@@ -36,7 +36,7 @@ struct FrameBuilder {
 
     /// Adds the events of append `index` of a prepared batch, the first at `firstVersion`:
     /// the batch's encoded bytes with the version and occurred-at filled in.
-    mutating func add(_ batch: PreparedBatch, append index: Int, firstVersion: UInt64) {
+    mutating func add(_ batch: PreparedAppends, append index: Int, firstVersion: UInt64) {
         let append = batch.appends[index]
         var version = firstVersion
         let bytes = UnsafeRawPointer(batch.bytes.baseAddress!)

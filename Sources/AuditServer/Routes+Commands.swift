@@ -117,7 +117,7 @@ extension Routes {
         }
         let runnable = envelopes.enumerated().filter { refusedSubmissions[$0.offset] == nil }.map(\.element)
         let appendStart = ContinuousClock.now
-        let results = try await service.execute(batch: runnable)
+        let results = try await service.execute(bundle: runnable)
         server.requestMetrics.append(elapsed: ContinuousClock.now - appendStart)
         for status in ["accepted", "duplicate", "refused"] {
             let count = results.filter { $0.status.rawValue == status }.count

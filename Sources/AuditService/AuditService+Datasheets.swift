@@ -77,7 +77,7 @@ extension AuditService {
                     start..<envelopes.count
                 ))
         }
-        let outcomes = try await execute(batch: envelopes)
+        let outcomes = try await execute(bundle: envelopes)
         return plans.map { plan in
             var recording = plan.recording
             let mine = plan.commands.map { outcomes[$0] }

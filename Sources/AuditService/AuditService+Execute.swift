@@ -4,12 +4,12 @@ import Inspection
 extension AuditService {
     /// Runs one command: decided against the current state, appended with the stream's expected
     /// version and the command id (durably), folded in. It goes through the group writer of
-    /// ``execute(batch:)``, so commands sent at the same time share one durable write.
+    /// ``execute(bundle:)``, so commands sent at the same time share one durable write.
     ///
     /// A repeated command id returns the original result (status `.duplicate`), appending nothing.
     /// - Throws: ``AuditServiceError`` when the log fails (refusals are outcomes, not errors).
     public func execute(_ envelope: CommandEnvelope) async throws -> CommandOutcome {
-        let outcomes = try await execute(batch: [envelope])
+        let outcomes = try await execute(bundle: [envelope])
         guard let outcome = outcomes.first else {
             throw AuditServiceError(.log, "the command got no outcome", context: ["commandID": envelope.commandID])
         }
@@ -22,7 +22,7 @@ extension AuditService {
         let envelopes = due.map {
             CommandEnvelope(commandID: "expire-\($0)", actor: "system", command: .expireBatch(ExpireBatch(batchID: $0)))
         }
-        return try await execute(batch: envelopes)
+        return try await execute(bundle: envelopes)
     }
 
     // MARK: - Pieces of the path

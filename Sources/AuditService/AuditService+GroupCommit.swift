@@ -44,7 +44,7 @@ extension AuditService {
     /// all with one durable write (one fdatasync), folds them in and answers each bundle. So
     /// concurrent bundles never race on a stream (one shared by every allocation, say).
     /// - Throws: ``AuditServiceError`` when the log fails; then none of the bundle is acknowledged.
-    public nonisolated func execute(batch envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
+    public nonisolated func execute(bundle envelopes: [CommandEnvelope]) async throws -> [CommandOutcome] {
         guard !envelopes.isEmpty else { return [] }
         return try await enqueue(envelopes.map(FingerprintedCommand.init))
     }

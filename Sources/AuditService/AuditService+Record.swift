@@ -56,7 +56,7 @@ extension AuditService {
                 results.append(RecordedLine(line: number, parseError: error.message))
             }
         }
-        let outcomes = try await execute(batch: envelopes)
+        let outcomes = try await execute(bundle: envelopes)
         for (slot, outcome) in zip(slots, outcomes) { results[slot].outcome = outcome }
         return results
     }

@@ -3,6 +3,7 @@ import Foundation
 import Inspection
 import Logging
 import PostgresLog
+import Projections
 
 /// The application: owns a data directory and runs every command through one path.
 ///
@@ -65,7 +66,7 @@ public actor AuditService {
     /// Records of event types this build does not fold (written by other modules or newer builds).
     public internal(set) var unknownRecords = 0
     var observers: [any LogObserver] = []
-    /// Bundles waiting for the group writer, and whether it is running (``execute(batch:)``).
+    /// Bundles waiting for the group writer, and whether it is running (``execute(bundle:)``).
     var queuedBundles: [QueuedBundle] = []
     var groupWriterRunning = false
     /// How many bundles and group writes the group writer made (how well it batches; diagnostics).

@@ -49,7 +49,7 @@ public struct LogBenchmark: Sendable {
         let appendSeconds = try await Self.time {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for share in shares {
-                    group.addTask { for batch in share { _ = try await log.append(batch: batch) } }
+                    group.addTask { for batch in share { _ = try await log.append(contentsOf: batch) } }
                 }
                 try await group.waitForAll()
             }
@@ -101,7 +101,7 @@ public struct LogBenchmark: Sendable {
         let concurrentLog = try EventLog.open(
             directory: directory.appendingPathComponent("concurrent-log"), logger: logger)
         let concurrentSeconds = try await Self.concurrent(events: concurrentEvents, seed: 7) { append in
-            _ = try await concurrentLog.append(batch: [append])
+            _ = try await concurrentLog.append(contentsOf: [append])
         }
         try concurrentLog.close()
         progress("concurrent-append: SQLite")

@@ -39,7 +39,7 @@ public enum LogTools {
                             payload: payload)
                     ])
             }
-            let results = try await log.append(batch: appends)
+            let results = try await log.append(contentsOf: appends)
             if let last = results.last { acknowledged(last.positions.upperBound) }
             written += size
         }

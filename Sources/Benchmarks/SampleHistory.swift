@@ -76,7 +76,7 @@ public struct SampleHistory: Sendable {
             written += group.events.count
             if appends.count >= 2_000 || written >= events {
                 clock.set(Timestamp(microsecondsSinceEpoch: (group.events.last?.1 ?? time) + 1_000))
-                _ = try await log.append(batch: appends)
+                _ = try await log.append(contentsOf: appends)
                 appends.removeAll(keepingCapacity: true)
             }
         }

@@ -39,7 +39,7 @@ enum BenchServeSetup {
                             attributes: BenchServeFlow.attributes.map { DatasheetAttribute(path: $0, value: "v") }))))
         }
         for start in stride(from: 0, to: commands.count, by: 1000) {
-            _ = try await service.execute(batch: Array(commands[start..<min(start + 1000, commands.count)]))
+            _ = try await service.execute(bundle: Array(commands[start..<min(start + 1000, commands.count)]))
         }
         for index in 0..<devices {
             _ = try await service.addUser(
@@ -136,7 +136,7 @@ enum BenchServeBaseline {
     {
         while true {
             do {
-                return try await service.execute(batch: envelopes)
+                return try await service.execute(bundle: envelopes)
             } catch let error as AuditServiceError where error.code == .tooManyConflicts {
                 continue
             }

@@ -129,7 +129,7 @@ public struct StoreLogBenchmark: Sendable {
         let appendSeconds = try await Self.time {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for share in shares {
-                    group.addTask { for batch in share { _ = try await store.append(batch: batch) } }
+                    group.addTask { for batch in share { _ = try await store.append(contentsOf: batch) } }
                 }
                 try await group.waitForAll()
             }
@@ -164,7 +164,7 @@ public struct StoreLogBenchmark: Sendable {
         let concurrentSeconds = try await Self.time {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for appends in prepared {
-                    group.addTask { for item in appends { _ = try await concurrent.append(batch: [item]) } }
+                    group.addTask { for item in appends { _ = try await concurrent.append(contentsOf: [item]) } }
                 }
                 try await group.waitForAll()
             }
@@ -194,12 +194,12 @@ public struct StoreLogBenchmark: Sendable {
         defer { watcher.cancel() }
         // Wait until the subscription is listening: a first append must arrive.
         var mix = InspectionEventMix(seed: 99)
-        let first = try await writer.append(batch: [mix.next()])[0].positions.upperBound
+        let first = try await writer.append(contentsOf: [mix.next()])[0].positions.upperBound
         while arrivals.seen(first) == nil { try await Task.sleep(for: .milliseconds(5)) }
         var lags: [Double] = []
         for _ in 0..<lagSamples {
             let start = ContinuousClock.now
-            let position = try await writer.append(batch: [mix.next()])[0].positions.upperBound
+            let position = try await writer.append(contentsOf: [mix.next()])[0].positions.upperBound
             var seen = arrivals.seen(position)
             let deadline = start + .seconds(5)
             while seen == nil && ContinuousClock.now < deadline {

@@ -13,18 +13,18 @@ extension PostgresEventStore {
     ///   `.invalidArgument`, `.notWritable`; ``PostgresLogError`` `.unreachable` when the
     ///   database is down (nothing written), `.commitUnknown` when the connection broke during
     ///   `COMMIT` (resend with the same command ids: a duplicate is answered, not appended twice).
-    public func append(batch: [StreamAppend]) async throws -> [AppendResult] {
-        guard !batch.isEmpty else { return [] }
+    public func append(contentsOf streamAppends: [StreamAppend]) async throws -> [AppendResult] {
+        guard !streamAppends.isEmpty else { return [] }
         if stateLock.withLock({ closed }) {
             throw EventLogError(.notWritable, "the PostgreSQL log \(url.redacted) is closed (open it again to append)")
         }
         var count = 0
-        for append in batch {
+        for append in streamAppends {
             try Self.validate(append)
             count += append.events.count
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let lead = appends.enqueue(.init(batch: batch, eventCount: count, answer: continuation))
+            let lead = appends.enqueue(.init(batch: streamAppends, eventCount: count, answer: continuation))
             if lead { Task { await self.commitQueued() } }
         }
     }

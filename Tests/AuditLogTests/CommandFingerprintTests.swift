@@ -11,7 +11,7 @@ struct CommandFingerprintTests {
     private func append(_ log: EventLog, _ fingerprint: CommandFingerprint?, id: String = "c-17") async throws
         -> AppendResult
     {
-        try await log.append(batch: [
+        try await log.append(contentsOf: [
             StreamAppend(
                 streamID: "task-1", expected: .any, commandID: id, actor: "i1",
                 events: [event("A", "1"), event("B", "2")], commandFingerprint: fingerprint)
@@ -76,7 +76,7 @@ struct CommandFingerprintTests {
         let directory = try TemporaryDirectory()
         let log = try openLog(directory.url)
         await #expect(throws: EventLogError.self) {
-            _ = try await log.append(batch: [
+            _ = try await log.append(contentsOf: [
                 StreamAppend(
                     streamID: "a", expected: .any, commandID: "x", actor: "i", events: [event("A", "1")],
                     commandFingerprint: collect),

@@ -72,7 +72,7 @@ struct EventLogAppendTests {
         #expect(log.lastPosition == 1)
         // A batch with one conflicting entry writes none of its entries.
         await #expect(throws: EventLogError.self) {
-            try await log.append(batch: [
+            try await log.append(contentsOf: [
                 StreamAppend(streamID: "t", expected: .noStream, commandID: "d", actor: "x", events: [event("E", "4")]),
                 StreamAppend(streamID: "s", expected: .noStream, commandID: "e", actor: "x", events: [event("E", "5")]),
             ])

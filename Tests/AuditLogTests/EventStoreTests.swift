@@ -79,7 +79,7 @@ struct EventStoreTests {
         let log = try openLog(source.url, clock: clock)
         for (index, append) in LogFormatTests.history().enumerated() {
             if index % 4 == 0 { clock.advance(microseconds: 1_000) }
-            _ = try await log.append(batch: [append])
+            _ = try await log.append(contentsOf: [append])
         }
         let destination = try TemporaryDirectory()
         let copy = try openLog(destination.url, clock: SteppingClock())
@@ -88,7 +88,7 @@ struct EventStoreTests {
         #expect(try copy.allRecords() == log.allRecords())
         #expect(try copy.allRecords().map(\.commandFingerprint) == log.allRecords().map(\.commandFingerprint))
         // The copy answers the source's command ids as used, with the source's positions.
-        let again = try await copy.append(batch: [LogFormatTests.history()[7]])
+        let again = try await copy.append(contentsOf: [LogFormatTests.history()[7]])
         #expect(again[0].wasDuplicate)
         try copy.close()
         #expect(try EventLog.verify(directory: destination.url).headHash == log.headHash)

@@ -29,7 +29,7 @@ struct LogFormatTests {
         let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_714_550_400_000_000))
         let reference = try TemporaryDirectory()
         let one = try openLog(reference.url, clock: clock)
-        for append in Self.history() { _ = try await one.append(batch: [append]) }
+        for append in Self.history() { _ = try await one.append(contentsOf: [append]) }
         let expected = one.headHash
         #expect(expected == Self.canonicalHead(of: try one.allRecords()))
         try one.close()
@@ -39,7 +39,7 @@ struct LogFormatTests {
         var log = try openLog(directory.url, configuration, clock: clock)
         let history = Self.history()
         for start in stride(from: 0, to: history.count, by: batchSize) {
-            _ = try await log.append(batch: Array(history[start..<min(start + batchSize, history.count)]))
+            _ = try await log.append(contentsOf: Array(history[start..<min(start + batchSize, history.count)]))
         }
         #expect(log.headHash == expected)
         try log.close()
@@ -143,7 +143,7 @@ struct LogFormatTests {
     func formatFourTamper() async throws {
         let directory = try TemporaryDirectory()
         let log = try openLog(directory.url, EventLog.Configuration(segmentSize: 1 << 20, checkpointInterval: 1 << 30))
-        for append in Self.history() { _ = try await log.append(batch: [append]) }
+        for append in Self.history() { _ = try await log.append(contentsOf: [append]) }
         log.lockFile?.unlock()  // a crash: no checkpoint, the open checks every frame
         let frame = try FrameTamper.alterPayloadByte(in: directory.url, segment: 1, frameIndex: 5)
         let report = try EventLog.verify(directory: directory.url)
@@ -158,7 +158,7 @@ struct LogFormatTests {
     func formatThreeRefused() async throws {
         let directory = try TemporaryDirectory()
         let log = try openLog(directory.url, .init())
-        for append in Self.history().prefix(5) { _ = try await log.append(batch: [append]) }
+        for append in Self.history().prefix(5) { _ = try await log.append(contentsOf: [append]) }
         try log.close()
         let segment = directory.url.appendingPathComponent(Segment.fileName(1))
         var bytes = try [UInt8](Data(contentsOf: segment))

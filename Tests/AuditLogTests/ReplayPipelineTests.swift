@@ -17,7 +17,7 @@ import Testing
                     actor: "inspector-\((batch + index) % 13)",
                     events: [event(index % 3 == 0 ? "PhotoAttached" : "ProductCollected", "payload \(batch)-\(index)")])
             }
-            _ = try await log.append(batch: appends)
+            _ = try await log.append(contentsOf: appends)
         }
         return log
     }
@@ -81,7 +81,7 @@ import Testing
                         ]))
                 appended.append((stream, type, actor, command, payload))
             }
-            _ = try await log.append(batch: appends)
+            _ = try await log.append(contentsOf: appends)
         }
         var kept: [EventRecord] = []
         var mismatches = 0

@@ -41,7 +41,7 @@ final class ServerFixture: Sendable {
             actor: "setup", commandID: "user-inspector2", cost: 4)
         _ = try await service.registerApp(
             appID: Self.appID, name: "test device", actor: "setup", commandID: "app", secret: Self.secret)
-        _ = try await service.execute(batch: Self.catalogue())
+        _ = try await service.execute(bundle: Self.catalogue())
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

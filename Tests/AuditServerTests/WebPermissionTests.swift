@@ -18,7 +18,7 @@ struct WebPermissionTests {
             jsonLine:
                 #"{"commandID":"web-a1","type":"AllocateBatch","inspectorID":"inspector","locationID":"S1","mode":2,"quantity":2,"actor":"inspector"}"#
         )
-        _ = try await fixture.service.execute(batch: [envelope])
+        _ = try await fixture.service.execute(bundle: [envelope])
         let batch = try #require(
             await fixture.service.deviceBatches(inspectorID: "inspector", status: nil, mode: nil).first)
         return batch.batchID

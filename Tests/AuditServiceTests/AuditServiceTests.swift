@@ -11,7 +11,7 @@ struct AuditServiceTests {
     func idempotency() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let allocate = CommandEnvelope(
             commandID: "alloc-1", actor: "i1",
             command: .allocateBatch(
@@ -26,7 +26,7 @@ struct AuditServiceTests {
         #expect(service.log.lastPosition == before)
         #expect(await service.state.batches.count == 1)
         // Within one batch, and after reopening the directory.
-        let outcomes = try await service.execute(batch: [allocate, allocate])
+        let outcomes = try await service.execute(bundle: [allocate, allocate])
         #expect(outcomes.map(\.status) == [.duplicate, .duplicate])
         try await service.close()
         let reopened = try await fixture.open()
@@ -41,7 +41,7 @@ struct AuditServiceTests {
     func failedGroupLeavesNoTrace() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         func allocate(_ id: String, _ inspector: String) -> CommandEnvelope {
             CommandEnvelope(
                 commandID: id, actor: inspector,
@@ -64,7 +64,7 @@ struct AuditServiceTests {
     func replicaSharesAgain() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         // Each command its own group: allocate, then cancel, so the products come free again.
         let groups = AuditService.replicaShareInterval + 8
         for index in 1...(groups / 2) {
@@ -87,7 +87,7 @@ struct AuditServiceTests {
     func allocationNamesTheBatch() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         func allocate(_ id: String) -> CommandEnvelope {
             CommandEnvelope(
                 commandID: id, actor: "i1",
@@ -96,7 +96,7 @@ struct AuditServiceTests {
         }
         let first = try await service.execute(allocate("alloc-1"))
         #expect(first.createdID == "B1" && first.summary.hasSuffix("created B1"))
-        let both = try await service.execute(batch: [allocate("alloc-2"), allocate("alloc-1")])
+        let both = try await service.execute(bundle: [allocate("alloc-2"), allocate("alloc-1")])
         #expect(both.map(\.createdID) == ["B2", "B1"])
         let start = try await service.execute(
             CommandEnvelope(
@@ -112,7 +112,7 @@ struct AuditServiceTests {
     func reusedCommandID() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let allocate = CommandEnvelope(
             commandID: "x-1", actor: "i1",
             command: .allocateBatch(
@@ -133,7 +133,7 @@ struct AuditServiceTests {
         var resent = allocate
         resent.occurredAt = EventTime(microseconds: 1_772_438_400_000_000)
         #expect(try await service.execute(resent).status == .duplicate)
-        let inBatch = try await service.execute(batch: [other, allocate])
+        let inBatch = try await service.execute(bundle: [other, allocate])
         #expect(inBatch.map(\.status) == [.refused, .duplicate])
         try await service.close()
         let reopened = try await fixture.open()
@@ -147,7 +147,7 @@ struct AuditServiceTests {
     func concurrentConflicts() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let allocation = try await service.execute(
             CommandEnvelope(
                 commandID: "alloc", actor: "i1",
@@ -216,7 +216,7 @@ struct AuditServiceTests {
     func expiry() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         _ = try await service.execute(
             CommandEnvelope(
                 commandID: "alloc", actor: "i1",

@@ -11,7 +11,7 @@ struct LiveProjectionsTests {
     func reportsSeeEveryAppendWithoutReopening() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let queries = service.queries
         #expect(try queries.batches().isEmpty)
         let opened = try queries.projections()
@@ -32,7 +32,7 @@ struct LiveProjectionsTests {
     func verificationIsNoted() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let queries = service.queries
         #expect(queries.lastVerification() == nil)
         let at = Timestamp(microsecondsSinceEpoch: 1_772_500_000_000_000)

@@ -9,7 +9,7 @@ struct OwnWorkTests {
     /// A service with the test catalogue, inspector users i1 and i2 and manager m1.
     private func openWithUsers(_ fixture: ServiceFixture) async throws -> AuditService {
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         for (username, role) in [("i1", UserRole.inspector), ("i2", .inspector), ("m1", .manager)] {
             _ = try await service.addUser(
                 username: username, name: username, role: role, password: "long enough", actor: "admin",
@@ -35,7 +35,7 @@ struct OwnWorkTests {
         let service = try await openWithUsers(fixture)
         let before = service.log.lastPosition
         // One bundle, one group: i2's batch B1 is new, and i1 names it right after its allocation.
-        let outcomes = try await service.execute(batch: [
+        let outcomes = try await service.execute(bundle: [
             allocate("i2-alloc", by: "i2", for: "i2"),
             command("i2-start", "i2", .startCollection(StartCollection(batchID: "B1"))),
             command("i1-pause", "i1", .pauseCollection(PauseCollection(batchID: "B1"))),
@@ -69,7 +69,7 @@ struct OwnWorkTests {
                 .allocateAdHocTask(AllocateAdHocTask(inspectorID: "i2", locationID: "S1", gtin: testGTIN(3)))))
         let adHocTask = try #require(adHoc.createdID)
         let before = service.log.lastPosition
-        let colleague = try await service.execute(batch: [
+        let colleague = try await service.execute(bundle: [
             command("i1-start", "i1", .startCollection(StartCollection(batchID: "B1"))),
             command("i1-cancel", "i1", .cancelBatch(CancelBatch(batchID: "B1", reason: "mine now"))),
             command("i1-skip", "i1", .skipCollection(SkipCollection(taskID: "B1-1", reason: .outOfStock))),

@@ -30,7 +30,7 @@ struct PostgresSharedLogTests {
         let two = try await AuditService.open(
             dataDirectory: right.directory, location: location, clock: left.clock, logger: Self.logger)
         let followers = (try await one.followProjections(), try await two.followProjections())
-        _ = try await one.execute(batch: catalogueCommands())
+        _ = try await one.execute(bundle: catalogueCommands())
         // Four allocations of one product each race on the two servers (the same "allocations"
         // stream); each is sent to both, as a device that retries on the other server would.
         let outcomes = try await withThrowingTaskGroup(of: CommandOutcome.self) { group in

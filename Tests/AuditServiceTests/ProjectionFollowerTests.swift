@@ -11,7 +11,7 @@ struct ProjectionFollowerTests {
     func follows() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let follower = try await service.followProjections()
         #expect(try follower.store.search(ProductFilter()).total == 4)
         let outcome = try await service.execute(
@@ -36,7 +36,7 @@ struct ProjectionFollowerTests {
     func noticeDoesNotWaitForARunningFold() async throws {
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
-        _ = try await service.execute(batch: catalogueCommands())
+        _ = try await service.execute(bundle: catalogueCommands())
         let follower = try await service.followProjections()
         let position = service.lastPosition
         let noticed = DispatchSemaphore(value: 0)

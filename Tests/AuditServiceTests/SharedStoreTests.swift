@@ -30,7 +30,7 @@ struct SharedStoreTests {
     func duplicateFromTheStore() async throws {
         let fixture = try ServiceFixture()
         let (one, two) = try await twoServices(fixture)
-        _ = try await one.execute(batch: catalogueCommands())
+        _ = try await one.execute(bundle: catalogueCommands())
         let first = try await one.execute(allocate("alloc-1", "i1"))
         #expect(first.status == .accepted && first.createdID == "B1")
         #expect(await two.appliedPosition == 0, "the second service has folded nothing")
@@ -47,7 +47,7 @@ struct SharedStoreTests {
     func foldReachesTheWorkingCopy() async throws {
         let fixture = try ServiceFixture()
         let (one, two) = try await twoServices(fixture)
-        _ = try await one.execute(batch: catalogueCommands())
+        _ = try await one.execute(bundle: catalogueCommands())
         // After a group, the first service keeps its own copy of the state for the next one.
         #expect(try await one.execute(allocate("alloc-1", "i1")).createdID == "B1")
         #expect(try await two.execute(allocate("alloc-2", "i2")).createdID == "B2")
@@ -63,7 +63,7 @@ struct SharedStoreTests {
     func versionFromTheStore() async throws {
         let fixture = try ServiceFixture()
         let (one, two) = try await twoServices(fixture)
-        _ = try await one.execute(batch: catalogueCommands())
+        _ = try await one.execute(bundle: catalogueCommands())
         let first = try await one.execute(allocate("alloc-1", "i1"))
         #expect(first.status == .accepted)
         let second = try await two.execute(allocate("alloc-2", "i2"))

@@ -9,7 +9,7 @@ struct LogStoreConformanceTests {
     func appendedRecordsReadBackExactly(kind: StoreKind) async throws {
         let subject = try StoreUnderTest(kind)
         let store = subject.store
-        let results = try await store.append(batch: [
+        let results = try await store.append(contentsOf: [
             StreamAppend(
                 streamID: "batch-1", expected: .noStream, commandID: "cmd-a", actor: "inspector-7",
                 events: [event("one"), event("two")], commandFingerprint: fingerprint("a")),
@@ -55,7 +55,7 @@ struct LogStoreConformanceTests {
                 to: "batch-1", expected: .noStream, commandID: "c2", actor: "a", events: [event("y")])
         }
         do {
-            _ = try await store.append(batch: [
+            _ = try await store.append(contentsOf: [
                 StreamAppend(
                     streamID: "batch-2", expected: .noStream, commandID: "c3", actor: "a", events: [event("z")]),
                 StreamAppend(
@@ -211,7 +211,7 @@ struct LogStoreConformanceTests {
             let subject = try StoreUnderTest(kind)
             for index in 0..<12 {
                 subject.clock.advance(microseconds: 250_000)
-                _ = try await subject.store.append(batch: [
+                _ = try await subject.store.append(contentsOf: [
                     StreamAppend(
                         streamID: "batch-\(index % 4)", expected: .any, commandID: "cmd-\(index)", actor: "inspector",
                         events: [event("first \(index)"), event("second \(index)")],

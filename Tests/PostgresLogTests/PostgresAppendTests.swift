@@ -26,13 +26,13 @@ struct PostgresAppendTests {
                 eventType: "Type\t\(index)\\", schemaVersion: UInt16(65_535 - index),
                 occurredAt: Timestamp(microsecondsSinceEpoch: -1_000 + Int64(index)), payload: payload)
         }
-        let first = try await store.append(batch: [
+        let first = try await store.append(contentsOf: [
             StreamAppend(
                 streamID: "stream \(awkward)", expected: .noStream, commandID: "command \(awkward)",
                 actor: "actor \(awkward)", events: events, commandFingerprint: fingerprint("one"))
         ])
         #expect(first.map(\.positions) == [1...3])
-        let second = try await store.append(batch: [
+        let second = try await store.append(contentsOf: [
             StreamAppend(
                 streamID: "plain", expected: .noStream, commandID: "c2", actor: "a", events: [events[0]])
         ])
@@ -87,22 +87,22 @@ struct PostgresAppendTests {
                 events: [ProposedEvent(eventType: "T", occurredAt: Timestamp(microsecondsSinceEpoch: 1), payload: [1])],
                 commandFingerprint: fingerprint(print))
         }
-        let original = try await store.append(batch: [append("c1", "x")])
+        let original = try await store.append(contentsOf: [append("c1", "x")])
         // `.any` passes the version check: the primary key of itemaudit_commands stops the write,
         // and the group is decided again with the id looked up.
-        let resent = try await store.append(batch: [append("c1", "x")])
+        let resent = try await store.append(contentsOf: [append("c1", "x")])
         #expect(resent.first?.wasDuplicate == true)
         #expect(resent.first?.positions == original.first?.positions)
         do {
-            _ = try await store.append(batch: [append("c1", "different")])
+            _ = try await store.append(contentsOf: [append("c1", "different")])
             Issue.record("a reused command id was appended")
         } catch let error as EventLogError {
             #expect(error.code == .commandIDReused)
         }
         // In a group with new commands: the new ones are written, the resent one answered.
-        async let a = store.append(batch: [append("c2", "y", stream: "t")])
-        async let b = store.append(batch: [append("c1", "x")])
-        async let c = store.append(batch: [append("c3", "z", stream: "u")])
+        async let a = store.append(contentsOf: [append("c2", "y", stream: "t")])
+        async let b = store.append(contentsOf: [append("c1", "x")])
+        async let c = store.append(contentsOf: [append("c3", "z", stream: "u")])
         let (ra, rb, rc) = try await (a, b, c)
         #expect(rb.first?.wasDuplicate == true)
         #expect(ra.first?.wasDuplicate == false)
@@ -132,7 +132,7 @@ struct PostgresAppendTests {
             for store in [one, two] {
                 for chunk in stride(from: 0, to: appends.count, by: 20) {
                     let batch = Array(appends[chunk..<chunk + 20])
-                    group.addTask { for append in batch { _ = try await store.append(batch: [append]) } }
+                    group.addTask { for append in batch { _ = try await store.append(contentsOf: [append]) } }
                 }
             }
             try await group.waitForAll()

@@ -202,7 +202,7 @@ struct PostgresEventStoreTests {
                 ))
         }
         for chunk in stride(from: 0, to: appended.count, by: 20) {
-            _ = try await store.append(batch: Array(appended[chunk..<min(chunk + 20, appended.count)]))
+            _ = try await store.append(contentsOf: Array(appended[chunk..<min(chunk + 20, appended.count)]))
         }
         var records: [EventRecord] = []
         try store.forEachRecord(from: 1, upTo: nil) { records.append($0) }

@@ -58,7 +58,7 @@ struct GeneratorResumeTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let to = try EventLog.open(
             directory: DataDirectory(target).log, clock: ManualClock(lastRecordedAt), logger: logger)
-        _ = try await to.append(batch: appends)
+        _ = try await to.append(contentsOf: appends)
         try to.close()
     }
 

@@ -49,7 +49,7 @@ extension AuditService {
                 ])
             let result: AppendResult
             do {
-                result = try await log.append(batch: [append])[0]
+                result = try await log.append(contentsOf: [append])[0]
             } catch let error as EventLogError where error.code == .versionConflict {
                 try catchUp()
                 continue

@@ -33,7 +33,7 @@ extension AuditQueries {
     ) throws -> ReplayReport {
         let end = end ?? log.lastPosition
         let output = try database.map { try ReplayOutput.check(path: $0.path, dataDirectory: directory.url) }
-        if output == nil, !ProjectionDatabase.isWritable(directory.url, directory.projections) {
+        if output == nil, !ProjectionDatabase.isWritable(directory.projectionHome) {
             throw AuditServiceError(
                 .projections,
                 "\(directory.path) is read-only, and replay rebuilds its projections.sqlite in place "
@@ -43,7 +43,7 @@ extension AuditQueries {
         let storeURL = output?.url ?? directory.projections
         let runner = ProjectionRunner(logger: logger)
         do {
-            if output == nil { try ProjectionDatabase.setAsideIfDamaged(dataDirectory: directory.url, note: note) }
+            if output == nil { try ProjectionDatabase.setAsideIfDamaged(directory.projectionHome, note: note) }
             let store = try output?.create() ?? ProjectionStore.open(at: storeURL)
             try runner.reset(store, only: only)
             let report = try runner.catchUp(store, log: log, upTo: end, only: only, progress: progress)

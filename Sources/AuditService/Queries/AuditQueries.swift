@@ -89,7 +89,12 @@ public struct AuditQueries: Sendable {
     /// The projection database of the data directory, caught up with the log (in a temporary
     /// place when the directory is read-only; set aside and rebuilt when damaged): opened once,
     /// then only the events appended since the last report are folded.
+    /// - Throws: ``AuditServiceError`` `.projections` when it cannot be opened or folded.
     package func projections() throws -> ProjectionStore {
-        try live.caughtUp(directory: directory, log: log, logger: logger, note: note)
+        do {
+            return try live.caughtUp(home: directory.projectionHome, log: log, logger: logger, note: note)
+        } catch let error as ProjectionError {
+            throw AuditServiceError(.projections, error.message)
+        }
     }
 }

@@ -151,7 +151,7 @@ struct GeneratorRun {
     mutating func send(_ commands: [CommandEnvelope]) async throws {
         let rest = try await replayPrefix(commands)
         guard !rest.isEmpty else { return }
-        let outcomes = try await service.execute(batch: Array(rest))
+        let outcomes = try await service.execute(bundle: Array(rest))
         report.commands += rest.count
         for outcome in outcomes {
             switch outcome.status {

@@ -1,7 +1,6 @@
 import AuditLog
 import Foundation
 import Logging
-import Projections
 
 /// Opens a data directory's projection database caught up with its log, whatever state the
 /// database is in: the log is the only truth, the database only a cache of it.
@@ -12,13 +11,13 @@ import Projections
 /// - A damaged database is set aside beside itself as `projections.sqlite.corrupt-<time>` (never
 ///   deleted) and rebuilt from the log; `note` is told so in one line.
 public enum ProjectionDatabase {
-    /// The projection database of `dataDirectory`, caught up with `log`.
+    /// The projection database at `place`, caught up with `log`.
     /// - Throws: ``ProjectionError`` when the projections cannot be built at all.
     public static func caughtUp(
-        dataDirectory: URL, log: any EventStore, logger: Logger, note: (String) -> Void
+        _ place: ProjectionHome, log: any EventStore, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
-        let home = DataDirectory(dataDirectory).projections
-        let writable = isWritable(dataDirectory, home)
+        let home = place.database
+        let writable = isWritable(place)
         let url = writable ? home : try temporaryCopy(of: home)
         let runner = ProjectionRunner(logger: logger)
         do {
@@ -44,11 +43,11 @@ public enum ProjectionDatabase {
         }
     }
 
-    /// Sets the database of `dataDirectory` aside when it is damaged (before a full rebuild, which
+    /// Sets the database at `place` aside when it is damaged (before a full rebuild, which
     /// would otherwise fail on it), telling `note` in one line; does nothing to a sound one.
     /// - Throws: ``ProjectionError`` when a damaged database cannot be moved.
-    public static func setAsideIfDamaged(dataDirectory: URL, note: (String) -> Void) throws {
-        let url = DataDirectory(dataDirectory).projections
+    public static func setAsideIfDamaged(_ place: ProjectionHome, note: (String) -> Void) throws {
+        let url = place.database
         guard let damage = ProjectionStore.damage(at: url) else { return }
         let kept = try setAside(url)
         note(
@@ -57,9 +56,10 @@ public enum ProjectionDatabase {
     }
 
     /// Whether the projection database can be written where it is.
-    static func isWritable(_ dataDirectory: URL, _ database: URL) -> Bool {
+    public static func isWritable(_ place: ProjectionHome) -> Bool {
         let files = FileManager.default
-        guard files.isWritableFile(atPath: dataDirectory.path) else { return false }
+        let database = place.database
+        guard files.isWritableFile(atPath: place.dataDirectory.path) else { return false }
         return ["", "-wal", "-shm"].allSatisfy {
             !files.fileExists(atPath: database.path + $0) || files.isWritableFile(atPath: database.path + $0)
         }

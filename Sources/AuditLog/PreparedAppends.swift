@@ -6,7 +6,7 @@
 /// keys are hashed: the writer thread copies bytes and compares keys instead of encoding
 /// strings or hashing content, and touches no reference-counted value per event (it reads the
 /// plain buffers below).
-final class PreparedBatch: @unchecked Sendable {
+final class PreparedAppends: @unchecked Sendable {
     // @unchecked: every stored property is set in init and never changes; the buffers are
     // written only there and freed in deinit, when no other reference exists.
     /// One stream append: its keys and where its bytes and events are.
@@ -14,14 +14,14 @@ final class PreparedBatch: @unchecked Sendable {
         var expected: ExpectedVersion
         var streamKey: UInt64
         var commandKey: UInt64
-        /// The stream id's length-prefixed bytes in ``PreparedBatch/bytes``; its UTF-8 from `streamIDStart`.
+        /// The stream id's length-prefixed bytes in ``PreparedAppends/bytes``; its UTF-8 from `streamIDStart`.
         var streamStart: Int
         var streamIDStart: Int
         var streamEnd: Int
-        /// The command id's UTF-8 bytes in ``PreparedBatch/bytes``.
+        /// The command id's UTF-8 bytes in ``PreparedAppends/bytes``.
         var commandStart: Int
         var commandEnd: Int
-        /// Its events in ``PreparedBatch/events``.
+        /// Its events in ``PreparedAppends/events``.
         var firstEvent: Int
         var eventCount: Int
         /// The command's fingerprint, stored in its first record.
@@ -29,7 +29,7 @@ final class PreparedBatch: @unchecked Sendable {
     }
 
     /// One event: `start..<middle` is the event type and schema version, `middle..<end` the
-    /// actor, command id and payload, all in ``PreparedBatch/bytes``.
+    /// actor, command id and payload, all in ``PreparedAppends/bytes``.
     struct Event: Sendable {
         var start: Int
         var middle: Int

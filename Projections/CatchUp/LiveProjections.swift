@@ -1,16 +1,14 @@
 import AuditLog
 import Foundation
 import Logging
-import Projections
 
 /// The projection database of a data directory, opened once and kept caught up with the log: what
 /// a long-lived reader (the server, a report drawing many pages) reads its reports from.
 ///
 /// Opening the database and asking the runner whether it is behind costs more than most reports
 /// (a file lock, the migrations, the checkpoints); here a report pays for it only when the log
-/// has moved on since the last one, and then folds just the new events. Every copy of an
-/// ``AuditQueries`` made from one ``AuditService`` (or one ``AuditQueries/open(_:logger:note:)``)
-/// shares one of these.
+/// has moved on since the last one, and then folds just the new events. Every reader of one
+/// service's queries shares one of these.
 ///
 /// Catching up happens under one lock, so a report never reads a database another thread is
 /// folding into halfway, and a report asked for after an append sees it (read-your-writes).
@@ -48,19 +46,19 @@ package final class LiveProjections: @unchecked Sendable {
 
     /// The open database, first caught up with the log's end when the log has moved on since the
     /// last call (opened, and when damaged set aside and rebuilt, the first time).
-    /// - Throws: ``AuditServiceError`` `.projections` when it cannot be opened or folded.
-    func caughtUp(
-        directory: DataDirectory, log: any EventStore, logger: Logger, note: (String) -> Void
+    /// - Throws: ``ProjectionError`` when it cannot be opened or folded.
+    package func caughtUp(
+        home: ProjectionHome, log: any EventStore, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
         foldLock.lock()
         defer { foldLock.unlock() }
-        return try caughtUpLocked(to: log.lastPosition, directory: directory, log: log, logger: logger, note: note)
+        return try caughtUpLocked(to: log.lastPosition, home: home, log: log, logger: logger, note: note)
     }
 
     /// Folds up to `position` on a background thread, soon; returns at once, also while a
     /// catch-up runs. Several calls while one runs are folded together by the next run (an append
     /// is never kept waiting for it).
-    func catchUpSoon(to position: UInt64, directory: DataDirectory, log: any EventStore, logger: Logger) {
+    package func catchUpSoon(to position: UInt64, home: ProjectionHome, log: any EventStore, logger: Logger) {
         requestLock.lock()
         wanted = max(wanted, position)
         let start = !following
@@ -80,7 +78,7 @@ package final class LiveProjections: @unchecked Sendable {
                 requestLock.unlock()
                 let reached: UInt64
                 do {
-                    reached = try followedUp(to: target, directory: directory, log: log, logger: logger)
+                    reached = try followedUp(to: target, home: home, log: log, logger: logger)
                 } catch {
                     logger.warning("projections could not catch up", metadata: ["error": "\(error)"])
                     requestLock.lock()
@@ -104,12 +102,12 @@ package final class LiveProjections: @unchecked Sendable {
 
     /// One background catch-up up to `target`; the position folded up to.
     private func followedUp(
-        to target: UInt64, directory: DataDirectory, log: any EventStore, logger: Logger
+        to target: UInt64, home: ProjectionHome, log: any EventStore, logger: Logger
     ) throws -> UInt64 {
         foldLock.lock()
         defer { foldLock.unlock() }
         if folded < target || store == nil {
-            _ = try caughtUpLocked(to: target, directory: directory, log: log, logger: logger) {
+            _ = try caughtUpLocked(to: target, home: home, log: log, logger: logger) {
                 logger.warning("\($0)")
             }
         }
@@ -129,7 +127,7 @@ package final class LiveProjections: @unchecked Sendable {
 
     /// Waits until the background catch-ups asked for so far are done; the error of the last
     /// one, if it failed.
-    func settle() -> String? {
+    package func settle() -> String? {
         background.sync {}
         requestLock.lock()
         defer { requestLock.unlock() }
@@ -137,7 +135,7 @@ package final class LiveProjections: @unchecked Sendable {
     }
 
     /// The error the last background catch-up met, nil when it succeeded.
-    var lastBackgroundError: String? {
+    package var lastBackgroundError: String? {
         requestLock.lock()
         defer { requestLock.unlock() }
         return backgroundError
@@ -145,7 +143,7 @@ package final class LiveProjections: @unchecked Sendable {
 
     /// The position the database had folded up to when the last catch-up ended (0 before it is
     /// opened); does not wait for one that is running.
-    var foldedPosition: UInt64 {
+    package var foldedPosition: UInt64 {
         requestLock.lock()
         defer { requestLock.unlock() }
         return published
@@ -159,9 +157,9 @@ package final class LiveProjections: @unchecked Sendable {
         requestLock.unlock()
     }
 
-    /// ``caughtUp(directory:log:logger:note:)`` up to `end`, with ``foldLock`` held.
+    /// ``caughtUp(home:log:logger:note:)`` up to `end`, with ``foldLock`` held.
     private func caughtUpLocked(
-        to end: UInt64, directory: DataDirectory, log: any EventStore, logger: Logger, note: (String) -> Void
+        to end: UInt64, home: ProjectionHome, log: any EventStore, logger: Logger, note: (String) -> Void
     ) throws -> ProjectionStore {
         if let store {
             if folded >= end { return store }
@@ -177,17 +175,14 @@ package final class LiveProjections: @unchecked Sendable {
         }
         let reached = log.lastPosition
         do {
-            let opened = try ProjectionDatabase.caughtUp(
-                dataDirectory: directory.url, log: log, logger: logger, note: note)
+            let opened = try ProjectionDatabase.caughtUp(home, log: log, logger: logger, note: note)
             store = opened
             setFolded(reached)
             return opened
         } catch let error as ProjectionError {
-            throw AuditServiceError(.projections, error.message)
-        } catch let error as AuditServiceError {
             throw error
         } catch {
-            throw AuditServiceError(.projections, "cannot bring the projections up to date: \(error)")
+            throw ProjectionError(.database, "cannot bring the projections up to date: \(error)")
         }
     }
 }
