@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "AuditService", targets: ["AuditService"]),
         .library(name: "PostgresLog", targets: ["PostgresLog"]),
         .library(name: "SampleData", targets: ["SampleData"]),
-        .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "WebPages", targets: ["WebPages"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,7 +35,7 @@ let package = Package(
         // HTTPTypes on NIO's pipeline (AuditServer's handlers before and after HTTP decoding).
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        // The web pages' templates (Reports).
+        // The web pages' templates (WebPages).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The PostgreSQL log store (PostgresLog).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -140,7 +140,7 @@ let package = Package(
             name: "AuditServer",
             dependencies: [
                 "AuditService",
-                "Reports",
+                "WebPages",
                 "SignedRequestHeaders",
                 "AuditLog",
                 "Inspection",
@@ -160,9 +160,9 @@ let package = Package(
             ]
         ),
         // HTML pages with inline SVG charts from AuditService's answers; templates embedded by
-        // tools/generate-report-templates from Sources/Reports/Templates.
+        // tools/generate-report-templates from Sources/WebPages/Templates.
         .target(
-            name: "Reports",
+            name: "WebPages",
             dependencies: ["AuditService", .product(name: "Mustache", package: "swift-mustache")],
             exclude: ["Templates"]
         ),
@@ -179,7 +179,7 @@ let package = Package(
             dependencies: [
                 "AuditService",
                 "AuditServer",
-                "Reports",
+                "WebPages",
                 "AuditLog",
                 "GS1",
                 "Datasheets",
@@ -204,7 +204,7 @@ let package = Package(
             dependencies: [
                 "AuditService",
                 "AuditServer",
-                "Reports",
+                "WebPages",
                 "SampleData",
                 "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -282,7 +282,7 @@ let package = Package(
         .testTarget(
             name: "AuditServerTests",
             dependencies: [
-                "AuditServer", "AuditService", "Inspection", "Reports",
+                "AuditServer", "AuditService", "Inspection", "WebPages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -291,9 +291,9 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ReportsTests",
+            name: "WebPagesTests",
             dependencies: [
-                "Reports", "AuditService", "SampleData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "WebPages", "AuditService", "SampleData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

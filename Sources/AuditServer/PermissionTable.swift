@@ -1,5 +1,5 @@
 import AuditService
-import Reports
+import WebPages
 
 /// The one table deciding who may call what: every endpoint, browser route and command type, by role.
 ///

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Reports
+import WebPages
 
 /// Every browser route: the HTML pages, their CSV tables, the login form and the photo thumbnails.
 ///

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Reports
+import WebPages
 
 /// The browser side's protections that are not the session itself: response headers, the
 /// cross-origin check on posts, CSRF token comparison and the login redirect's target.

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Reports
+import WebPages
 
 extension WebSite {
     /// `GET /login?next=`: the form, with a fresh form token also set as a cookie (the login post

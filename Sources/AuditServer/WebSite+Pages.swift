@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Reports
+import WebPages
 
 extension WebSite {
     /// The Reports module over this server's data, linking to this server's routes.

@@ -1,7 +1,7 @@
 import AuditService
 import Logging
 import NIOPosix
-import Reports
+import WebPages
 import ServiceLifecycle
 
 /// What the report pages need done in the background while the server runs:

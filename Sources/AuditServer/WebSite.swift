@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import Reports
+import WebPages
 
 /// The browser side of `itemaudit serve`: the report pages, their CSV tables, the login form and
 /// photo thumbnails, authenticated by a session cookie (a browser cannot sign requests).

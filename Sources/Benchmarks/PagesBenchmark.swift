@@ -1,6 +1,6 @@
 import AuditService
 import Foundation
-import Reports
+import WebPages
 
 /// `bench pages`: how long each web page takes to draw, against the same ``AuditQueries`` calls
 /// without drawing (the baseline), both measured in the same run on the same data.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import AuditService
 import Foundation
-import Reports
+import WebPages
 
 /// `itemaudit report --out DIR`: the web pages as static files, for a manager to zip and send.
 struct ReportCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Inspection
-import Reports
+import WebPages
 import Testing
 
 @testable import AuditServer

@@ -2,7 +2,7 @@ import AuditService
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import Reports
+import WebPages
 import Testing
 
 @testable import AuditServer

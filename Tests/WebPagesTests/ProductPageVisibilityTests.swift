@@ -1,6 +1,6 @@
 import AuditService
 import Foundation
-import Reports
+import WebPages
 import Testing
 
 /// The product page drawn for an inspector: every inspection's result, but of other inspectors'

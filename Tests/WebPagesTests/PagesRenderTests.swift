@@ -1,6 +1,6 @@
 import AuditService
 import Foundation
-import Reports
+import WebPages
 import Testing
 
 /// Every page draws on generated demo-like data; each chart's numbers equal its table's, and the

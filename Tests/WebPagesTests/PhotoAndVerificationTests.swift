@@ -1,7 +1,7 @@
 import AuditLog
 import AuditService
 import Foundation
-import Reports
+import WebPages
 import Testing
 
 @Suite("Photos and the last verification")

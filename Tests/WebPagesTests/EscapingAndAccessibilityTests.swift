@@ -1,6 +1,6 @@
 import AuditService
 import Foundation
-import Reports
+import WebPages
 import Testing
 
 /// Supplier-given text is printed escaped everywhere (text, attributes, SVG), long and

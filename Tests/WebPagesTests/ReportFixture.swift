@@ -2,7 +2,7 @@ import AuditService
 import Foundation
 import Inspection
 import Logging
-import Reports
+import WebPages
 import SampleData
 import TestSupport
 

@@ -2,7 +2,7 @@ import AuditService
 import Foundation
 import Testing
 
-@testable import Reports
+@testable import WebPages
 
 /// The rule-check page over large uploads: work and size grow with the file at most linearly,
 /// and the page shows the first findings while its totals count them all.
