@@ -176,6 +176,9 @@ public struct ProjectionRunner: Sendable {
                 CREATE TABLE IF NOT EXISTS projection_checkpoint (
                   name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)
                 """)
+        for retired in ProjectionCatalog.retired where !selected.contains(where: { $0.name == retired.name }) {
+            try retired.remove(from: db)
+        }
         var checkpoints: [UInt64] = []
         var rebuilt: [String] = []
         for projection in selected {

@@ -63,9 +63,38 @@ public struct ProjectionStore: Sendable {
 /// Every projection this build knows, dependencies first.
 public enum ProjectionCatalog {
     /// The read models: batches (with the task directory), quality, inspectors, coverage,
-    /// products, photos — on the fast engine — and the roster on the plain path.
+    /// products, photos, all on the fast engine.
     public static let all: [any Projection] = [
         BatchProjection(), QualityProjection(), InspectorProjection(),
-        CoverageProjection(), ProductProjection(), PhotoProjection(), PlainProjectionAdapter(RosterProjection()),
+        CoverageProjection(), ProductProjection(), PhotoProjection(),
     ]
+
+    /// Read models an earlier version kept and this one does not: a database built by that
+    /// version loses their tables, migration records and checkpoints at the next catch-up.
+    static let retired: [RetiredProjection] = [
+        // Locations and inspectors as registered: read by nothing but its tests (the state answers).
+        RetiredProjection(name: "roster", tables: ["roster_location", "roster_inspector"], migrations: ["roster.v1"])
+    ]
+}
+
+/// A read model no longer kept, and what of it to remove from an older database.
+struct RetiredProjection: Sendable {
+    var name: String
+    var tables: [String]
+    /// Its identifiers in GRDB's `grdb_migrations` (plain projections record theirs there).
+    var migrations: [String]
+
+    /// Removes it from `db` when it is there.
+    func remove(from db: Database) throws {
+        guard
+            try Int.fetchOne(db, sql: "SELECT 1 FROM projection_checkpoint WHERE name = ?", arguments: [name]) != nil
+        else { return }
+        for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+        if try db.tableExists("grdb_migrations") {
+            for identifier in migrations {
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [identifier])
+            }
+        }
+        try db.execute(sql: "DELETE FROM projection_checkpoint WHERE name = ?", arguments: [name])
+    }
 }

@@ -48,11 +48,6 @@ package struct ByteWriter {
             bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
         }
     }
-
-    mutating func blob(_ value: [UInt8]) {
-        varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
-    }
 }
 
 /// Reads what ``ByteWriter`` wrote from borrowed memory; every read checks the bounds.

@@ -12,7 +12,4 @@ public enum CRC32C {
     public static func checksum(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0, continuing: crc) }
     }
-
-    /// True when the hardware instruction is in use.
-    public static var isHardwareAccelerated: Bool { itemaudit_crc32c_hardware() != 0 }
 }

@@ -87,7 +87,7 @@ extension AuditService {
                 let event = try? InspectionEvent.decode(
                     eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
             else { return }
-            created = CommandRecord.createdID(by: event)
+            created = event.createdID
         }
         return created
     }

@@ -334,7 +334,7 @@ extension AuditService {
             eventTypes: result.wasDuplicate ? [] : decision.events.map(\.eventType),
             createdID: result.wasDuplicate
                 ? createdID(at: result.positions)
-                : decision.events.lazy.compactMap(CommandRecord.createdID(by:)).first)
+                : decision.events.lazy.compactMap(\.createdID).first)
     }
 
     func notifyObservers() {

@@ -63,20 +63,11 @@ public struct CommandOutcome: Sendable, Hashable {
     }
 }
 
-/// Where an appended command landed: kept for every command id in the log, to answer repeats.
-struct CommandRecord: Sendable, Hashable {
-    var stream: String
-    var firstPosition: UInt64
-    var lastPosition: UInt64
-    var streamVersion: UInt64
-    /// The fingerprint of the command's content (nil for commands logged without one).
-    var fingerprint: CommandFingerprint?
-    /// What the command created (``CommandOutcome/createdID``).
-    var createdID: String? = nil
-
-    /// The batch or ad-hoc task `event` creates, nil for any other event.
-    static func createdID(by event: InspectionEvent) -> String? {
-        switch event {
+extension InspectionEvent {
+    /// The batch or ad-hoc task this event creates (an outcome's ``CommandOutcome/createdID``),
+    /// nil for any other event.
+    var createdID: String? {
+        switch self {
         case .batchAllocated(let allocated): allocated.batchID
         case .adHocTaskAllocated(let allocated): allocated.taskID
         default: nil

@@ -78,7 +78,7 @@ public struct ServeNodesBenchmark: Sendable {
         for folder in data.dropFirst() {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(
-                at: data[0].appendingPathComponent("keys"), to: folder.appendingPathComponent("keys"))
+                at: DataDirectory(data[0]).keys, to: DataDirectory(folder).keys)
         }
         var children: [BenchServeChild] = []
         defer { for child in children { child.stop() } }

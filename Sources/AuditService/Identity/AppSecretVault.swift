@@ -14,8 +14,7 @@ public struct AppSecretVault: Sendable {
 
     /// A vault whose key lives in `<dataDirectory>/keys/app-secrets.key`.
     public init(dataDirectory: URL) {
-        keyFile = dataDirectory.appendingPathComponent("keys", isDirectory: true)
-            .appendingPathComponent("app-secrets.key")
+        keyFile = DataDirectory(dataDirectory).keys.appendingPathComponent("app-secrets.key")
     }
 
     /// Seals `secret`: base64 of nonce, ciphertext and tag. Creates the key when missing.

@@ -15,9 +15,6 @@ public struct ReplayReport: Sendable, Hashable {
 }
 
 extension AuditQueries {
-    /// The projection names a replay accepts (each rebuilds what it depends on too).
-    public static var projectionNames: [String] { ProjectionCatalog.all.map(\.name) }
-
     /// Drops and refolds the projections named in `only` (all when nil) up to `end` (the last
     /// position when nil), into `database` or the data directory's own projection database when
     /// nil (a damaged one is set aside first).

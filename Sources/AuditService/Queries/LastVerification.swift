@@ -9,8 +9,6 @@ import Foundation
 /// static report verifies and shows its own result. It is a note about the log, not part of it:
 /// losing it loses nothing but the note, and the next verification writes it again.
 public struct LastVerification: Sendable, Hashable, Codable {
-    /// The file's name inside a data directory.
-    public static let fileName = "last-verification.json"
 
     /// When the verification finished.
     public var verifiedAt: Timestamp
@@ -31,7 +29,7 @@ public struct LastVerification: Sendable, Hashable, Codable {
 
     /// The note of `directory`, nil when none was written (or it cannot be read).
     public static func read(_ directory: DataDirectory) -> LastVerification? {
-        let url = directory.url.appendingPathComponent(fileName)
+        let url = directory.lastVerification
         guard let data = try? Data(contentsOf: url) else { return nil }
         return try? JSONDecoder().decode(LastVerification.self, from: data)
     }
@@ -40,7 +38,7 @@ public struct LastVerification: Sendable, Hashable, Codable {
     /// cannot be written (a read-only copy: the verification itself still counts).
     @discardableResult
     public func write(_ directory: DataDirectory) -> Bool {
-        let url = directory.url.appendingPathComponent(Self.fileName)
+        let url = directory.lastVerification
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let data = try? encoder.encode(self) else { return false }

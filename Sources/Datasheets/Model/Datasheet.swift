@@ -52,14 +52,6 @@ public struct Datasheet: Sendable, Hashable, Codable {
     /// Every attribute path, in order.
     public var paths: [String] { attributes.map(\.path) }
 
-    /// Records a result on one attribute; returns false when the datasheet has no such path.
-    @discardableResult
-    public mutating func setResult(_ verdict: Verdict?, for path: String) -> Bool {
-        guard let index = attributes.firstIndex(where: { $0.path == path }) else { return false }
-        attributes[index].result = verdict
-        return true
-    }
-
     /// Counts of passed, failed, warning, unable and pending attributes over the whole sheet.
     public var resultCount: ResultCount {
         var count = ResultCount()

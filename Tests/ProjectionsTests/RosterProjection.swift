@@ -1,17 +1,18 @@
 import GRDB
+import Projections
 import Inspection
 
-/// The people and places work is assigned to: every location and inspector with its latest name,
-/// kind or role. Small, and fed by registrations only, so it takes the plain path
-/// (``PlainProjection``): records in, records out.
-public struct RosterProjection: PlainProjection {
-    public init() {}
-    public var name: String { "roster" }
-    public var version: Int { 1 }
-    public var eventTypes: Set<String> { ["LocationRegistered", "InspectorRegistered"] }
-    public var tables: [String] { [LocationRecord.databaseTableName, InspectorRecord.databaseTableName] }
+/// A test read model on the plain path (``PlainProjection``): every location and inspector with
+/// its latest name, kind or role. The application retired it (nothing read it); the plain path
+/// it tested stays for small read models.
+struct RosterProjection: PlainProjection {
+    init() {}
+    var name: String { "roster" }
+    var version: Int { 1 }
+    var eventTypes: Set<String> { ["LocationRegistered", "InspectorRegistered"] }
+    var tables: [String] { [LocationRecord.databaseTableName, InspectorRecord.databaseTableName] }
 
-    public func registerMigrations(in migrator: inout DatabaseMigrator) {
+    func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("roster.v1") { db in
             try db.create(table: LocationRecord.databaseTableName) { table in
                 table.primaryKey("id", .text)
@@ -28,7 +29,7 @@ public struct RosterProjection: PlainProjection {
         }
     }
 
-    public func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
+    func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
         case .locationRegistered(let event):
             try LocationRecord(
@@ -45,34 +46,34 @@ public struct RosterProjection: PlainProjection {
 }
 
 /// A location of the roster: a store, warehouse or inspection centre.
-public struct LocationRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "roster_location"
+struct LocationRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "roster_location"
     /// The location id.
-    public var id: String
+    var id: String
     /// Its name.
-    public var name: String
+    var name: String
     /// Its kind (stored as its code).
-    public var kind: LocationKind
+    var kind: LocationKind
     /// When it was last registered (occurred-at, microseconds).
-    public var registeredAt: Int64
+    var registeredAt: Int64
 }
 
 /// An inspector (or receiver, or manager) of the roster.
-public struct InspectorRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "roster_inspector"
+struct InspectorRecord: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "roster_inspector"
     /// The inspector id.
-    public var id: String
+    var id: String
     /// Their name.
-    public var name: String
+    var name: String
     /// Their role (stored as its code).
-    public var role: InspectorRole
+    var role: InspectorRole
     /// When they were last registered (occurred-at, microseconds).
-    public var registeredAt: Int64
+    var registeredAt: Int64
 }
 
 extension ProjectionStore {
     /// Every location of the roster, by id.
-    public func locations() throws -> [LocationRecord] {
+    func locations() throws -> [LocationRecord] {
         try database.read { db in
             try db.tableExists(LocationRecord.databaseTableName)
                 ? LocationRecord.order(Column("id")).fetchAll(db) : []
@@ -80,7 +81,7 @@ extension ProjectionStore {
     }
 
     /// Every inspector of the roster, by id.
-    public func rosterInspectors() throws -> [InspectorRecord] {
+    func rosterInspectors() throws -> [InspectorRecord] {
         try database.read { db in
             try db.tableExists(InspectorRecord.databaseTableName)
                 ? InspectorRecord.order(Column("id")).fetchAll(db) : []
