@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "itemaudit", targets: ["itemaudit"]),
+        .library(name: "Chronology", targets: ["Chronology"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "GS1", targets: ["GS1"]),
         .library(name: "Datasheets", targets: ["Datasheets"]),
@@ -62,9 +63,12 @@ let package = Package(
         .target(name: "CMallocTrim"),
         // The processor's prefetch hint, which Swift does not expose.
         .target(name: "CPrefetch"),
+        // The one time type, its ISO 8601 text and the UTC calendar: a leaf with no imports.
+        .target(name: "Chronology"),
         .target(
             name: "AuditLog",
             dependencies: [
+                "Chronology",
                 "CLZ4",
                 "CCRC32C",
                 "CLibCrypto",
@@ -78,6 +82,7 @@ let package = Package(
             name: "PostgresLog",
             dependencies: [
                 "AuditLog",
+                "Chronology",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -100,7 +105,8 @@ let package = Package(
         .target(
             name: "Inspection",
             dependencies: [
-                "GS1", "Datasheets", .product(name: "HashTreeCollections", package: "swift-collections"),
+                "Chronology", "GS1", "Datasheets",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
             ],
             plugins: ["EventRegistryPlugin"]),
         // InspectionEvent's cases, `payload` and registry, generated at build time from the event
@@ -111,7 +117,7 @@ let package = Package(
         .target(
             name: "Projections",
             dependencies: [
-                "AuditLog", "Inspection", "CSQLiteTuning",
+                "AuditLog", "Chronology", "Inspection", "CSQLiteTuning",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -123,6 +129,7 @@ let package = Package(
             name: "AuditService",
             dependencies: [
                 "AuditLog",
+                "Chronology",
                 "GS1",
                 "Datasheets",
                 "Rules",
@@ -170,7 +177,7 @@ let package = Package(
         .target(
             name: "SampleData",
             dependencies: [
-                "AuditService", "AuditLog", "GS1", "Datasheets", "Rules", "Inspection",
+                "AuditService", "AuditLog", "Chronology", "GS1", "Datasheets", "Rules", "Inspection",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -181,6 +188,7 @@ let package = Package(
                 "AuditServer",
                 "WebPages",
                 "AuditLog",
+                "Chronology",
                 "GS1",
                 "Datasheets",
                 "Rules",
@@ -223,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "itemaudit-fuzz",
             dependencies: [
-                "AuditLog", "GS1", "Datasheets", "Inspection", "Rules", "SignedRequestHeaders",
+                "AuditLog", "Chronology", "GS1", "Datasheets", "Inspection", "Rules", "SignedRequestHeaders",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/ItemAuditFuzz"
@@ -236,6 +244,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "ChronologyTests", dependencies: ["Chronology"]),
         .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
         .testTarget(name: "SignedRequestHeadersTests", dependencies: ["SignedRequestHeaders"]),
         .testTarget(
