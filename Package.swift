@@ -239,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "AuditLogTests",
             dependencies: [
-                "AuditLog", .product(name: "Logging", package: "swift-log"),
+                "AuditLog", "Chronology", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
@@ -250,25 +250,26 @@ let package = Package(
         .testTarget(
             name: "PostgresLogTests",
             dependencies: [
-                "PostgresLog", "AuditLog", "PostgresTestSupport", .product(name: "Logging", package: "swift-log"),
+                "PostgresLog", "AuditLog", "Chronology", "PostgresTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The EventStore promises, run against the file log and PostgreSQL alike.
         .testTarget(
             name: "LogStoreConformanceTests",
             dependencies: [
-                "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                "AuditLog", "Chronology", "PostgresLog", "PostgresTestSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
         .testTarget(
             name: "RulesTests", dependencies: ["Rules", "Datasheets", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "InspectionTests", dependencies: ["Inspection", "TestSupport"]),
+        .testTarget(name: "InspectionTests", dependencies: ["Chronology", "Inspection", "TestSupport"]),
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "AuditLog", "Inspection", "AuditService", "SampleData", "TestSupport",
+                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -276,7 +277,8 @@ let package = Package(
         .testTarget(
             name: "AuditServiceTests",
             dependencies: [
-                "AuditService", "SampleData", "AuditLog", "Inspection", "Datasheets", "Rules", "Projections",
+                "AuditService", "SampleData", "AuditLog", "Chronology", "Inspection", "Datasheets", "Rules",
+                "Projections",
                 "TestSupport", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -284,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "SampleDataTests",
             dependencies: [
-                "SampleData", "AuditService", "AuditLog", "Inspection", "TestSupport",
+                "SampleData", "AuditService", "AuditLog", "Chronology", "Inspection", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

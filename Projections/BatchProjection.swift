@@ -201,7 +201,7 @@ final class BatchFold: ProjectionFold {
                 BatchRow(
                     id: event.batchID, inspector: event.inspectorID, location: event.locationID, mode: event.mode,
                     status: .assigned, paused: false, expired: false, allocatedAt: time,
-                    expiresAt: event.expiresAt.microseconds, updatedAt: time,
+                    expiresAt: event.expiresAt.microsecondsSinceEpoch, updatedAt: time,
                     taskIDs: taskIDs, progress: progress))
         case .adHocTaskAllocated(let event):
             allocate(

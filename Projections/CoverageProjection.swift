@@ -85,7 +85,8 @@ final class CoverageFold: ProjectionFold {
             for location in event.listings { try insertListing.execute(.text(event.gtin), .text(location.locationID)) }
         case .productReceived(let event):
             try updateReceived.execute(
-                .integer(envelope.occurredAt), .optional(event.inspectBefore?.microseconds), .text(event.gtin))
+                .integer(envelope.occurredAt), .optional(event.inspectBefore?.microsecondsSinceEpoch), .text(event.gtin)
+            )
             try insertListing.execute(.text(event.gtin), .text(event.locationID))
         default:
             break

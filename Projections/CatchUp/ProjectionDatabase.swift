@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 import Logging
 

@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 
 /// A report's time: microseconds since the epoch in Swift, ISO 8601 UTC text in JSON
 /// (`2026-01-05T07:31:00Z`, with fractional seconds only when they are not zero).

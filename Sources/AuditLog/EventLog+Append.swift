@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 
 /// An append waiting for the writer thread: all of its stream appends succeed or none does.

@@ -1,3 +1,5 @@
+import Chronology
+
 /// One event as the log stores it: the envelope the log assigns plus the domain's opaque payload.
 public struct EventRecord: Sendable, Hashable {
     /// Global position in the log: gapless, from 1.

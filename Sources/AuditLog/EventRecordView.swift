@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 
 /// A record decoded in place inside the frame buffer, for the fastest replays: the numbers are

@@ -1,3 +1,5 @@
+import Chronology
+
 /// The promises every log store keeps, whatever holds its records: the file log (``EventLog``)
 /// and a store on a database server share this interface, so the application and the
 /// conformance tests talk to either.

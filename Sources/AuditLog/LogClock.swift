@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 
 /// Where the log takes its recorded-at times from; inject a ``ManualClock`` in tests.

@@ -1,4 +1,5 @@
 import CLZ4
+import Chronology
 import Foundation
 
 /// Collects records for one frame and seals them: LZ4 body, CRC32C and the canonical chain

@@ -1,3 +1,5 @@
+import Chronology
+
 /// Records read lazily, one frame at a time: memory stays bounded by one frame's records.
 ///
 /// Made by ``EventLog/records(from:)``, ``EventLog/records(upTo:)``,

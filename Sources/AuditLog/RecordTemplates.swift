@@ -1,3 +1,5 @@
+import Chronology
+
 /// Record values a ``FrameDecoder`` reuses from record to record: one per shared event type
 /// (plus one for types too long to share), so that delivering a record whose event type differs
 /// from the previous one switches to another value instead of assigning a `String` (which would

@@ -1,3 +1,5 @@
+import Chronology
+
 /// What another store in this package (PostgresLog) needs to build the log's own value types:
 /// records views over its own buffers, fingerprints from stored bytes, verification reports.
 

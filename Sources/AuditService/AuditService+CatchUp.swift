@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Inspection
 
 extension AuditService {
@@ -37,7 +38,7 @@ extension AuditService {
                     identityEvent = try IdentityEvent.decode(
                         eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
                 }
-                let time = EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch)
+                let time = record.occurredAt
                 if let event {
                     folded.apply(event, at: time)
                 } else if let identityEvent {

@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Inspection
 
 // The write path: a command (or a bundle of them) is fingerprinted on the sender's task, queued
@@ -150,7 +151,7 @@ extension AuditService {
         let basis = appliedPosition
         // Taken out, so that changing it copies nothing; put back only when the group is written.
         var working = workingReplica.take() ?? state
-        var applied: [(events: [InspectionEvent], time: EventTime)] = []
+        var applied: [(events: [InspectionEvent], time: Timestamp)] = []
         var repeats: [[CommandOutcome?]] = []
         for commands in bundles {
             var answers: [CommandOutcome?] = []
@@ -315,7 +316,7 @@ extension AuditService {
 
     func proposed(_ command: FingerprintedCommand, _ decision: Decision, expected: UInt64) -> StreamAppend {
         let envelope = command.envelope
-        let occurredAt = Timestamp(microsecondsSinceEpoch: (envelope.occurredAt ?? now).microseconds)
+        let occurredAt = envelope.occurredAt ?? now
         return StreamAppend(
             streamID: decision.stream, expected: expected == 0 ? .noStream : .exactly(expected),
             commandID: envelope.commandID, actor: envelope.actor,

@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 import Inspection
 import Logging
@@ -163,8 +164,8 @@ public actor AuditService {
         }
     }
 
-    /// The current server time as a domain time.
-    var now: EventTime { EventTime(microseconds: clock.now().microsecondsSinceEpoch) }
+    /// The server clock's current time.
+    var now: Timestamp { clock.now() }
 
     /// The decision context at the current server time.
     var context: DecisionContext {

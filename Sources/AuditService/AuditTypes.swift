@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Datasheets
 import GS1
 import Inspection
@@ -10,7 +11,7 @@ import Rules
 // listed; the modules that define them stay out of the callers' imports.
 
 /// A moment in time, microseconds since the epoch, printed as ISO 8601.
-public typealias Timestamp = AuditLog.Timestamp
+public typealias Timestamp = Chronology.Timestamp
 /// What ``AuditQueries/verify(_:)`` found: counts, head hash, the first bad frame if any.
 public typealias VerificationReport = AuditLog.VerificationReport
 /// The first bad frame of a damaged log.

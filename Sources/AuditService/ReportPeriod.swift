@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 
 /// The `--from` / `--to` period of a report, in microseconds since the epoch (`to` exclusive).
 public struct ReportPeriod: Sendable, Hashable {

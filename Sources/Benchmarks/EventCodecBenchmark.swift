@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 import Inspection
 
@@ -64,7 +65,7 @@ public struct EventCodecBenchmark: Sendable {
         progress("decoding and folding into the domain state")
         start = ContinuousClock.now
         var state = InspectionState()
-        let time = EventTime(microseconds: 0)
+        let time = Timestamp(microsecondsSinceEpoch: 0)
         for record in encoded {
             state.apply(
                 try InspectionEvent.decode(

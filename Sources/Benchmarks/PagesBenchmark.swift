@@ -1,4 +1,5 @@
 import AuditService
+import Chronology
 import Foundation
 import WebPages
 

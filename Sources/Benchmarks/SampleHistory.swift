@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Inspection
 
 import struct Datasheets.SeededRandom
@@ -176,7 +177,8 @@ public struct SampleHistory: Sendable {
                         ProductReceived(
                             receptionID: "rec-\(day)-\(random.next() % 1_000_000)", gtin: gtin, locationID: "centre-1",
                             receivedBy: "insp-1", condition: .good, priority: .normal,
-                            inspectBefore: EventTime(microseconds: time + 10 * 86_400_000_000), decommission: .donate,
+                            inspectBefore: Timestamp(microsecondsSinceEpoch: time + 10 * 86_400_000_000),
+                            decommission: .donate,
                             storageLocation: "shelf-\(random.next() % 50)"))
                 ])
         }
@@ -213,7 +215,7 @@ public struct SampleHistory: Sendable {
                     BatchAllocated(
                         batchID: id, inspectorID: inspector, locationID: pick(Array(Self.locations.prefix(4))),
                         mode: mode, requestedQuantity: count, requestedMinutes: nil,
-                        expiresAt: EventTime(microseconds: time + 4 * 86_400_000_000), tasks: tasks))
+                        expiresAt: Timestamp(microsecondsSinceEpoch: time + 4 * 86_400_000_000), tasks: tasks))
             ])
         emit(stream, inspector, [.collectionStarted(CollectionStarted(batchID: id))])
         if chance(3) {

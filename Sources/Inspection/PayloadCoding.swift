@@ -1,3 +1,5 @@
+import Chronology
+
 /// Writes an event payload: LEB128 varints, zig-zag signed integers, length-prefixed UTF-8.
 ///
 /// The format has no field tags: each event type and version fixes its field order, so decoding
@@ -51,10 +53,10 @@ public struct PayloadWriter: Sendable {
     }
 
     /// A time in microseconds.
-    public mutating func time(_ value: EventTime) { int(value.microseconds) }
+    public mutating func time(_ value: Timestamp) { int(value.microsecondsSinceEpoch) }
 
     /// An optional time.
-    public mutating func optionalTime(_ value: EventTime?) {
+    public mutating func optionalTime(_ value: Timestamp?) {
         if let value {
             bytes.append(1)
             time(value)
@@ -206,10 +208,12 @@ public struct PayloadReader {
 
     /// A time.
     @inline(__always)
-    public mutating func time() throws(PayloadDecodingError) -> EventTime { EventTime(microseconds: try int()) }
+    public mutating func time() throws(PayloadDecodingError) -> Timestamp {
+        Timestamp(microsecondsSinceEpoch: try int())
+    }
 
     /// An optional time.
-    public mutating func optionalTime() throws(PayloadDecodingError) -> EventTime? {
+    public mutating func optionalTime() throws(PayloadDecodingError) -> Timestamp? {
         try byte() == 0 ? nil : try time()
     }
 

@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 import Testing
 

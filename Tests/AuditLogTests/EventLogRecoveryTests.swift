@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 import Testing
 
@@ -196,19 +197,5 @@ struct EventLogRecoveryTests {
         var fromPosition: [UInt64] = []
         for try await record in log.records(from: 28) { fromPosition.append(record.position) }
         #expect(fromPosition == [28, 29, 30])
-    }
-
-    @Test(
-        "ISO 8601 timestamps format and parse exactly",
-        arguments: [
-            ("2024-05-01T08:00:00Z", Int64(1_714_550_400_000_000)), ("1970-01-01T00:00:00.000001Z", 1),
-            ("1969-12-31T23:59:59.5Z", -500_000), ("2024-02-29T12:00:00Z", 1_709_208_000_000_000),
-        ])
-    func iso8601(text: String, micros: Int64) {
-        #expect(Timestamp(iso8601: text)?.microsecondsSinceEpoch == micros)
-        #expect(
-            Timestamp(microsecondsSinceEpoch: micros).iso8601 == text.replacingOccurrences(of: ".5Z", with: ".500000Z"))
-        #expect(Timestamp(iso8601: "2024-05-01T10:00:00+02:00") == Timestamp(iso8601: "2024-05-01T08:00:00Z"))
-        #expect(Timestamp(iso8601: "2024-02-30T00:00:00Z") == nil)
     }
 }

@@ -1,3 +1,4 @@
+import Chronology
 import Crypto
 import Foundation
 import Testing

@@ -131,7 +131,7 @@ struct AuditServiceTests {
         #expect(service.log.lastPosition == before)
         // The same command resent, even from another device's clock, is still a duplicate.
         var resent = allocate
-        resent.occurredAt = EventTime(microseconds: 1_772_438_400_000_000)
+        resent.occurredAt = Timestamp(microsecondsSinceEpoch: 1_772_438_400_000_000)
         #expect(try await service.execute(resent).status == .duplicate)
         let inBatch = try await service.execute(bundle: [other, allocate])
         #expect(inBatch.map(\.status) == [.refused, .duplicate])

@@ -22,9 +22,9 @@ struct AllocationQueueTests {
             }
             candidates.append(
                 (
-                    product.pendingReception?.inspectBefore?.microseconds ?? .max,
+                    product.pendingReception?.inspectBefore?.microsecondsSinceEpoch ?? .max,
                     -(product.pendingReception?.priority.rawValue ?? -1),
-                    product.lastInspectedAt?.microseconds ?? .min, gtin
+                    product.lastInspectedAt?.microsecondsSinceEpoch ?? .min, gtin
                 ))
         }
         return candidates.sorted { $0 < $1 }.map(\.3)

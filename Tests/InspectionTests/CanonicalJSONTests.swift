@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 import Testing
 
@@ -9,6 +10,7 @@ import Testing
     static let reference: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo = CanonicalJSONEncoder.userInfo
         return encoder
     }()
 
@@ -65,6 +67,17 @@ import Testing
         #expect(timed.canonicalLineByMembers() == nil)
     }
 
+    @Test("a command's time is written with six fraction digits, as the stored fingerprints were computed")
+    func timesKeepSixDigits() throws {
+        let command = InspectionCommand.receiveProduct(
+            ReceiveProduct(
+                receptionID: "R1", gtin: "06412345012345", locationID: "IC-1",
+                inspectBefore: Timestamp(iso8601: "2026-03-05T00:00:00Z"), storageLocation: "A-1"))
+        let envelope = CommandEnvelope(commandID: "", actor: "", command: command)
+        #expect(envelope.jsonLine().contains(#""inspectBefore":"2026-03-05T00:00:00.000000Z""#))
+        #expect(envelope.jsonLine() == (try Self.expected(envelope)))
+    }
+
     struct Mixed: Encodable {
         var text: String
         var keys: [String: Int]
@@ -73,7 +86,7 @@ import Testing
         var flag: Bool
         var none: String?
         var negative: Int64
-        var time: EventTime
+        var time: Timestamp
     }
 
     @Test("strings with every control character, quotes, slashes, DEL and non-ASCII; keys in byte order")
@@ -88,7 +101,7 @@ import Testing
                 text: text,
                 keys: ["a10": 1, "a9": 2, "B": 3, "a": 4, "_x": 5, "Zeta": 6, "aB": 7, "ab": 8, "é": 9, text: 10],
                 list: [1, nil, -3], nested: [[], [text]], flag: true, none: nil, negative: -9_007_199_254_740_993,
-                time: EventTime(microseconds: 1_772_438_400_123_456))
+                time: Timestamp(microsecondsSinceEpoch: 1_772_438_400_123_456))
             #expect(CanonicalJSONEncoder.encode(value) == (try Self.expected(value)), "\(text.debugDescription)")
         }
     }

@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 import Inspection
 import Testing
@@ -86,7 +87,7 @@ struct EventCodingTests {
         var world = try Catalogue.build(bases: 1, cases: 0)
         let run = try BatchWalk.collectAndStart(&world, location: Catalogue.store, mode: .existingProduct, quantity: 1)
         // Rewrite the log as an old build would have written it: verdicts as v1 payloads.
-        var records: [(type: String, version: Int, payload: [UInt8], time: EventTime)] = world.log.map {
+        var records: [(type: String, version: Int, payload: [UInt8], time: Timestamp)] = world.log.map {
             ($0.event.eventType, $0.event.schemaVersion, $0.event.encoded(), $0.time)
         }
         for path in Catalogue.paths {

@@ -1,3 +1,4 @@
+import Chronology
 import Datasheets
 import Foundation
 import Testing
@@ -27,7 +28,7 @@ import Testing
 
     struct Part: Codable, Equatable {
         var id: String
-        var at: EventTime?
+        var at: Timestamp?
     }
 
     /// The outcome of decoding `text` as an `Item`: the value, or the error's kind and path.

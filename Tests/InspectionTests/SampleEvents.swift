@@ -1,8 +1,9 @@
+import Chronology
 import Inspection
 
 /// One fully populated and one minimal instance of every event type (current versions).
 enum SampleEvents {
-    static let time = EventTime(iso8601: "2026-03-02T08:15:30.250000Z") ?? EventTime(microseconds: 0)
+    static let time = Timestamp(iso8601: "2026-03-02T08:15:30.250000Z") ?? Timestamp(microsecondsSinceEpoch: 0)
     static let gtin = validGTIN("6412345012345")
     static let sha = String(repeating: "ab", count: 32)
 
@@ -70,7 +71,7 @@ enum SampleEvents {
         .batchAllocated(
             BatchAllocated(
                 batchID: "B1", inspectorID: "i1", locationID: "W1", mode: .newProduct, requestedQuantity: nil,
-                requestedMinutes: nil, expiresAt: EventTime(microseconds: -1_000_001),
+                requestedMinutes: nil, expiresAt: Timestamp(microsecondsSinceEpoch: -1_000_001),
                 tasks: [AllocatedTask(taskID: "t", gtin: gtin)])),
     ]
 }

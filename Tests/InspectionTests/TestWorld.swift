@@ -1,3 +1,4 @@
+import Chronology
 import GS1
 import Inspection
 
@@ -10,8 +11,8 @@ func validGTIN(_ body: String) -> String {
 /// An in-memory world for domain tests: state, the events it produced (for replay), a clock.
 struct TestWorld {
     var state = InspectionState()
-    var log: [(event: InspectionEvent, time: EventTime)] = []
-    var now = EventTime(iso8601: "2026-03-02T08:00:00Z") ?? EventTime(microseconds: 0)
+    var log: [(event: InspectionEvent, time: Timestamp)] = []
+    var now = Timestamp(iso8601: "2026-03-02T08:00:00Z") ?? Timestamp(microsecondsSinceEpoch: 0)
     var policy = AllocationPolicy()
     private var nextCommand = 0
 

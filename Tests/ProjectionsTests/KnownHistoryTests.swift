@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 import Inspection
 import Projections
@@ -69,7 +70,7 @@ import Testing
                 .productReceived(
                     ProductReceived(
                         receptionID: "R1", gtin: g4, locationID: "centre-1", receivedBy: "insp-1", condition: .good,
-                        priority: .high, inspectBefore: EventTime(iso8601: "2026-03-05T00:00:00Z"),
+                        priority: .high, inspectBefore: Timestamp(iso8601: "2026-03-05T00:00:00Z"),
                         decommission: .donate, storageLocation: "shelf-1")),
                 "2026-03-02T10:00:00Z"
             ),
@@ -79,7 +80,7 @@ import Testing
                     BatchAllocated(
                         batchID: "B1", inspectorID: "insp-1", locationID: "store-1", mode: .existingProduct,
                         requestedQuantity: 3, requestedMinutes: nil,
-                        expiresAt: EventTime(iso8601: "2026-03-07T08:00:00Z") ?? EventTime(microseconds: 0),
+                        expiresAt: Timestamp(iso8601: "2026-03-07T08:00:00Z") ?? Timestamp(microsecondsSinceEpoch: 0),
                         tasks: [
                             AllocatedTask(taskID: "B1-1", gtin: g1), AllocatedTask(taskID: "B1-2", gtin: g2),
                             AllocatedTask(taskID: "B1-3", gtin: g3),

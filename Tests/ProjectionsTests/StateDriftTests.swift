@@ -136,7 +136,7 @@ struct StateDriftTests {
             try log.forEachRecord { record in
                 let event = try InspectionEvent.decode(
                     eventType: record.eventType, schemaVersion: Int(record.schemaVersion), payload: record.payload)
-                state.apply(event, at: EventTime(microseconds: record.occurredAt.microsecondsSinceEpoch))
+                state.apply(event, at: record.occurredAt)
                 guard checkpoints.contains(record.position) else { return }
                 try runner.catchUp(store, log: log, upTo: record.position)
                 let differences = try Self.differences(store, state)

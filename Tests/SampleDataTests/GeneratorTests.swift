@@ -15,7 +15,7 @@ struct GeneratorTests {
         TemporaryDirectory, WorkloadGenerator.Report, InspectionState
     ) {
         let fixture = try TemporaryDirectory(prefix: "sampledata")
-        let clock = ManualClock(Timestamp(microsecondsSinceEpoch: configuration.start.microseconds))
+        let clock = ManualClock(configuration.start)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let service = try await AuditService.open(dataDirectory: fixture.url, clock: clock, logger: logger)

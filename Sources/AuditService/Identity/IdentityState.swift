@@ -1,3 +1,4 @@
+import Chronology
 import Inspection
 
 /// The fold of every identity event: who may log in, with which role, and which apps may sign.
@@ -15,7 +16,7 @@ public struct IdentityState: Sendable, Hashable {
         /// Whether the account is disabled (no login, sessions refused).
         public var disabled: Bool
         /// When it was created.
-        public var addedAt: EventTime
+        public var addedAt: Timestamp
     }
 
     /// A registered device app.
@@ -29,7 +30,7 @@ public struct IdentityState: Sendable, Hashable {
         /// Whether it was revoked.
         public var revoked: Bool
         /// When it was registered.
-        public var registeredAt: EventTime
+        public var registeredAt: Timestamp
     }
 
     /// Users by login name.
@@ -41,7 +42,7 @@ public struct IdentityState: Sendable, Hashable {
     public init() {}
 
     /// Folds one event recorded at `time`.
-    public mutating func apply(_ event: IdentityEvent, at time: EventTime) {
+    public mutating func apply(_ event: IdentityEvent, at time: Timestamp) {
         switch event {
         case .userAdded(let e):
             users[e.username] = User(

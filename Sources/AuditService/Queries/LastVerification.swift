@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 
 /// The last full verification of a data directory's log: when it ran and what it found, kept in

@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 
 /// A point in the log a reader names: a position, or a time (the last event recorded at or before it).

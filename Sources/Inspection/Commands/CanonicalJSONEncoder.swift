@@ -1,8 +1,10 @@
+import Chronology
 import Foundation
 
 /// Writes an `Encodable` as compact JSON with sorted keys, byte for byte as `JSONEncoder` with
-/// `[.sortedKeys, .withoutEscapingSlashes]` does, for the values commands hold (strings, integers,
-/// booleans, arrays, objects, nulls; times as their ISO text).
+/// `[.sortedKeys, .withoutEscapingSlashes]` and ``userInfo`` does, for the values commands hold
+/// (strings, integers, booleans, arrays, objects, nulls; times as their ISO text with six
+/// fraction digits).
 ///
 /// Every appended command is fingerprinted over this text, and `JSONEncoder` spent more time on
 /// it than deciding the command. The bytes must not change: a fingerprint in the log is compared
@@ -25,6 +27,10 @@ enum CanonicalJSONEncoder {
         guard root.write(to: &out, scalars: scalars) else { return nil }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// What the encoder tells the values it encodes: times write six fraction digits
+    /// (``Timestamp/TextForm/microseconds``), as the fingerprints in the log were computed.
+    static var userInfo: [CodingUserInfoKey: Any] { [.timestampTextForm: Timestamp.TextForm.microseconds] }
 
     /// A type this writer leaves to `JSONEncoder`.
     struct Unsupported: Error {}
@@ -221,7 +227,7 @@ private struct Writer: Encoder {
     let box: Box
     let scalars: Scalars
     var codingPath: [any CodingKey] { [] }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { CanonicalJSONEncoder.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // A second keyed container on the same value adds to it (a command's fields join its envelope's).

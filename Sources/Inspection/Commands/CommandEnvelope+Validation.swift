@@ -1,3 +1,4 @@
+import Chronology
 import Datasheets
 import Foundation
 
@@ -47,7 +48,7 @@ extension CommandEnvelope {
             )
         }
         var problems = schema.problems(value, at: "")
-        if problems.isEmpty, case .string(let text) = value["occurredAt"], EventTime(iso8601: text) == nil {
+        if problems.isEmpty, case .string(let text) = value["occurredAt"], Timestamp(iso8601: text) == nil {
             problems.append("'occurredAt' '\(text)' is not a real date and time (use e.g. 2026-03-01T08:00:00Z)")
         }
         guard !problems.isEmpty else { return }
@@ -59,12 +60,13 @@ extension CommandEnvelope {
 
 extension CommandEnvelope {
     /// How far ahead of the server's clock a device's `occurredAt` may be (clocks drift a little).
-    public static let clockSkewAllowed: Int64 = 5 * EventTime.microsecondsPerMinute
+    public static let clockSkewAllowed: Int64 = 5 * Timestamp.microsecondsPerMinute
 
     /// Why the command's `occurredAt` cannot be accepted at `now`: a time in the future (beyond
     /// ``clockSkewAllowed``); nil when it is absent or in the past.
-    public func occurredAtProblem(now: EventTime) -> String? {
-        guard let occurredAt, occurredAt.microseconds > now.microseconds + Self.clockSkewAllowed else { return nil }
+    public func occurredAtProblem(now: Timestamp) -> String? {
+        guard let occurredAt, occurredAt.microsecondsSinceEpoch > now.microsecondsSinceEpoch + Self.clockSkewAllowed
+        else { return nil }
         return "'occurredAt' \(occurredAt.iso8601) is in the future: the server's time is \(now.iso8601) "
             + "(fix the device clock or the time)"
     }

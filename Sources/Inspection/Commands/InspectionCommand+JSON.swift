@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 
 extension InspectionCommand {
@@ -118,7 +119,7 @@ extension CommandEnvelope: Codable {
             commandID: try container.decode(String.self, forKey: .commandID),
             // A device's bundle names the actor from outside (the authenticated user).
             actor: try (decoder.userInfo[.commandActor] as? String) ?? container.decode(String.self, forKey: .actor),
-            occurredAt: try container.decodeIfPresent(EventTime.self, forKey: .occurredAt),
+            occurredAt: try container.decodeIfPresent(Timestamp.self, forKey: .occurredAt),
             command: command)
     }
 
@@ -151,12 +152,14 @@ extension CommandEnvelope {
     private static let lineEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo = CanonicalJSONEncoder.userInfo
         return encoder
     }()
 
-    /// The command as one line of compact JSON with sorted keys (written member by member for
-    /// the commands devices send in bulk, else by ``CanonicalJSONEncoder``, or by `JSONEncoder`
-    /// for a type it leaves to it: the same bytes every way).
+    /// The command as one line of compact JSON with sorted keys and times with six fraction
+    /// digits (written member by member for the commands devices send in bulk, else by
+    /// ``CanonicalJSONEncoder``, or by `JSONEncoder` for a type it leaves to it: the same bytes
+    /// every way).
     public func jsonLine() -> String {
         if let text = canonicalLineByMembers() { return text }
         if let text = CanonicalJSONEncoder.encode(self) { return text }

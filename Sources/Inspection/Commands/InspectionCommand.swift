@@ -1,3 +1,5 @@
+import Chronology
+
 /// Every command the domain decides. Each is one line of `itemaudit record` input and one API call.
 ///
 /// In JSON a command is flat: the envelope fields (`commandID`, `actor`, optional `occurredAt`),
@@ -36,12 +38,12 @@ public struct CommandEnvelope: Sendable, Hashable {
     /// Who issued it (an inspector id, or `system`).
     public var actor: String
     /// The device's clock when the action happened; the server's time when absent.
-    public var occurredAt: EventTime?
+    public var occurredAt: Timestamp?
     /// What to do.
     public var command: InspectionCommand
 
     /// Creates the command.
-    public init(commandID: String, actor: String, occurredAt: EventTime? = nil, command: InspectionCommand) {
+    public init(commandID: String, actor: String, occurredAt: Timestamp? = nil, command: InspectionCommand) {
         self.commandID = commandID
         self.actor = actor
         self.occurredAt = occurredAt
@@ -161,7 +163,7 @@ public struct ReceiveProduct: Sendable, Hashable, Codable {
     /// 0 normal, 1 high, 2 urgent.
     public var priority: ReceptionPriority
     /// The date the inspection is needed by, if any.
-    public var inspectBefore: EventTime?
+    public var inspectBefore: Timestamp?
     /// 0 donate, 1 dispose, 2 return.
     public var decommission: DecommissionType
     /// The scanned shelf barcode.
@@ -169,7 +171,7 @@ public struct ReceiveProduct: Sendable, Hashable, Codable {
     /// Creates the command.
     public init(
         receptionID: String, gtin: String, locationID: String, condition: ProductCondition = .good,
-        priority: ReceptionPriority = .normal, inspectBefore: EventTime? = nil,
+        priority: ReceptionPriority = .normal, inspectBefore: Timestamp? = nil,
         decommission: DecommissionType = .donate,
         storageLocation: String
     ) {

@@ -116,9 +116,9 @@ extension InspectionState {
     func queueMemberships(of gtin: String) -> [(AllocationQueues.QueueID, QueueEntry)] {
         guard let product = products[gtin], product.datasheetID != nil else { return [] }
         let entry = QueueEntry(
-            inspectBefore: product.pendingReception?.inspectBefore?.microseconds ?? .max,
+            inspectBefore: product.pendingReception?.inspectBefore?.microsecondsSinceEpoch ?? .max,
             priority: product.pendingReception?.priority.rawValue ?? -1,
-            lastInspected: product.lastInspectedAt?.microseconds ?? .min, gtin: gtin)
+            lastInspected: product.lastInspectedAt?.microsecondsSinceEpoch ?? .min, gtin: gtin)
         let type = product.registration.productType
         var memberships: [(AllocationQueues.QueueID, QueueEntry)] = []
         for (locationID, gtins) in productsByLocation where gtins.contains(gtin) {

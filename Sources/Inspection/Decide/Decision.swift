@@ -1,3 +1,5 @@
+import Chronology
+
 /// What a command decided: the events to append, and the stream they belong to.
 public struct Decision: Sendable, Hashable {
     /// The stream the events are appended to, with its expected version.
@@ -53,13 +55,13 @@ public struct CommandRefusal: Error, Sendable, Hashable, CustomStringConvertible
 /// What a decision may depend on besides the state: the time and the policies.
 public struct DecisionContext: Sendable, Hashable {
     /// The server's current time (expiry, allocation).
-    public var now: EventTime
+    public var now: Timestamp
     /// How allocation picks and sizes batches.
     public var allocation: AllocationPolicy
     /// Which photos are accepted.
     public var photos: PhotoPolicy
 
-    public init(now: EventTime, allocation: AllocationPolicy = AllocationPolicy(), photos: PhotoPolicy = PhotoPolicy())
+    public init(now: Timestamp, allocation: AllocationPolicy = AllocationPolicy(), photos: PhotoPolicy = PhotoPolicy())
     {
         self.now = now
         self.allocation = allocation

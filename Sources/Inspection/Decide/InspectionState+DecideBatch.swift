@@ -1,3 +1,5 @@
+import Chronology
+
 extension InspectionState {
     func decideAllocateBatch(
         _ command: AllocateBatch, context: DecisionContext, _ name: String
@@ -221,7 +223,7 @@ extension InspectionState {
 
     /// Batches past their expiry that are not submitted or cancelled, oldest first: what the
     /// system should send ``ExpireBatch`` for.
-    public func batchesDueForExpiry(at now: EventTime) -> [String] {
+    public func batchesDueForExpiry(at now: Timestamp) -> [String] {
         batches.values.filter { $0.status.isActive && $0.expiresAt <= now }
             .sorted { ($0.expiresAt, $0.id) < ($1.expiresAt, $1.id) }
             .map(\.id)

@@ -1,3 +1,5 @@
+import Chronology
+
 /// One task of a new batch: which product, in which order.
 public struct AllocatedTask: Sendable, Hashable, Codable {
     /// Stable task id.
@@ -29,14 +31,14 @@ public struct BatchAllocated: InspectionEventPayload {
     /// The minutes available, if the request was by time.
     public var requestedMinutes: Int?
     /// When the batch's open tasks are released if it is not submitted.
-    public var expiresAt: EventTime
+    public var expiresAt: Timestamp
     /// The tasks, in the suggested order.
     public var tasks: [AllocatedTask]
 
     /// Creates the event.
     public init(
         batchID: String, inspectorID: String, locationID: String, mode: InspectionMode, requestedQuantity: Int?,
-        requestedMinutes: Int?, expiresAt: EventTime, tasks: [AllocatedTask]
+        requestedMinutes: Int?, expiresAt: Timestamp, tasks: [AllocatedTask]
     ) {
         self.batchID = batchID
         self.inspectorID = inspectorID

@@ -1,3 +1,5 @@
+import Chronology
+
 /// A place where products are inspected: a store, a warehouse or an inspection centre.
 public struct LocationRegistered: InspectionEventPayload {
     public static let eventType = "LocationRegistered"
@@ -200,7 +202,7 @@ public struct ProductReceived: InspectionEventPayload {
     /// Normal, high or urgent.
     public var priority: ReceptionPriority
     /// The date the manufacturer needs the inspection by, if any.
-    public var inspectBefore: EventTime?
+    public var inspectBefore: Timestamp?
     /// Donate, dispose or return after inspection.
     public var decommission: DecommissionType
     /// The scanned shelf barcode where the sample was stored.
@@ -209,7 +211,7 @@ public struct ProductReceived: InspectionEventPayload {
     /// Creates the event.
     public init(
         receptionID: String, gtin: String, locationID: String, receivedBy: String, condition: ProductCondition,
-        priority: ReceptionPriority, inspectBefore: EventTime?, decommission: DecommissionType, storageLocation: String
+        priority: ReceptionPriority, inspectBefore: Timestamp?, decommission: DecommissionType, storageLocation: String
     ) {
         self.receptionID = receptionID
         self.gtin = gtin

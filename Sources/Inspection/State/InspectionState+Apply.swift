@@ -1,10 +1,12 @@
+import Chronology
+
 extension InspectionState {
     /// Folds one event into the state. `time` is the event's occurred-at time.
     ///
     /// Events come from decisions made against this same fold, so apply trusts them; an event
     /// that refers to something unknown (a damaged or hand-edited log) is ignored rather than
     /// trapping, and ``problems()`` reports any inconsistency.
-    public mutating func apply(_ event: InspectionEvent, at time: EventTime) {
+    public mutating func apply(_ event: InspectionEvent, at time: Timestamp) {
         switch event {
         case .attributeVerdictRecorded(let event):
             tasks[event.taskID]?.verdicts[event.path] = event.verdict
@@ -97,7 +99,7 @@ extension InspectionState {
         }
     }
 
-    private mutating func applyBatchAllocated(_ event: BatchAllocated, at time: EventTime) {
+    private mutating func applyBatchAllocated(_ event: BatchAllocated, at time: Timestamp) {
         batchCount += 1
         batches[event.batchID] = Batch(
             id: event.batchID, inspectorID: event.inspectorID, locationID: event.locationID, mode: event.mode,
@@ -112,7 +114,7 @@ extension InspectionState {
         }
     }
 
-    private mutating func applyInspectionFinished(_ event: InspectionFinished, at time: EventTime) {
+    private mutating func applyInspectionFinished(_ event: InspectionFinished, at time: Timestamp) {
         guard var task = tasks[event.taskID] else { return }
         task.progress.finishInspection(event.result)
         task.verdicts = [:]

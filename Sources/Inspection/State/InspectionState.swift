@@ -1,3 +1,4 @@
+import Chronology
 import HashTreeCollections
 
 /// Everything the domain needs to decide a command: the fold of every event in the log.
@@ -52,8 +53,8 @@ public struct InspectionState: Sendable, Hashable {
         public var receptionID: String
         public var locationID: String
         public var priority: ReceptionPriority
-        public var inspectBefore: EventTime?
-        public var receivedAt: EventTime
+        public var inspectBefore: Timestamp?
+        public var receivedAt: Timestamp
     }
 
     /// A product with what allocation and inspection need to know about it.
@@ -70,7 +71,7 @@ public struct InspectionState: Sendable, Hashable {
         /// The reception waiting for a new-product inspection, if any.
         public var pendingReception: Reception?
         /// When an inspection of it last finished.
-        public var lastInspectedAt: EventTime?
+        public var lastInspectedAt: Timestamp?
         /// That inspection's result (2 passed or 3 failed).
         public var lastResult: InspectionStatus?
         /// How many inspections finished.
@@ -87,8 +88,8 @@ public struct InspectionState: Sendable, Hashable {
         public var status: BatchStatus
         /// Whether collection is paused (status stays 1).
         public var collectionPaused: Bool
-        public var allocatedAt: EventTime
-        public var expiresAt: EventTime
+        public var allocatedAt: Timestamp
+        public var expiresAt: Timestamp
         /// Whether status 7 came from expiry rather than a cancellation.
         public var expired: Bool
         /// The tasks in suggested order.

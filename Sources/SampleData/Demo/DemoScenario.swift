@@ -1,5 +1,6 @@
 import AuditLog
 import AuditService
+import Chronology
 import Datasheets
 import Foundation
 import GS1
@@ -114,7 +115,7 @@ public struct DemoScenario: Sendable {
         in directory: URL, step: @Sendable (String) -> Void,
         progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) async throws -> Report {
-        let clock = ManualClock(Timestamp(microsecondsSinceEpoch: configuration.history.start.microseconds))
+        let clock = ManualClock(configuration.history.start)
         let service = try await AuditService.open(dataDirectory: directory, clock: clock, logger: logger)
         step("generating \(configuration.history.days) days of inspections through the command path")
         let history = try await WorkloadGenerator(configuration: configuration.history).run(

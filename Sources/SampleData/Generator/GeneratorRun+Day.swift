@@ -1,4 +1,5 @@
 import AuditService
+import Chronology
 import Inspection
 
 extension GeneratorRun {
@@ -7,7 +8,7 @@ extension GeneratorRun {
     mutating func simulate(day: Int) async throws {
         let midnight = configuration.start.adding(days: day)
         // 1970-01-01 was a Thursday: day 3 of the week counting from Monday = 0.
-        let weekday = Int((midnight.microseconds / EventTime.microsecondsPerDay + 3) % 7)
+        let weekday = Int((midnight.microsecondsSinceEpoch / Timestamp.microsecondsPerDay + 3) % 7)
         guard weekday < 5 else { return }
         report.workdays += 1
         // The morning is one durable write: expiries, receptions, allocations (the server's 07:30).
@@ -27,14 +28,16 @@ extension GeneratorRun {
         // Devices upload after the day's work: never before the last thing they did, or the log
         // would record work "occurring" after it was recorded (and a report bounded by the
         // recorded time would miss it).
-        let lastWork = work.compactMap(\.occurredAt?.microseconds).max() ?? 0
+        let lastWork = work.compactMap(\.occurredAt?.microsecondsSinceEpoch).max() ?? 0
         let sync = midnight.adding(minutes: 18 * 60)
-        setClock(lastWork < sync.microseconds ? sync : EventTime(microseconds: lastWork).adding(minutes: 10))
+        setClock(
+            lastWork < sync.microsecondsSinceEpoch
+                ? sync : Timestamp(microsecondsSinceEpoch: lastWork).adding(minutes: 10))
         try await send(work)
     }
 
     /// A few samples arrive at the inspection centre each weekday.
-    private mutating func receptions(at time: EventTime, state: InspectionState) -> [CommandEnvelope] {
+    private mutating func receptions(at time: Timestamp, state: InspectionState) -> [CommandEnvelope] {
         var commands: [CommandEnvelope] = []
         let count = max(2, configuration.products / 700)
         for _ in 0..<count {
@@ -70,7 +73,7 @@ extension GeneratorRun {
 
     /// Each present inspector asks for a batch: by minutes mostly, sometimes by quantity.
     private mutating func allocate(
-        at time: EventTime, before morning: [CommandEnvelope], state: InspectionState
+        at time: Timestamp, before morning: [CommandEnvelope], state: InspectionState
     ) async throws -> [Assignment] {
         var commands: [CommandEnvelope] = []
         var planned: [String: Int] = [:]  // products already promised per location and mode this morning

@@ -1,5 +1,6 @@
 import AuditLog
 import AuditService
+import Chronology
 import Inspection
 
 /// Resuming an interrupted run.
@@ -45,7 +46,7 @@ extension GeneratorRun {
     mutating func replayPrefix(_ commands: [CommandEnvelope]) async throws -> ArraySlice<CommandEnvelope> {
         guard var replay else { return commands[...] }
         var index = commands.startIndex
-        let now = EventTime(microseconds: clock.now().microsecondsSinceEpoch)
+        let now = clock.now()
         let context = DecisionContext(
             now: now, allocation: service.configuration.allocation, photos: service.configuration.photos)
         while index < commands.endIndex, replay.events < replay.end {

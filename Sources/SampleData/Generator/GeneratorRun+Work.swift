@@ -1,15 +1,16 @@
 import AuditService
+import Chronology
 import Inspection
 
 extension GeneratorRun {
     /// A day of one inspector's work on one batch (or ad-hoc task), as the device would sync it.
-    mutating func workCommands(for assignment: Assignment, state: InspectionState, dayStart: EventTime)
+    mutating func workCommands(for assignment: Assignment, state: InspectionState, dayStart: Timestamp)
         -> [CommandEnvelope]
     {
         var commands: [CommandEnvelope] = []
         var clock = dayStart.adding(minutes: Int64(random.int(0...30)))
         func add(_ command: InspectionCommand, after minutes: Double) {
-            clock = EventTime(microseconds: clock.microseconds + Int64(minutes * 60_000_000))
+            clock = Timestamp(microsecondsSinceEpoch: clock.microsecondsSinceEpoch + Int64(minutes * 60_000_000))
             commands.append(
                 CommandEnvelope(
                     commandID: nextCommandID(), actor: assignment.inspector, occurredAt: clock, command: command))
@@ -74,11 +75,11 @@ extension GeneratorRun {
     /// Inspect one collected task: verdicts (sometimes with a pause), photos, finish; rarely skipped.
     private mutating func inspect(
         _ task: InspectionState.Task, state: InspectionState, add commands: inout [CommandEnvelope],
-        clock: inout EventTime,
+        clock: inout Timestamp,
         inspector: String
     ) {
         func add(_ command: InspectionCommand, after minutes: Double) {
-            clock = EventTime(microseconds: clock.microseconds + Int64(minutes * 60_000_000))
+            clock = Timestamp(microsecondsSinceEpoch: clock.microsecondsSinceEpoch + Int64(minutes * 60_000_000))
             commands.append(
                 CommandEnvelope(commandID: nextCommandID(), actor: inspector, occurredAt: clock, command: command))
         }

@@ -1,5 +1,6 @@
 import AuditLog
 import AuditService
+import Chronology
 import Datasheets
 import Inspection
 import Rules
@@ -24,11 +25,11 @@ public struct WorkloadGenerator: Sendable {
         /// Calendar days simulated (work happens on weekdays).
         public var days: Int
         /// The first simulated day (midnight UTC); 2026-01-05 is a Monday.
-        public var start: EventTime
+        public var start: Timestamp
 
         public init(
             seed: UInt64 = 1, inspectors: Int = 12, locations: Int = 8, products: Int = 5000, days: Int = 90,
-            start: EventTime = EventTime(microseconds: 1_767_571_200_000_000)
+            start: Timestamp = Timestamp(microsecondsSinceEpoch: 1_767_571_200_000_000)
         ) {
             self.seed = seed
             self.inspectors = inspectors
@@ -41,7 +42,7 @@ public struct WorkloadGenerator: Sendable {
 
     /// A clock standing at the first simulated day: the service the generator drives must run on it.
     public func makeClock() -> ManualClock {
-        ManualClock(Timestamp(microsecondsSinceEpoch: configuration.start.microseconds))
+        ManualClock(configuration.start)
     }
 
     /// What was generated.
@@ -138,7 +139,7 @@ struct GeneratorRun {
     }
 
     /// Sets the server clock.
-    func setClock(_ time: EventTime) { clock.set(Timestamp(microsecondsSinceEpoch: time.microseconds)) }
+    func setClock(_ time: Timestamp) { clock.set(time) }
 
     /// A deterministic command id.
     mutating func nextCommandID() -> String {
