@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 import Inspection
 
@@ -70,16 +71,16 @@ extension AuditTrail {
     /// An event that may be about the subject: decoded, with what its timeline entry needs.
     private struct Candidate {
         var position: UInt64
-        var recordedAt: Int64
-        var occurredAt: Int64
+        var recordedAt: Timestamp
+        var occurredAt: Timestamp
         var actor: String
         var type: Int
         var event: InspectionEvent
 
         init(_ view: EventRecordView, type: Int, types: EventTypeInterner) throws {
             position = view.position
-            recordedAt = view.recordedAt.microsecondsSinceEpoch
-            occurredAt = view.occurredAt.microsecondsSinceEpoch
+            recordedAt = view.recordedAt
+            occurredAt = view.occurredAt
             actor = view.actor
             self.type = type
             event = try ProjectionRunner.decode(view, types.kinds[type])

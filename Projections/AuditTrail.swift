@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Inspection
 
 /// What an auditor's timeline is about.
@@ -24,10 +25,10 @@ public enum HistorySubject: Sendable, Hashable {
 public struct TimelineEntry: Sendable, Hashable, Codable {
     /// Log position.
     public var position: UInt64
-    /// Server time, µs since the epoch.
-    @ReportTime public var recordedAt: Int64
-    /// Device time, µs since the epoch.
-    @ReportTime public var occurredAt: Int64
+    /// Server time.
+    public var recordedAt: Timestamp
+    /// Device time.
+    public var occurredAt: Timestamp
     /// Who caused it.
     public var actor: String
     /// The event type name.
@@ -54,8 +55,8 @@ public enum AuditTrail {
             guard matcher.matches(event, actor: actor) else { return }
             entries.append(
                 TimelineEntry(
-                    position: record.position, recordedAt: record.recordedAt.microsecondsSinceEpoch,
-                    occurredAt: record.occurredAt.microsecondsSinceEpoch, actor: actor,
+                    position: record.position, recordedAt: record.recordedAt, occurredAt: record.occurredAt,
+                    actor: actor,
                     eventType: types.names[type], summary: event.summary))
         }
         return entries

@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 import Inspection
 
@@ -140,10 +141,6 @@ final class InspectorFold: ProjectionFold {
             sql: "SELECT running_since, worked_us FROM inspector_open_timer WHERE task = ?")
     }
 
-    static func day(_ micros: Int64) -> Int64 {
-        micros >= 0 ? micros / 86_400_000_000 : (micros + 1) / 86_400_000_000 - 1
-    }
-
     func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ record: TaskRecord) throws {
         let time = envelope.occurredAt
         switch event.kind {
@@ -258,7 +255,7 @@ final class InspectorFold: ProjectionFold {
     private func day(_ inspector: String, _ time: Int64, _ body: (inout InspectorDayRow) -> Void)
         throws
     {
-        let key = InspectorDayKey(inspector: inspector, day: Self.day(time))
+        let key = InspectorDayKey(inspector: inspector, day: Timestamp(microsecondsSinceEpoch: time).daysSinceEpoch)
         if key != pendingKey {
             try settlePending()
             pendingKey = key

@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 import Inspection
 
@@ -68,8 +69,8 @@ public struct PhotoRow: Sendable, Hashable, Codable {
     public var batchID: String
     /// Who attached it.
     public var inspectorID: String
-    /// When (occurred-at, µs since the epoch).
-    public var occurredAt: Int64
+    /// When (occurred-at).
+    public var occurredAt: Timestamp
 }
 
 extension ProjectionStore {
@@ -95,7 +96,7 @@ extension ProjectionStore {
             ).reversed().map { row in
                 PhotoRow(
                     position: UInt64(row[0] as Int64), gtin: row[1], taskID: row[2], batchID: row[3],
-                    inspectorID: row[4], occurredAt: row[5])
+                    inspectorID: row[4], occurredAt: Self.time(row[5]))
             }
         }
     }

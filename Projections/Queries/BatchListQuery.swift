@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 
 /// One line of the batch list: a batch without its tasks.
@@ -16,8 +17,8 @@ public struct BatchSummary: Sendable, Hashable, Codable {
     public var inspectorID: String
     public var locationID: String
     /// When it was allocated and when its open tasks are released.
-    @ReportTime public var allocatedAt: Int64
-    @ReportTime public var expiresAt: Int64
+    public var allocatedAt: Timestamp
+    public var expiresAt: Timestamp
     /// Tasks allocated, collected, skipped; inspections passed and failed.
     public var taskCount: Int
     public var collected: Int
@@ -50,8 +51,8 @@ public struct OverdueSample: Sendable, Hashable, Codable {
     public var productType: Int
     public var productTypeLabel: String
     /// When it was received, and the date it had to be inspected before.
-    @ReportTime public var receivedAt: Int64
-    @ReportTime public var inspectBefore: Int64
+    public var receivedAt: Timestamp
+    public var inspectBefore: Timestamp
     /// Whole days past the inspect-before date at the report's time.
     public var daysOverdue: Int
 }
@@ -89,17 +90,19 @@ extension ProjectionStore {
                 return BatchSummary(
                     batchID: row["id"], status: status, statusLabel: ReportLabels.batchStatus(status),
                     expired: row["expired"], mode: mode, modeLabel: ReportLabels.mode(mode),
-                    inspectorID: row["inspector"], locationID: row["location"], allocatedAt: row["allocated_at"],
-                    expiresAt: row["expires_at"], taskCount: row["task_count"], collected: row["collected"],
+                    inspectorID: row["inspector"], locationID: row["location"],
+                    allocatedAt: Self.time(row["allocated_at"]), expiresAt: Self.time(row["expires_at"]),
+                    taskCount: row["task_count"], collected: row["collected"],
                     skipped: row["skipped"], passed: row["passed"], failed: row["failed"])
             }
         }
     }
 
-    /// Received samples past their inspect-before date at `now` (µs) and not inspected since they
+    /// Received samples past their inspect-before date at `now` and not inspected since they
     /// were received, most overdue first. The same products `coverage` counts as overdue.
-    public func overdueSamples(at now: Int64) throws -> [OverdueSample] {
-        try database.read { db in
+    public func overdueSamples(at now: Timestamp) throws -> [OverdueSample] {
+        let now = now.microsecondsSinceEpoch
+        return try database.read { db in
             guard try db.tableExists("coverage_product"), try db.tableExists("quality_inspection") else { return [] }
             let hasProducts = try db.tableExists("product")
             let name = hasProducts ? "coalesce((SELECT name FROM product p WHERE p.gtin = c.gtin), '')" : "''"
@@ -118,8 +121,8 @@ extension ProjectionStore {
                 let before: Int64 = row["inspect_before"]
                 return OverdueSample(
                     gtin: row["gtin"], name: row["name"], productType: type,
-                    productTypeLabel: ReportLabels.productType(type), receivedAt: row["received_at"],
-                    inspectBefore: before, daysOverdue: Int((now - before) / 86_400_000_000))
+                    productTypeLabel: ReportLabels.productType(type), receivedAt: Self.time(row["received_at"]),
+                    inspectBefore: Self.time(before), daysOverdue: Int((now - before) / Timestamp.microsecondsPerDay))
             }
         }
     }

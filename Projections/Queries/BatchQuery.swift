@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 import Inspection
 
@@ -21,12 +22,12 @@ public struct BatchReport: Sendable, Hashable, Codable {
     public var paused: Bool
     /// Whether status 7 came from expiry rather than a cancellation.
     public var expired: Bool
-    /// Occurred-at times in µs since the epoch (ISO 8601 in JSON).
-    @ReportTime public var allocatedAt: Int64
-    /// When its open tasks are released if it is not submitted (µs).
-    @ReportTime public var expiresAt: Int64
-    /// Occurred-at of the last event that changed it (µs).
-    @ReportTime public var updatedAt: Int64
+    /// When it was allocated (occurred-at).
+    public var allocatedAt: Timestamp
+    /// When its open tasks are released if it is not submitted.
+    public var expiresAt: Timestamp
+    /// Occurred-at of the last event that changed it.
+    public var updatedAt: Timestamp
     /// Tasks allocated.
     public var taskCount: Int
     /// Tasks collected.
@@ -77,8 +78,8 @@ public struct TaskReport: Sendable, Hashable, Codable {
     public var unable: Int
     /// Photos attached.
     public var photos: Int
-    /// Occurred-at of the last event that changed it (µs).
-    @ReportTime public var updatedAt: Int64
+    /// Occurred-at of the last event that changed it.
+    public var updatedAt: Timestamp
 }
 
 extension ProjectionStore {
@@ -99,8 +100,9 @@ extension ProjectionStore {
             return BatchReport(
                 batchID: row["id"], inspectorID: row["inspector"], locationID: row["location"], mode: mode,
                 modeLabel: ReportLabels.mode(mode), status: status, statusLabel: ReportLabels.batchStatus(status),
-                paused: row["paused"], expired: row["expired"], allocatedAt: row["allocated_at"],
-                expiresAt: row["expires_at"], updatedAt: row["updated_at"], taskCount: row["task_count"],
+                paused: row["paused"], expired: row["expired"], allocatedAt: Self.time(row["allocated_at"]),
+                expiresAt: Self.time(row["expires_at"]), updatedAt: Self.time(row["updated_at"]),
+                taskCount: row["task_count"],
                 collected: row["collected"], skipped: row["skipped"], passed: row["passed"], failed: row["failed"],
                 inspectionSkipped: row["inspection_skipped"], photos: row["photos"], tasks: tasks)
         }
@@ -129,6 +131,6 @@ extension ProjectionStore {
             inspectionStatusLabel: inspection.map(ReportLabels.inspectionStatus), phase: row["phase"],
             verdicts: row["verdicts"], passed: row["passed"],
             warning: row["warning"], failure: row["failure"], unable: row["unable"], photos: row["photos"],
-            updatedAt: row["updated_at"])
+            updatedAt: Self.time(row["updated_at"]))
     }
 }

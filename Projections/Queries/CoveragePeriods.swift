@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 
 /// Inspections and distinct products per day, week or month: one pass over the inspections in
@@ -104,61 +105,14 @@ struct CoveragePeriods {
     /// truncates), nil outside the years 0–9999.
     @inline(__always)
     func key(microseconds: Int64) -> Int64? {
-        let seconds = microseconds / 1_000_000
-        let day = floorDivide(seconds, 86_400)
+        let day = Timestamp(microsecondsSinceEpoch: microseconds / 1_000_000 * 1_000_000).daysSinceEpoch
         // 0000-01-01 and 9999-12-31, days since the epoch.
         guard day >= -719_528 && day <= 2_932_896 else { return nil }
-        switch unit {
-        case .day: return day
-        // 1970-01-01 was a Thursday: the Monday on or before `day`.
-        case .week: return day - floorModulo(day + 3, 7)
-        case .month:
-            let date = Self.civil(day)
-            return date.year * 12 + date.month - 1
-        }
+        return unit.key(day: day)
     }
 
-    /// A period's name: `2026-01-05` for a day or a week's Monday, `2026-01` for a month.
-    func name(_ key: Int64) -> String {
-        switch unit {
-        case .day, .week:
-            let date = Self.civil(key)
-            // Only a week can start before the year 0 (0000-01-01 was a Saturday): SQLite's
-            // `date()` names it `-0001-12-27`.
-            let year = date.year < 0 ? "-" + Self.digits(-date.year, 4) : Self.digits(date.year, 4)
-            return year + "-" + Self.digits(date.month, 2) + "-" + Self.digits(date.day, 2)
-        case .month:
-            return Self.digits(floorDivide(key, 12), 4) + "-" + Self.digits(floorModulo(key, 12) + 1, 2)
-        }
-    }
-
-    /// The proleptic Gregorian date of a day since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func digits(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-}
-
-@inline(__always)
-private func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-    let quotient = a / b
-    return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
-}
-
-@inline(__always)
-private func floorModulo(_ a: Int64, _ b: Int64) -> Int64 {
-    let remainder = a % b
-    return remainder != 0 && (remainder < 0) != (b < 0) ? remainder + b : remainder
+    /// A period's name: `2026-01-05` for a day or a week's Monday, `2026-01` for a month (only a
+    /// week can start before the year 0, which 0000-01-01 was a Saturday of: SQLite's `date()`
+    /// and ``CivilDate`` name it `-0001-12-27`).
+    func name(_ key: Int64) -> String { unit.name(key: key) }
 }

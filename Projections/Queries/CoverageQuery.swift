@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 
 /// How coverage is grouped.
@@ -29,6 +30,26 @@ public enum PeriodUnit: String, Sendable, CaseIterable, Codable {
         case .day: "strftime('%Y-%m-%d', \(seconds), 'unixepoch')"
         case .week: "date(\(seconds), 'unixepoch', '-6 days', 'weekday 1')"
         case .month: "strftime('%Y-%m', \(seconds), 'unixepoch')"
+        }
+    }
+}
+
+extension PeriodUnit {
+    /// The period of day number `day` (days since 1970-01-01): the day itself, its week's Monday,
+    /// or its month (``CivilDate/monthsSinceYearZero``).
+    func key(day: Int64) -> Int64 {
+        switch self {
+        case .day: day
+        case .week: CivilDate.startOfWeek(day: day)
+        case .month: CivilDate(daysSinceEpoch: day).monthsSinceYearZero
+        }
+    }
+
+    /// A period's name: `2026-01-05` for a day or a week's Monday, `2026-01` for a month.
+    func name(key: Int64) -> String {
+        switch self {
+        case .day, .week: CivilDate(daysSinceEpoch: key).description
+        case .month: CivilDate.monthName(monthsSinceYearZero: key)
         }
     }
 }
@@ -79,7 +100,7 @@ public struct CoverageRow: Sendable, Hashable, Codable {
 }
 
 extension ProjectionStore {
-    /// Coverage from `from` (inclusive) to `to` (exclusive), µs since the epoch (open ends when nil).
+    /// Coverage from `from` (inclusive) to `to` (exclusive), open ends when nil.
     ///
     /// Counted in ordered passes over the coverage projection's indexes (see ``CoverageProjection``,
     /// ``CoveragePasses`` and ``CoveragePeriods``): each product's inspections are read once from
@@ -87,17 +108,19 @@ extension ProjectionStore {
     /// `(group, gtin, occurred_at)`, and only received products are checked for being overdue.
     /// Each answer equals the plain definition in `CoverageRow`'s fields (a test compares them on
     /// generated histories).
-    public func coverage(from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping) throws -> [CoverageRow] {
+    public func coverage(from: Timestamp? = nil, to: Timestamp? = nil, by grouping: CoverageGrouping) throws
+        -> [CoverageRow]
+    {
         try coverage(from: from, to: to, by: [grouping])[0]
     }
 
     /// Coverage by each of `groupings`, in that order, read in one transaction (the tables agree
     /// with each other); the type and location groupings share one pass over the catalogue.
-    public func coverage(from: Int64? = nil, to: Int64? = nil, by groupings: [CoverageGrouping]) throws
+    public func coverage(from: Timestamp? = nil, to: Timestamp? = nil, by groupings: [CoverageGrouping]) throws
         -> [[CoverageRow]]
     {
-        let from = from ?? Int64.min
-        let to = to ?? Int64.max
+        let from = from?.microsecondsSinceEpoch ?? Int64.min
+        let to = to?.microsecondsSinceEpoch ?? Int64.max
         return try database.read { db in
             guard try db.tableExists("quality_inspection"), try db.tableExists("coverage_product") else {
                 return groupings.map { _ in [] }

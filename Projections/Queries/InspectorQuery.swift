@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 
 /// One inspector's work over a period (sums of the per-day rows).
@@ -45,42 +46,51 @@ public struct InspectorSummary: Sendable, Hashable, Codable {
 }
 
 extension ProjectionStore {
-    /// Per inspector, the days from `from` (inclusive) to `to` (exclusive), µs since the epoch;
-    /// each day is the UTC day of the events' occurred-at times. Sorted by inspector id.
+    /// Per inspector, the days from `from` (inclusive) to `to` (exclusive); each day is the UTC
+    /// day of the events' occurred-at times. Sorted by inspector id.
     ///
-    /// With `per`, one row per inspector and day, week or month, each with the change in
-    /// inspections from the inspector's period before.
-    public func inspectorAnalytics(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
+    /// With `per`, one row per inspector and day, week or month (named as coverage names its
+    /// periods: ``PeriodUnit/name(key:)``), each with the change in inspections from the
+    /// inspector's period before.
+    public func inspectorAnalytics(from: Timestamp? = nil, to: Timestamp? = nil, per: PeriodUnit? = nil) throws
         -> [InspectorSummary]
     {
-        let period = per.map { $0.sql(seconds: "d.day * 86400") } ?? "NULL"
-        let firstDay = from.map { Self.day($0) } ?? Int64.min
-        let endDay = to.map { Self.day($0 - 1) } ?? Int64.max
+        let firstDay = from?.daysSinceEpoch ?? Int64.min
+        let endDay = to.map { $0.adding(microseconds: -1).daysSinceEpoch } ?? Int64.max
         var rows: [InspectorSummary] = try database.read { db in
             guard try db.tableExists("inspector_day") else { return [] }
-            return try Row.fetchAll(
+            // The days in order, each inspector's days of one period one after another.
+            let days = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT d.inspector, coalesce(i.name, d.inspector) AS name, count(*) AS days,
-                      \(period) AS period,
-                      sum(allocated), sum(collected), sum(skipped_unable), sum(skipped_out_of_stock),
-                      sum(skipped_unavailable), sum(inspected), sum(passed), sum(failed), sum(inspection_skipped),
-                      sum(verdicts), sum(photos), sum(worked_us), sum(timed_tasks)
+                    SELECT d.inspector, coalesce(i.name, d.inspector) AS name, d.day,
+                      allocated, collected, skipped_unable, skipped_out_of_stock, skipped_unavailable, inspected,
+                      passed, failed, inspection_skipped, verdicts, photos, worked_us, timed_tasks
                     FROM inspector_day d LEFT JOIN inspector i ON i.id = d.inspector
                     WHERE d.day >= ? AND d.day <= ?
-                    GROUP BY d.inspector, period ORDER BY d.inspector, period
-                    """, arguments: [firstDay, endDay]
-            ).map { row -> InspectorSummary in
-                let worked: Int64 = row[15]
-                let timed: Int = row[16]
-                return InspectorSummary(
-                    inspectorID: row[0], period: row[3], name: row[1], days: row[2], allocated: row[4],
-                    collected: row[5],
-                    skippedUnableToCollect: row[6], skippedOutOfStock: row[7], skippedNoLongerAvailable: row[8],
-                    inspected: row[9], passed: row[10], failed: row[11], inspectionSkipped: row[12],
-                    attributesVerified: row[13], photos: row[14], inspectingMicros: worked, timedTasks: timed,
-                    secondsPerTask: timed > 0 ? Double(worked) / Double(timed) / 1e6 : nil)
+                    ORDER BY d.inspector, d.day
+                    """, arguments: [firstDay, endDay])
+            var summaries: [InspectorSummary] = []
+            var periodKey: Int64?
+            while let row = try days.next() {
+                let inspector: String = row[0]
+                let key = per?.key(day: row[2])
+                if summaries.last?.inspectorID != inspector || key != periodKey {
+                    summaries.append(
+                        InspectorSummary(
+                            inspectorID: inspector, period: key.flatMap { per?.name(key: $0) }, name: row[1], days: 0,
+                            allocated: 0, collected: 0, skippedUnableToCollect: 0, skippedOutOfStock: 0,
+                            skippedNoLongerAvailable: 0, inspected: 0, passed: 0, failed: 0, inspectionSkipped: 0,
+                            attributesVerified: 0, photos: 0, inspectingMicros: 0, timedTasks: 0))
+                    periodKey = key
+                }
+                summaries[summaries.count - 1].add(row)
             }
+            return summaries
+        }
+        for index in rows.indices where rows[index].timedTasks > 0 {
+            rows[index].secondsPerTask =
+                Double(rows[index].inspectingMicros) / Double(rows[index].timedTasks) / 1e6
         }
         if per != nil {
             for index in rows.indices.dropFirst() where rows[index - 1].inspectorID == rows[index].inspectorID {
@@ -89,6 +99,25 @@ extension ProjectionStore {
         }
         return rows
     }
+}
 
-    static func day(_ micros: Int64) -> Int64 { InspectorFold.day(micros) }
+extension InspectorSummary {
+    /// Adds one `inspector_day` row (columns 3… as ``ProjectionStore/inspectorAnalytics(from:to:per:)``
+    /// selects them).
+    fileprivate mutating func add(_ row: Row) {
+        days += 1
+        allocated += row[3] as Int
+        collected += row[4] as Int
+        skippedUnableToCollect += row[5] as Int
+        skippedOutOfStock += row[6] as Int
+        skippedNoLongerAvailable += row[7] as Int
+        inspected += row[8] as Int
+        passed += row[9] as Int
+        failed += row[10] as Int
+        inspectionSkipped += row[11] as Int
+        attributesVerified += row[12] as Int
+        photos += row[13] as Int
+        inspectingMicros += row[14] as Int64
+        timedTasks += row[15] as Int
+    }
 }

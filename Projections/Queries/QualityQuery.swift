@@ -1,3 +1,4 @@
+import Chronology
 import GRDB
 
 /// A product's quality history: every finished inspection and rule check, with totals and trend.
@@ -14,11 +15,25 @@ public struct ProductQuality: Sendable, Hashable, Codable {
     public var passedInspections: Int
     /// Inspections that failed.
     public var failedInspections: Int
-    /// Occurred-at of the last finished inspection (µs), if any.
-    @OptionalReportTime public var lastInspectedAt: Int64?
+    /// Occurred-at of the last finished inspection, if any (`null` in JSON when none).
+    public var lastInspectedAt: Timestamp?
     /// `improving`, `worsening` or `stable`: the failure share of the last five inspections
     /// against the five before (the two halves of a shorter history); `-` with fewer than two.
     public var trend: String
+
+    /// Every member, `lastInspectedAt` as `null` when there is none (the report's JSON always
+    /// names it).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(gtin, forKey: .gtin)
+        try container.encodeIfPresent(product, forKey: .product)
+        try container.encode(inspections, forKey: .inspections)
+        try container.encode(ruleChecks, forKey: .ruleChecks)
+        try container.encode(passedInspections, forKey: .passedInspections)
+        try container.encode(failedInspections, forKey: .failedInspections)
+        try container.encode(lastInspectedAt, forKey: .lastInspectedAt)
+        try container.encode(trend, forKey: .trend)
+    }
 }
 
 /// One finished inspection of a product.
@@ -35,8 +50,8 @@ public struct InspectionRecord: Sendable, Hashable, Codable {
     public var mode: Int
     /// The mode's name ("existing product").
     public var modeLabel: String
-    /// Occurred-at (µs since the epoch).
-    @ReportTime public var occurredAt: Int64
+    /// Occurred-at.
+    public var occurredAt: Timestamp
     /// `inspectionStatus`: 2 passed, 3 failed.
     public var result: Int
     /// The result's name ("failed").
@@ -86,8 +101,8 @@ public struct RuleCheckRecord: Sendable, Hashable, Codable {
     public var datasheetID: String
     /// The rule sets applied, comma-separated.
     public var ruleSets: String
-    /// Occurred-at (µs since the epoch).
-    @ReportTime public var occurredAt: Int64
+    /// Occurred-at.
+    public var occurredAt: Timestamp
     /// Passed count.
     public var passed: Int
     /// Warning count.
@@ -113,7 +128,7 @@ extension ProjectionStore {
                 InspectionRecord(
                     position: UInt64(row["position"] as Int64), taskID: row["task"], batchID: row["batch"],
                     inspectorID: row["inspector"], mode: row["mode"],
-                    modeLabel: ReportLabels.mode(row["mode"]), occurredAt: row["occurred_at"],
+                    modeLabel: ReportLabels.mode(row["mode"]), occurredAt: Self.time(row["occurred_at"]),
                     result: row["result"], resultLabel: ReportLabels.inspectionStatus(row["result"]),
                     passed: row["passed"], warning: row["warning"], failure: row["failure"],
                     unable: row["unable"], failing: Self.split(row["failing"]))
@@ -123,7 +138,7 @@ extension ProjectionStore {
             ).map { row in
                 RuleCheckRecord(
                     position: UInt64(row["position"] as Int64), datasheetID: row["datasheet"],
-                    ruleSets: row["rule_sets"], occurredAt: row["occurred_at"], passed: row["passed"],
+                    ruleSets: row["rule_sets"], occurredAt: Self.time(row["occurred_at"]), passed: row["passed"],
                     warning: row["warning"], failure: row["failure"], unable: row["unable"],
                     failing: Self.split(row["failing"]))
             }

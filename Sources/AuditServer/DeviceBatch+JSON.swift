@@ -9,11 +9,11 @@ extension DeviceBatch {
     func json() -> ByteBuffer {
         var text = JSONText(capacity: 512 + 256 * (tasks?.count ?? 0))
         text.beginObject()
-        text.member("allocatedAt", allocatedAt)
+        text.member("allocatedAt", allocatedAt.iso8601)
         text.member("batchID", batchID)
         text.member("collectionPaused", collectionPaused)
         text.member("expired", expired)
-        text.member("expiresAt", expiresAt)
+        text.member("expiresAt", expiresAt.iso8601)
         text.member("inspectorID", inspectorID)
         text.member("locationID", locationID)
         text.member("missingPhotos", missingPhotos)

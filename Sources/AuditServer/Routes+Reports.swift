@@ -16,14 +16,14 @@ extension Routes {
 
         subscript(_ name: String) -> String? { parameters[name].flatMap { $0.isEmpty ? nil : $0 } }
 
-        func time(_ name: String) throws -> Int64? {
+        func time(_ name: String) throws -> Timestamp? {
             guard let text = self[name] else { return nil }
             guard let time = Timestamp(iso8601: text) else {
                 throw Problem.badRequest(
                     "invalid-query", "\(name) '\(text)' is not an ISO 8601 date or date-time",
                     remedy: "write e.g. 2026-01-31 or 2026-01-31T12:00:00Z")
             }
-            return time.microsecondsSinceEpoch
+            return time
         }
 
         func integer(_ name: String, _ range: ClosedRange<Int>) throws -> Int? {
@@ -90,7 +90,7 @@ extension Routes {
         try await waitIfAsked(query)
         // Read before the query runs: the answer reflects at least this position.
         let position = service.log.lastPosition
-        let key = "coverage \(grouping.rawValue) \(from.map(String.init) ?? "-") \(to.map(String.init) ?? "-")"
+        let key = "coverage \(grouping.rawValue) \(from?.iso8601 ?? "-") \(to?.iso8601 ?? "-")"
         // Without `to` the answer counts what is overdue now (on the system clock, as the query).
         let body = try await server.answers.answer(key, position: position, dependsOnClock: to == nil) {
             try Self.encode(["rows": try await report { try $0.coverage(from: from, to: to, by: grouping) }])

@@ -1,15 +1,15 @@
 import AuditLog
 import Chronology
 
-/// The `--from` / `--to` period of a report, in microseconds since the epoch (`to` exclusive).
+/// The `--from` / `--to` period of a report (`to` exclusive).
 public struct ReportPeriod: Sendable, Hashable {
     /// The first instant counted, if bounded.
-    public var from: Int64?
+    public var from: Timestamp?
     /// The first instant no longer counted, if bounded.
-    public var to: Int64?
+    public var to: Timestamp?
 
     /// A period from its bounds.
-    public init(from: Int64?, to: Int64?) {
+    public init(from: Timestamp?, to: Timestamp?) {
         self.from = from
         self.to = to
     }
@@ -18,15 +18,13 @@ public struct ReportPeriod: Sendable, Hashable {
     /// what it will hold), or `from` not before `to` (an empty period); nil when it is fine.
     public func problem(now: Timestamp) -> String? {
         for (name, bound) in [("--from", from), ("--to", to)] {
-            if let bound, bound > now.microsecondsSinceEpoch {
-                let time = Timestamp(microsecondsSinceEpoch: bound).iso8601
+            if let bound, bound > now {
                 return
-                    "\(name) \(time) is in the future: now is \(now.iso8601) (give a time up to now, or omit \(name))"
+                    "\(name) \(bound.iso8601) is in the future: now is \(now.iso8601) (give a time up to now, or omit \(name))"
             }
         }
         if let from, let to, from >= to {
-            let (start, end) = (Timestamp(microsecondsSinceEpoch: from), Timestamp(microsecondsSinceEpoch: to))
-            return "--from \(start.iso8601) must be before --to \(end.iso8601) "
+            return "--from \(from.iso8601) must be before --to \(to.iso8601) "
                 + "(--to is exclusive: give a later --to or an earlier --from)"
         }
         return nil

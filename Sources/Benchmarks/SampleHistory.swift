@@ -48,8 +48,11 @@ public struct SampleHistory: Sendable {
         random = SeededRandom(seed: seed)
         self.products = products
         self.inspectors = inspectors
-        time = 1_767_225_600_000_000  // 2026-01-01T00:00:00Z
+        time = Self.start.microsecondsSinceEpoch
     }
+
+    /// 2026-01-01T00:00:00Z, the history's first day.
+    static let start = Timestamp(microsecondsSinceEpoch: 1_767_225_600_000_000)
 
     /// The next command group (the history is endless: it keeps adding days).
     public mutating func next() -> Group {
@@ -167,7 +170,7 @@ public struct SampleHistory: Sendable {
     /// One working day: each inspector takes a batch (sometimes an ad-hoc task), receptions arrive.
     private mutating func work() {
         day += 1
-        time = 1_767_225_600_000_000 + Int64(day) * 86_400_000_000 + 7 * 3_600_000_000
+        time = Self.start.adding(days: day).adding(minutes: 7 * 60).microsecondsSinceEpoch
         for _ in 0..<3 {
             let gtin = pick(gtins)
             emit(
@@ -177,7 +180,7 @@ public struct SampleHistory: Sendable {
                         ProductReceived(
                             receptionID: "rec-\(day)-\(random.next() % 1_000_000)", gtin: gtin, locationID: "centre-1",
                             receivedBy: "insp-1", condition: .good, priority: .normal,
-                            inspectBefore: Timestamp(microsecondsSinceEpoch: time + 10 * 86_400_000_000),
+                            inspectBefore: Timestamp(microsecondsSinceEpoch: time).adding(days: 10),
                             decommission: .donate,
                             storageLocation: "shelf-\(random.next() % 50)"))
                 ])
@@ -215,7 +218,7 @@ public struct SampleHistory: Sendable {
                     BatchAllocated(
                         batchID: id, inspectorID: inspector, locationID: pick(Array(Self.locations.prefix(4))),
                         mode: mode, requestedQuantity: count, requestedMinutes: nil,
-                        expiresAt: Timestamp(microsecondsSinceEpoch: time + 4 * 86_400_000_000), tasks: tasks))
+                        expiresAt: Timestamp(microsecondsSinceEpoch: time).adding(days: 4), tasks: tasks))
             ])
         emit(stream, inspector, [.collectionStarted(CollectionStarted(batchID: id))])
         if chance(3) {

@@ -111,22 +111,22 @@ struct Chart: Sendable {
     /// `counts` are the lane totals printed (the marks may be a sample of them); counted from
     /// `events` when nil.
     static func timeline(
-        id: String, title: String, lanes: [String], events: [(time: Int64, lane: Int, label: String)],
+        id: String, title: String, lanes: [String], events: [(time: Timestamp, lane: Int, label: String)],
         counts: [Int]? = nil
     ) -> Chart {
         let width = 720.0
         let labelWidth = 150.0
         let laneHeight = 24.0
         let height = Double(max(lanes.count, 1)) * laneHeight + 30
-        let first = events.map(\.time).min() ?? 0
-        let last = events.map(\.time).max() ?? 0
-        let span = Double(max(last - first, 1))
+        let first = events.map(\.time).min() ?? Timestamp(microsecondsSinceEpoch: 0)
+        let last = events.map(\.time).max() ?? Timestamp(microsecondsSinceEpoch: 0)
+        let span = Double(max(last.microsecondsSinceEpoch - first.microsecondsSinceEpoch, 1))
         let counts = counts ?? lanes.indices.map { lane in events.filter { $0.lane == lane }.count }
         let summary =
             title + ". " + zip(lanes, counts).map { "\($0): \($1)" }.joined(separator: "; ")
             + (events.isEmpty
                 ? ""
-                : "; from \(Timestamp(microsecondsSinceEpoch: first).iso8601) to \(Timestamp(microsecondsSinceEpoch: last).iso8601)")
+                : "; from \(first.iso8601) to \(last.iso8601)")
         var svg = open(id: id, width: width, height: height, title: title, summary: summary)
         for (index, lane) in lanes.enumerated() {
             let y = Double(index) * laneHeight + 16
@@ -137,7 +137,9 @@ struct Chart: Sendable {
                 "<line class=\"axis\" x1=\"\(fmt(labelWidth))\" y1=\"\(fmt(y))\" x2=\"\(fmt(width - 10))\" y2=\"\(fmt(y))\"/></g>"
         }
         for event in events {
-            let x = labelWidth + (width - labelWidth - 16) * Double(event.time - first) / span
+            let x =
+                labelWidth + (width - labelWidth - 16)
+                * Double(event.time.microsecondsSinceEpoch - first.microsecondsSinceEpoch) / span
             let y = Double(event.lane) * laneHeight + 16
             svg +=
                 "<circle class=\"\(style(event.lane))\" cx=\"\(fmt(x))\" cy=\"\(fmt(y))\" r=\"4\"><title>\(HTML.escape(event.label))</title></circle>"
@@ -145,9 +147,9 @@ struct Chart: Sendable {
         if !events.isEmpty {
             let axisY = Double(lanes.count) * laneHeight + 20
             svg +=
-                "<text class=\"value\" x=\"\(fmt(labelWidth))\" y=\"\(fmt(axisY))\">\(Timestamp(microsecondsSinceEpoch: first).iso8601.prefix(10))</text>"
+                "<text class=\"value\" x=\"\(fmt(labelWidth))\" y=\"\(fmt(axisY))\">\(first.civilDate)</text>"
             svg +=
-                "<text class=\"value\" x=\"\(fmt(width - 10))\" y=\"\(fmt(axisY))\" text-anchor=\"end\">\(Timestamp(microsecondsSinceEpoch: last).iso8601.prefix(10))</text>"
+                "<text class=\"value\" x=\"\(fmt(width - 10))\" y=\"\(fmt(axisY))\" text-anchor=\"end\">\(last.civilDate)</text>"
         }
         return Chart(svg: svg + "</svg>", summary: summary)
     }

@@ -4,10 +4,10 @@ import Foundation
 /// How pages print numbers and times: as the CLI prints them.
 enum Format {
     /// ISO 8601 UTC.
-    static func time(_ micros: Int64) -> String { Timestamp(microsecondsSinceEpoch: micros).iso8601 }
+    static func time(_ time: Timestamp) -> String { time.iso8601 }
 
     /// ISO 8601 UTC, or "" when absent.
-    static func time(_ micros: Int64?) -> String { micros.map(time) ?? "" }
+    static func time(_ time: Timestamp?) -> String { time?.iso8601 ?? "" }
 
     /// One decimal, as `coverage` prints percentages.
     static func decimal(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -15,13 +15,13 @@ struct PageRequest {
 
     subscript(_ name: String) -> String? { parameters[name]?.trimmingCharacters(in: .whitespaces) }
 
-    /// An ISO 8601 date or date-time, µs since the epoch.
-    func time(_ name: String) throws -> Int64? {
+    /// An ISO 8601 date or date-time.
+    func time(_ name: String) throws -> Timestamp? {
         guard let text = self[name] else { return nil }
         guard let time = Timestamp(iso8601: text) else {
             throw ReportError.badParameter(name, text, expected: "an ISO 8601 date or date-time such as 2026-01-31")
         }
-        return time.microsecondsSinceEpoch
+        return time
     }
 
     /// `from` and `to`, checked as the CLI checks them (not in the future, `from` before `to`).

@@ -58,7 +58,7 @@ struct ProductPage {
 
     private func timeline(_ quality: ProductQuality) -> PageContent.Section {
         let lanes = ["inspection passed", "inspection failed", "rule check"]
-        var events: [(time: Int64, lane: Int, label: String)] = quality.inspections.map { record in
+        var events: [(time: Timestamp, lane: Int, label: String)] = quality.inspections.map { record in
             (
                 record.occurredAt, record.result == 2 ? 0 : 1,
                 "\(Format.time(record.occurredAt)) \(record.resultLabel) by \(record.inspectorID) (\(record.failure) failures, \(record.warning) warnings)"

@@ -30,7 +30,7 @@ struct CoverageCommand: ParsableCommand {
 
     func run() throws {
         let queries = try asOf.queries(data)
-        let rows = try queries.coverage(from: period.fromMicros, to: period.toMicros, by: by)
+        let rows = try queries.coverage(from: period.fromTime, to: period.toTime, by: by)
         output.emit(rows) { Self.table(rows, by: by) }
     }
 

@@ -78,10 +78,10 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let queries = try ProjectionAccess.queries(data)
         let end = try asOf.map { try queries.position(of: $0, option: "--as-of") }
-        let entries = try await queries.history(subject, upTo: end, from: period.fromMicros, to: period.toMicros)
+        let entries = try await queries.history(subject, upTo: end, from: period.fromTime, to: period.toTime)
         // Nothing at all about the subject is a mistyped id, not an empty history; nothing
         // as of an early point or in a period, when there is something else, is an honest empty answer.
-        let unbounded = end == nil && period.fromMicros == nil && period.toMicros == nil
+        let unbounded = end == nil && period.fromTime == nil && period.toTime == nil
         if entries.isEmpty, unbounded ? true : try await queries.history(subject, upTo: nil).isEmpty {
             throw CLIFailure.badInput("no \(subjectDescription) in the log (\(subjectHint))")
         }

@@ -28,7 +28,7 @@ struct InspectorsCommand: ParsableCommand {
 
     func run() throws {
         let rows = try asOf.queries(data).inspectors(
-            from: period.fromMicros, to: period.toMicros, per: by)
+            from: period.fromTime, to: period.toTime, per: by)
         output.emit(rows) { Self.table(rows, per: by) }
     }
 

@@ -29,10 +29,8 @@ enum ProjectionAccess {
         }
     }
 
-    /// `value` as an ISO 8601 UTC date-time (microseconds only when not zero).
-    static func time(_ micros: Int64?) -> String {
-        micros.map { Timestamp(microsecondsSinceEpoch: $0).iso8601 } ?? "-"
-    }
+    /// `time` as an ISO 8601 UTC date-time (microseconds only when not zero), "-" when absent.
+    static func time(_ time: Timestamp?) -> String { time?.iso8601 ?? "-" }
 }
 
 /// Optional `--from` / `--to` bounds of a report period.
@@ -50,13 +48,13 @@ struct PeriodOptions: ParsableArguments {
                     "\(name) '\(value)' is not an ISO 8601 date or date-time (use 2026-03-01 or 2026-03-01T08:00:00Z)")
             }
         }
-        if let problem = ReportPeriod(from: fromMicros, to: toMicros).problem(now: Timestamp(Date())) {
+        if let problem = ReportPeriod(from: fromTime, to: toTime).problem(now: Timestamp(Date())) {
             throw ValidationError(problem)
         }
     }
 
-    var fromMicros: Int64? { from.flatMap { Timestamp(iso8601: $0)?.microsecondsSinceEpoch } }
-    var toMicros: Int64? { to.flatMap { Timestamp(iso8601: $0)?.microsecondsSinceEpoch } }
+    var fromTime: Timestamp? { from.flatMap { Timestamp(iso8601: $0) } }
+    var toTime: Timestamp? { to.flatMap { Timestamp(iso8601: $0) } }
 }
 
 /// `--as-of TIME|POSITION` and `--projections FILE`: a report as the log stood at a point, or

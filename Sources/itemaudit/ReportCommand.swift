@@ -40,7 +40,7 @@ struct ReportCommand: AsyncParsableCommand {
             var checks: RuleCheckInput?
             if let datasheets { checks = try await RuleCheckInput.check(file: datasheets) }
             let report = StaticReport(
-                queries: queries, period: ReportPeriod(from: period.fromMicros, to: period.toMicros), datasheets: checks
+                queries: queries, period: ReportPeriod(from: period.fromTime, to: period.toTime), datasheets: checks
             )
             let summary = try await report.write(to: URL(fileURLWithPath: out))
             if !quiet {

@@ -54,7 +54,8 @@ struct AnswerEncodingTests {
             childQuantity: nil, aisle: nil, collectionStatus: 0, skipReason: nil, inspectionStatus: nil, photos: [])
         let batch = DeviceBatch(
             batchID: "B1", inspectorID: Self.awkward, locationID: "S1", mode: 2, status: 5, collectionPaused: true,
-            expired: false, allocatedAt: "2026-11-29T10:00:00Z", expiresAt: "2026-12-06T10:00:00Z", taskCount: 2,
+            expired: false, allocatedAt: try #require(Timestamp(iso8601: "2026-11-29T10:00:00Z")),
+            expiresAt: try #require(Timestamp(iso8601: "2026-12-06T10:00:00.25Z")), taskCount: 2,
             tasks: [full, bare], missingPhotos: ["ab"])
         var listed = batch
         listed.tasks = nil

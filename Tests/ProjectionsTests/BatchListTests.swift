@@ -7,11 +7,11 @@ import Testing
     @Test func overdueListsWhatCoverageCounts() async throws {
         try await KnownHistoryTests().withKnownHistory { _, store in
             // Received 2026-03-03 with inspect-before 2026-03-05, never inspected.
-            let late = try store.overdueSamples(at: KnownHistoryTests.micros("2026-03-10"))
+            let late = try store.overdueSamples(at: KnownHistoryTests.time("2026-03-10"))
             #expect(late.map(\.daysOverdue) == [5] && late.first?.productTypeLabel == "case")
-            let counted = try store.coverage(to: KnownHistoryTests.micros("2026-03-10"), by: .type)
+            let counted = try store.coverage(to: KnownHistoryTests.time("2026-03-10"), by: .type)
             #expect(late.count == counted.compactMap(\.overdue).reduce(0, +))
-            #expect(try store.overdueSamples(at: KnownHistoryTests.micros("2026-03-04")).isEmpty)
+            #expect(try store.overdueSamples(at: KnownHistoryTests.time("2026-03-04")).isEmpty)
         }
     }
 

@@ -55,7 +55,7 @@ import Testing
             ]
             for (from, to) in periods {
                 for grouping in [CoverageGrouping.day, .week, .month] {
-                    let fast = try store.coverage(from: from, to: to, by: grouping)
+                    let fast = try store.coverage(from: timestamp(from), to: timestamp(to), by: grouping)
                     let plain = try plainCoverage(store, from: from, to: to, by: grouping)
                     #expect(fast == plain, "seed \(seed), \(grouping), from \(from as Any) to \(to as Any)")
                     #expect(!fast.isEmpty, "seed \(seed), \(grouping): something to compare")

@@ -35,14 +35,17 @@ import Testing
             var rows: [CoverageRow] = []
             for (from, to) in periods {
                 for grouping in CoverageGrouping.allCases {
-                    let fast = try store.coverage(from: from, to: to, by: grouping)
+                    let fast = try store.coverage(from: timestamp(from), to: timestamp(to), by: grouping)
                     let plain = try plainCoverage(store, from: from, to: to, by: grouping)
                     #expect(fast == plain, "seed \(seed), \(grouping), from \(from as Any) to \(to as Any)")
                     rows += fast
                 }
                 // All groupings in one read (the coverage page's) answer as each alone does.
-                let together = try store.coverage(from: from, to: to, by: CoverageGrouping.allCases)
-                let alone = try CoverageGrouping.allCases.map { try store.coverage(from: from, to: to, by: $0) }
+                let together = try store.coverage(
+                    from: timestamp(from), to: timestamp(to), by: CoverageGrouping.allCases)
+                let alone = try CoverageGrouping.allCases.map {
+                    try store.coverage(from: timestamp(from), to: timestamp(to), by: $0)
+                }
                 #expect(together == alone, "seed \(seed), from \(from as Any) to \(to as Any)")
             }
             // The figures are not all zero: the comparison compares something.

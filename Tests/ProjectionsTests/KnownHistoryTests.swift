@@ -161,7 +161,7 @@ import Testing
         }
     }
 
-    static func micros(_ text: String) -> Int64 { Timestamp(iso8601: text)?.microsecondsSinceEpoch ?? 0 }
+    static func time(_ text: String) -> Timestamp { Timestamp(iso8601: text) ?? Timestamp(microsecondsSinceEpoch: 0) }
 
     @Test func inspectorAnalyticsMatchHandComputedFigures() async throws {
         try await withKnownHistory { _, store in
@@ -176,13 +176,13 @@ import Testing
             // B1-1: 09:00–09:01 and 09:03–09:04 (the pause excluded) = 120 s; B1-3: 90 s.
             #expect(ida.inspectingMicros == 210_000_000 && ida.timedTasks == 2)
             #expect(ida.secondsPerTask == 105)
-            #expect(try store.inspectorAnalytics(from: Self.micros("2026-03-04")).isEmpty)
+            #expect(try store.inspectorAnalytics(from: Self.time("2026-03-04")).isEmpty)
         }
     }
 
     @Test func coverageMatchesHandComputedFigures() async throws {
         try await withKnownHistory { _, store in
-            let byType = try store.coverage(to: Self.micros("2026-03-10"), by: .type)
+            let byType = try store.coverage(to: Self.time("2026-03-10"), by: .type)
             #expect(
                 byType == [
                     CoverageRow(
@@ -195,12 +195,12 @@ import Testing
                         overdue: 1),
                 ])
             // Before its inspect-before date the received case is not overdue yet.
-            let early = try store.coverage(to: Self.micros("2026-03-04"), by: .type)
+            let early = try store.coverage(to: Self.time("2026-03-04"), by: .type)
             #expect(early.map(\.overdue) == [0, 0])
             // At 09:30 only B1-1 (G1, finished 09:04) is done; B1-3 finishes at 10:01:30.
-            let midway = try store.coverage(to: Self.micros("2026-03-03T09:30:00Z"), by: .type)
+            let midway = try store.coverage(to: Self.time("2026-03-03T09:30:00Z"), by: .type)
             #expect(midway.map(\.inspected) == [1, 0] && midway.map(\.neverInspected) == [2, 1])
-            let byLocation = try store.coverage(to: Self.micros("2026-03-10"), by: .location)
+            let byLocation = try store.coverage(to: Self.time("2026-03-10"), by: .location)
             #expect(
                 byLocation == [
                     CoverageRow(
@@ -229,7 +229,7 @@ import Testing
             #expect(
                 checked.inspections.map { $0.failing.map(\.stored) } == [["b=2"]]
                     && checked.ruleChecks.map { $0.failing.map(\.stored) } == [["b=3"]])
-            #expect(checked.lastInspectedAt == Self.micros("2026-03-03T09:04:00Z"))
+            #expect(checked.lastInspectedAt == Self.time("2026-03-03T09:04:00Z"))
             #expect(try store.productQuality(gtin: "12345670") == nil)
             #expect(try store.search(ProductFilter(text: "vali chee")).total == 4)
             #expect(try store.search(ProductFilter(text: "valio", productType: 1)).items.map(\.gtin) == [Self.g4])

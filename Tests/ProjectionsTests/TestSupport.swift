@@ -55,6 +55,9 @@ func append(_ events: [(String, InspectionEvent, String)], to log: EventLog, clo
     }
 }
 
+/// A bound in µs since the epoch as the queries take it.
+func timestamp(_ micros: Int64?) -> Timestamp? { micros.map { Timestamp(microsecondsSinceEpoch: $0) } }
+
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -88,7 +91,8 @@ func queryAnswers(_ store: ProjectionStore) throws -> [String] {
     for gtin in gtins { answers.append("\(try store.productQuality(gtin: gtin).map { "\($0)" } ?? "nil")") }
     answers.append("\(try store.inspectorAnalytics())")
     for grouping in CoverageGrouping.allCases {
-        answers.append("\(try store.coverage(to: 1_775_000_000_000_000, by: grouping))")
+        answers.append(
+            "\(try store.coverage(to: Timestamp(microsecondsSinceEpoch: 1_775_000_000_000_000), by: grouping))")
     }
     answers.append("\(try store.search(ProductFilter(text: "valio"), limit: 50))")
     answers.append("\(try store.categoryTree())")

@@ -33,7 +33,9 @@ struct AttributeFailuresTests {
                     }
                 }
             }
-            let counted = try fixture.queries.attributeFailures(from: period.from, to: period.to)
+            let counted = try fixture.queries.attributeFailures(
+                from: period.from.map { Timestamp(microsecondsSinceEpoch: $0) },
+                to: period.to.map { Timestamp(microsecondsSinceEpoch: $0) })
             #expect(Set(counted.map(\.attribute)).count == counted.count, "an attribute is listed twice")
             #expect(counted.count == expected.count, "\(period)")
             for count in counted {

@@ -1,3 +1,4 @@
+import Chronology
 import Inspection
 
 /// What a device shows of a batch, from the service's current state (not the projections: a
@@ -10,8 +11,8 @@ public struct DeviceBatch: Sendable, Hashable, Codable {
     public var status: Int
     public var collectionPaused: Bool
     public var expired: Bool
-    public var allocatedAt: String
-    public var expiresAt: String
+    public var allocatedAt: Timestamp
+    public var expiresAt: Timestamp
     public var taskCount: Int
     /// The tasks, in suggested order (only when one batch is asked for).
     public var tasks: [DeviceTask]?
@@ -94,7 +95,7 @@ extension AuditService {
         return DeviceBatch(
             batchID: batch.id, inspectorID: batch.inspectorID, locationID: batch.locationID, mode: batch.mode.rawValue,
             status: batch.status.rawValue, collectionPaused: batch.collectionPaused, expired: batch.expired,
-            allocatedAt: batch.allocatedAt.iso8601, expiresAt: batch.expiresAt.iso8601, taskCount: batch.taskIDs.count,
+            allocatedAt: batch.allocatedAt, expiresAt: batch.expiresAt, taskCount: batch.taskIDs.count,
             tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing)
     }
 

@@ -30,9 +30,9 @@ extension AuditQueries {
         LogHead(position: log.lastPosition, headHash: log.headHash, recordedAt: log.lastRecordedAt)
     }
 
-    /// Per attribute, how many finished inspections in `[from, to)` (µs since the epoch; open
-    /// when nil) failed or warned on it, most failures first (then by name).
-    public func attributeFailures(from: Int64? = nil, to: Int64? = nil) throws -> [AttributeFailureCount] {
+    /// Per attribute, how many finished inspections in `[from, to)` (open when nil) failed or
+    /// warned on it, most failures first (then by name).
+    public func attributeFailures(from: Timestamp? = nil, to: Timestamp? = nil) throws -> [AttributeFailureCount] {
         let rows: [String] = try withProjections { store in
             try store.database.read { db in
                 guard try db.tableExists("quality_inspection") else { return [] }
@@ -41,7 +41,8 @@ extension AuditQueries {
                     sql: """
                         SELECT failing FROM quality_inspection
                         WHERE failing <> '' AND occurred_at >= ? AND occurred_at < ?
-                        """, arguments: [from ?? Int64.min, to ?? Int64.max])
+                        """,
+                    arguments: [from?.microsecondsSinceEpoch ?? Int64.min, to?.microsecondsSinceEpoch ?? Int64.max])
             }
         }
         var counts = AttributeCounts()

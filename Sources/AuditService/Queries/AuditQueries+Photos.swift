@@ -1,4 +1,5 @@
 import AuditLog
+import Chronology
 import Foundation
 import Inspection
 import PostgresLog
@@ -22,8 +23,8 @@ public struct InspectionPhoto: Sendable, Hashable, Codable {
     public var batchID: String
     /// Who attached it.
     public var inspectorID: String
-    /// When (occurred-at, µs since the epoch).
-    public var occurredAt: Int64
+    /// When (occurred-at).
+    public var occurredAt: Timestamp
 }
 
 extension AuditQueries {

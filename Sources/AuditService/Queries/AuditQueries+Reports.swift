@@ -4,13 +4,13 @@ import Foundation
 import Projections
 
 extension AuditQueries {
-    /// Coverage per group over `[from, to)` (microseconds since the epoch): from the start of the
-    /// log when `from` is nil, up to `now` when `to` is nil.
+    /// Coverage per group over `[from, to)`: from the start of the log when `from` is nil, up to
+    /// `now` when `to` is nil.
     ///
     /// Every caller that means "everything so far" passes no `to`, so the demo, the CLI and the
     /// server count the same inspections and the same overdue products.
     public func coverage(
-        from: Int64? = nil, to: Int64? = nil, by grouping: CoverageGrouping, now: Timestamp = Timestamp(Date())
+        from: Timestamp? = nil, to: Timestamp? = nil, by grouping: CoverageGrouping, now: Timestamp = Timestamp(Date())
     ) throws -> [CoverageRow] {
         try coverage(from: from, to: to, by: [grouping], now: now)[0]
     }
@@ -19,15 +19,16 @@ extension AuditQueries {
     /// ``coverage(from:to:by:now:)`` counts it, read at one point of the log: a page with several
     /// groupings shows tables that agree, and the type and location groupings share their pass.
     public func coverage(
-        from: Int64? = nil, to: Int64? = nil, by groupings: [CoverageGrouping], now: Timestamp = Timestamp(Date())
+        from: Timestamp? = nil, to: Timestamp? = nil, by groupings: [CoverageGrouping],
+        now: Timestamp = Timestamp(Date())
     ) throws -> [[CoverageRow]] {
-        let end = try to ?? reportTime(now).microsecondsSinceEpoch
+        let end = try to ?? reportTime(now)
         return try withProjections { try $0.coverage(from: from, to: end, by: groupings) }
     }
 
-    /// Inspector analytics per inspector over `[from, to)` (microseconds since the epoch; open when
-    /// nil), or per inspector and day, week or month with `per`.
-    public func inspectors(from: Int64? = nil, to: Int64? = nil, per: PeriodUnit? = nil) throws
+    /// Inspector analytics per inspector over `[from, to)` (open when nil), or per inspector and
+    /// day, week or month with `per`.
+    public func inspectors(from: Timestamp? = nil, to: Timestamp? = nil, per: PeriodUnit? = nil) throws
         -> [InspectorSummary]
     {
         try withProjections { try $0.inspectorAnalytics(from: from, to: to, per: per) }
@@ -46,7 +47,7 @@ extension AuditQueries {
     /// Received samples past their inspect-before date at `now` and not inspected since they were
     /// received: the products `coverage` counts as overdue, most overdue first.
     public func overdueSamples(now: Timestamp = Timestamp(Date())) throws -> [OverdueSample] {
-        let end = try reportTime(now).microsecondsSinceEpoch
+        let end = try reportTime(now)
         return try withProjections { try $0.overdueSamples(at: end) }
     }
 

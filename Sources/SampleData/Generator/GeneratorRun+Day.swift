@@ -7,9 +7,8 @@ extension GeneratorRun {
     /// work synced at 18:00 (devices work offline and upload at the end of the day).
     mutating func simulate(day: Int) async throws {
         let midnight = configuration.start.adding(days: day)
-        // 1970-01-01 was a Thursday: day 3 of the week counting from Monday = 0.
-        let weekday = Int((midnight.microsecondsSinceEpoch / Timestamp.microsecondsPerDay + 3) % 7)
-        guard weekday < 5 else { return }
+        // Monday to Friday (ISO weekdays 1–5).
+        guard midnight.civilDate.weekday <= 5 else { return }
         report.workdays += 1
         // The morning is one durable write: expiries, receptions, allocations (the server's 07:30).
         let morning = midnight.adding(minutes: 7 * 60 + 30)
@@ -28,11 +27,9 @@ extension GeneratorRun {
         // Devices upload after the day's work: never before the last thing they did, or the log
         // would record work "occurring" after it was recorded (and a report bounded by the
         // recorded time would miss it).
-        let lastWork = work.compactMap(\.occurredAt?.microsecondsSinceEpoch).max() ?? 0
         let sync = midnight.adding(minutes: 18 * 60)
-        setClock(
-            lastWork < sync.microsecondsSinceEpoch
-                ? sync : Timestamp(microsecondsSinceEpoch: lastWork).adding(minutes: 10))
+        let lastWork = work.compactMap(\.occurredAt).max()
+        setClock(lastWork.map { $0 < sync ? sync : $0.adding(minutes: 10) } ?? sync)
         try await send(work)
     }
 

@@ -10,7 +10,7 @@ extension GeneratorRun {
         var commands: [CommandEnvelope] = []
         var clock = dayStart.adding(minutes: Int64(random.int(0...30)))
         func add(_ command: InspectionCommand, after minutes: Double) {
-            clock = Timestamp(microsecondsSinceEpoch: clock.microsecondsSinceEpoch + Int64(minutes * 60_000_000))
+            clock = clock.adding(microseconds: Int64(minutes * 60_000_000))
             commands.append(
                 CommandEnvelope(
                     commandID: nextCommandID(), actor: assignment.inspector, occurredAt: clock, command: command))
@@ -79,7 +79,7 @@ extension GeneratorRun {
         inspector: String
     ) {
         func add(_ command: InspectionCommand, after minutes: Double) {
-            clock = Timestamp(microsecondsSinceEpoch: clock.microsecondsSinceEpoch + Int64(minutes * 60_000_000))
+            clock = clock.adding(microseconds: Int64(minutes * 60_000_000))
             commands.append(
                 CommandEnvelope(commandID: nextCommandID(), actor: inspector, occurredAt: clock, command: command))
         }
