@@ -21,11 +21,16 @@ extension Timestamp: Codable {
     /// since the epoch.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let micros = try? container.decode(Int64.self) {
+        let text: String
+        do {
+            // Text first: it is what every writer writes (and a command's time is decoded on
+            // every append).
+            text = try container.decode(String.self)
+        } catch {
+            guard let micros = try? container.decode(Int64.self) else { throw error }
             self.init(microsecondsSinceEpoch: micros)
             return
         }
-        let text = try container.decode(String.self)
         guard let parsed = Timestamp(iso8601: text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
