@@ -1,3 +1,4 @@
+import AuditService
 import HTTPTypes
 import WebPages
 

@@ -14,7 +14,7 @@ extension WebSite {
 
     /// Who is looking, for the page to decide what to show.
     static func viewer(_ visitor: Visitor) -> PageViewer {
-        PageViewer(userID: visitor.user.username, role: visitor.user.role.name, csrfToken: visitor.session.csrfToken)
+        PageViewer(userID: visitor.user.username, role: visitor.user.role, csrfToken: visitor.session.csrfToken)
     }
 
     /// The query parameters of a page request. An inspector's requests are pinned to their

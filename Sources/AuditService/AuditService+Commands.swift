@@ -345,9 +345,11 @@ extension AuditService {
 
 extension IdentityState {
     /// Whether `actor` is a user whose role limits their commands to their own batches and tasks
-    /// (inspectors). Actors without an account (the `system` expiry, `record` files, the generator)
+    /// (``PermissionTable/isLimitedToOwnWork(_:)``: inspectors). Actors without an account (the `system` expiry, `record` files, the generator)
     /// are the operator's, and act on anyone's work.
-    func isLimitedToOwnWork(_ actor: String) -> Bool { users[actor]?.role == .inspector }
+    func isLimitedToOwnWork(_ actor: String) -> Bool {
+        users[actor].map { PermissionTable.isLimitedToOwnWork($0.role) } ?? false
+    }
 }
 
 extension AuditService {

@@ -86,6 +86,8 @@ public typealias InspectionCommand = Inspection.InspectionCommand
 public typealias CommandParseError = Inspection.CommandParseError
 /// Why a device's bundle of commands cannot be taken.
 public typealias BundleParseError = Inspection.BundleParseError
+/// What a user may do; the permission table is keyed by it.
+public typealias UserRole = Inspection.UserRole
 
 /// The seed's code lists, with their codes and labels (for device clients).
 public typealias BatchStatus = Inspection.BatchStatus

@@ -25,7 +25,7 @@ public enum PagesBenchmark {
     ) async throws -> [BenchmarkResult] {
         let now = Timestamp(Date())
         let pages = ReportPages(queries: queries, links: .server(basePath: "/pages"), now: { now })
-        let viewer = PageViewer(userID: "bench", role: "manager", csrfToken: "token")
+        let viewer = PageViewer(userID: "bench", role: .manager, csrfToken: "token")
         try ReportPages.prepare()  // as the server does at start
         _ = try queries.refresh()
         let firstBatch = try queries.batches().first?.batchID ?? "B1"

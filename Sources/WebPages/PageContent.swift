@@ -1,3 +1,5 @@
+import AuditService
+
 /// What a page shows, before it becomes HTML: facts, a filter form, and sections of a chart with
 /// its table.
 struct PageContent: Sendable {

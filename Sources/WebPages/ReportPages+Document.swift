@@ -72,7 +72,9 @@ extension ReportPages {
             ]
         }
         if let csrf = viewer.csrfToken {
-            context["session"] = ["action": links.logout, "csrf": csrf, "userID": viewer.userID, "role": viewer.role]
+            context["session"] = [
+                "action": links.logout, "csrf": csrf, "userID": viewer.userID, "role": viewer.role.name,
+            ]
             if let upload = content.upload {
                 context["upload"] = [
                     "action": upload.action, "csrf": csrf, "fieldName": upload.fieldName, "label": upload.label,

@@ -1,12 +1,5 @@
 import AuditService
 
-/// Who may upload a datasheet file on the rules page (the server's permission table agrees):
-/// those who act on datasheets; auditors read the page without the form.
-public enum RuleCheckUpload {
-    /// The role names, as ``PageViewer/role`` spells them.
-    public static let roles: Set<String> = ["steward", "manager", "admin"]
-}
-
 /// The rule-check page: a datasheet file's findings grouped by rule and by product, with each
 /// rule's reference (EU 1169 article or GS1 standard) and the evidence (observed, expected).
 ///
@@ -25,7 +18,8 @@ struct RuleChecksPage {
 
     func content() -> PageContent {
         var content = PageContent(page: .rules, title: "Rule checks")
-        let mayUpload = RuleCheckUpload.roles.contains(viewer.role)
+        // Those who act on datasheets may upload one; auditors read the page without the form.
+        let mayUpload = PermissionTable.roles(forQuery: .datasheetCheck).contains(viewer.role)
         if mayUpload {
             content.upload = UploadForm(
                 action: links.page(.rules), fieldName: "datasheets",

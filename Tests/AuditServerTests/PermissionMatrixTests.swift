@@ -51,18 +51,68 @@ struct PermissionMatrixTests {
         for endpoint in Endpoint.allCases where endpoint.method != .get && endpoint.authentication == .session {
             #expect(!PermissionTable.allows(.auditor, endpoint) || endpoint == .deleteSession, "\(endpoint)")
         }
-        for type in InspectionCommandNames.all {
-            #expect(!PermissionTable.roles(forCommand: type).contains(.auditor), "\(type)")
+        for kind in InspectionCommand.Kind.allCases {
+            #expect(!PermissionTable.roles(forCommand: kind).contains(.auditor), "\(kind)")
         }
     }
 
+    /// The decisions written out, as docs/security.md's role table states them: a change to the
+    /// table (or to a command's metadata) that changes who may do what fails here and must be meant.
+    @Test("the table decides as docs/security.md's role table says, command by command and route by route")
+    func decisionsAsDocumented() {
+        let all = Set(UserRole.allCases)
+        let work: Set<UserRole> = [.inspector, .admin]
+        let commands: [InspectionCommand.Kind: Set<UserRole>] = [
+            .registerLocation: [.admin], .registerInspector: [.admin],
+            .registerProduct: [.steward, .admin], .importDatasheet: [.steward, .admin],
+            .recordRuleCheck: [.steward, .admin], .receiveProduct: [.receiver, .admin],
+            .allocateBatch: [.inspector, .manager, .admin], .allocateAdHocTask: [.inspector, .manager, .admin],
+            .cancelBatch: [.inspector, .manager, .admin], .expireBatch: [],
+            .startCollection: work, .pauseCollection: work, .finishCollection: work, .cancelCollection: work,
+            .collectProduct: work, .skipCollection: work, .startInspection: work, .pauseInspection: work,
+            .recordVerdicts: work, .attachPhoto: work, .finishInspection: work, .skipInspection: work,
+            .submitBatch: work,
+        ]
+        for kind in InspectionCommand.Kind.allCases {
+            #expect(PermissionTable.roles(forCommand: kind) == commands[kind], "\(kind.rawValue)")
+        }
+        let readers: Set<UserRole> = [.manager, .auditor, .admin]
+        let batches: Set<UserRole> = [.inspector, .manager, .auditor, .admin]
+        let endpoints: [Endpoint: Set<UserRole>] = [
+            .health: all, .openAPI: all, .metrics: all, .createSession: all, .deleteSession: all, .me: all,
+            .listLocations: all, .getCodeLists: all, .searchProducts: all, .categories: all, .getProduct: all,
+            .listRules: all, .submitCommands: [.inspector, .receiver, .manager, .steward, .admin],
+            .uploadPhoto: [.inspector, .admin], .listBatches: batches, .getBatch: batches,
+            .getTaskDatasheet: batches, .coverage: readers, .inspectorAnalytics: readers, .history: readers,
+            .verify: [.auditor, .admin], .checkDatasheets: [.steward, .manager, .admin],
+        ]
+        for endpoint in Endpoint.allCases {
+            #expect(PermissionTable.roles(for: endpoint) == endpoints[endpoint], "\(endpoint)")
+        }
+        let pages: [PageName: Set<UserRole>] = [
+            .dashboard: all, .coverage: readers, .inspectors: readers.union([.inspector]), .product: all,
+            .batch: batches, .history: readers, .search: all, .categories: all,
+            .rules: [.steward, .manager, .auditor, .admin],
+        ]
+        for page in PageName.allCases {
+            #expect(PermissionTable.roles(forPage: page) == pages[page], "\(page)")
+            #expect(PermissionTable.roles(for: .page(page)) == pages[page], "\(page)")
+        }
+        for route in [WebRoute.loginForm, .login, .logout, .favicon, .home, .photo] {
+            #expect(PermissionTable.roles(for: route) == all, "\(route)")
+        }
+        #expect(PermissionTable.roles(for: .checkDatasheet) == [.steward, .manager, .admin])
+        #expect(UserRole.allCases.filter(PermissionTable.mayRecordDatasheets) == [.steward, .admin])
+        #expect(UserRole.allCases.filter(PermissionTable.isLimitedToOwnWork) == [.inspector])
+    }
+
     /// Valid commands of several types (type, JSON fields).
-    static let samples = [
-        ("RegisterLocation", #""locationID":"W9","name":"W","kind":1"#),
-        ("RegisterInspector", #""inspectorID":"x9","name":"X","role":0"#),
-        ("StartCollection", #""batchID":"B1""#),
-        ("CancelBatch", #""batchID":"B1","reason":"r""#),
-        ("ExpireBatch", #""batchID":"B1""#),
+    static let samples: [(InspectionCommand.Kind, String)] = [
+        (.registerLocation, #""locationID":"W9","name":"W","kind":1"#),
+        (.registerInspector, #""inspectorID":"x9","name":"X","role":0"#),
+        (.startCollection, #""batchID":"B1""#),
+        (.cancelBatch, #""batchID":"B1","reason":"r""#),
+        (.expireBatch, #""batchID":"B1""#),
     ]
 
     @Test("each command type is refused (403, nothing appended) for roles the table leaves out")
@@ -71,8 +121,9 @@ struct PermissionMatrixTests {
         try await fixture.application().test(.router) { client in
             for role in UserRole.allCases where role != .auditor {
                 let token = try await fixture.login(client, role.name)
-                for (type, fields) in Self.samples where !PermissionTable.roles(forCommand: type).contains(role) {
+                for (kind, fields) in Self.samples where !PermissionTable.roles(forCommand: kind).contains(role) {
                     let before = fixture.service.log.lastPosition
+                    let type = kind.rawValue
                     let response = try await fixture.send(
                         client, .post, "/v1/commands",
                         json: ServerFixture.bundle([
@@ -85,15 +136,4 @@ struct PermissionMatrixTests {
             }
         }
     }
-}
-
-/// Command type names, for tables over commands.
-enum InspectionCommandNames {
-    static let all = [
-        "RegisterLocation", "RegisterInspector", "RegisterProduct", "ImportDatasheet", "RecordRuleCheck",
-        "ReceiveProduct", "AllocateBatch", "AllocateAdHocTask", "StartCollection", "PauseCollection",
-        "FinishCollection", "CancelCollection", "CollectProduct", "SkipCollection", "StartInspection",
-        "PauseInspection", "RecordVerdicts", "AttachPhoto", "FinishInspection", "SkipInspection", "SubmitBatch",
-        "CancelBatch", "ExpireBatch",
-    ]
 }

@@ -153,7 +153,7 @@ struct PagesRenderTests {
     @Test func anInspectorSeesOnlyTheirOwnWork() async throws {
         let fixture = try await ReportFixture()
         let pages = fixture.pages()
-        let inspector = PageViewer(userID: "inspector-1", role: "inspector", csrfToken: "t")
+        let inspector = PageViewer(userID: "inspector-1", role: .inspector, csrfToken: "t")
         let coverage = try await pages.render(.coverage, parameters: [:], viewer: inspector)
         #expect(coverage.status == 403)
         let list = ParsedPage(html: try await pages.render(.batch, parameters: [:], viewer: inspector).html)

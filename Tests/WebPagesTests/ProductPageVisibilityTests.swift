@@ -25,7 +25,7 @@ struct ProductPageVisibilityTests {
         let fixture = try await ReportFixture()
         let (quality, photos) = try Self.sharedProduct(fixture.queries)
         let me = try #require(photos.first?.inspectorID)
-        let viewer = PageViewer(userID: me, role: "inspector", csrfToken: "csrf-token-2")
+        let viewer = PageViewer(userID: me, role: .inspector, csrfToken: "csrf-token-2")
         let theirs = quality.inspections.filter { $0.inspectorID != me }
         let theirPhotos = photos.filter { $0.inspectorID != me }
         let colleagues = Set(theirs.map(\.inspectorID) + theirPhotos.map(\.inspectorID))

@@ -58,7 +58,7 @@ final class ReportFixture: Sendable {
         return ReportPages(queries: queries, links: links, now: { now })
     }
 
-    static let manager = PageViewer(userID: "manager-1", role: "manager", csrfToken: "csrf-token-1")
+    static let manager = PageViewer(userID: "manager-1", role: .manager, csrfToken: "csrf-token-1")
 }
 
 struct FixtureFailure: Error, CustomStringConvertible {

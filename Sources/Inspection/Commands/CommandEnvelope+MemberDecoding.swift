@@ -17,20 +17,20 @@ extension CommandEnvelope {
     }
 
     private static func command(_ typeName: String, _ members: Members) -> InspectionCommand? {
-        switch typeName {
-        case "StartCollection": members.string("batchID").map { .startCollection(StartCollection(batchID: $0)) }
-        case "PauseCollection": members.string("batchID").map { .pauseCollection(PauseCollection(batchID: $0)) }
-        case "FinishCollection": members.string("batchID").map { .finishCollection(FinishCollection(batchID: $0)) }
-        case "CancelCollection": members.string("batchID").map { .cancelCollection(CancelCollection(batchID: $0)) }
-        case "SubmitBatch": members.string("batchID").map { .submitBatch(SubmitBatch(batchID: $0)) }
-        case "ExpireBatch": members.string("batchID").map { .expireBatch(ExpireBatch(batchID: $0)) }
-        case "StartInspection": members.string("taskID").map { .startInspection(StartInspection(taskID: $0)) }
-        case "PauseInspection": members.string("taskID").map { .pauseInspection(PauseInspection(taskID: $0)) }
-        case "FinishInspection": members.string("taskID").map { .finishInspection(FinishInspection(taskID: $0)) }
-        case "AllocateBatch": allocateBatch(members).map { .allocateBatch($0) }
-        case "CollectProduct": collectProduct(members).map { .collectProduct($0) }
-        case "RecordVerdicts": recordVerdicts(members).map { .recordVerdicts($0) }
-        case "AttachPhoto": attachPhoto(members).map { .attachPhoto($0) }
+        switch InspectionCommand.Kind(rawValue: typeName) {
+        case .startCollection: members.string("batchID").map { .startCollection(StartCollection(batchID: $0)) }
+        case .pauseCollection: members.string("batchID").map { .pauseCollection(PauseCollection(batchID: $0)) }
+        case .finishCollection: members.string("batchID").map { .finishCollection(FinishCollection(batchID: $0)) }
+        case .cancelCollection: members.string("batchID").map { .cancelCollection(CancelCollection(batchID: $0)) }
+        case .submitBatch: members.string("batchID").map { .submitBatch(SubmitBatch(batchID: $0)) }
+        case .expireBatch: members.string("batchID").map { .expireBatch(ExpireBatch(batchID: $0)) }
+        case .startInspection: members.string("taskID").map { .startInspection(StartInspection(taskID: $0)) }
+        case .pauseInspection: members.string("taskID").map { .pauseInspection(PauseInspection(taskID: $0)) }
+        case .finishInspection: members.string("taskID").map { .finishInspection(FinishInspection(taskID: $0)) }
+        case .allocateBatch: allocateBatch(members).map { .allocateBatch($0) }
+        case .collectProduct: collectProduct(members).map { .collectProduct($0) }
+        case .recordVerdicts: recordVerdicts(members).map { .recordVerdicts($0) }
+        case .attachPhoto: attachPhoto(members).map { .attachPhoto($0) }
         default: nil
         }
     }

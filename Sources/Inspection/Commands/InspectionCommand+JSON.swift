@@ -2,71 +2,42 @@ import Chronology
 import Foundation
 
 extension InspectionCommand {
-    /// The command's `type` name, e.g. `StartCollection`.
-    public var typeName: String {
-        switch self {
-        case .registerLocation: "RegisterLocation"
-        case .registerInspector: "RegisterInspector"
-        case .registerProduct: "RegisterProduct"
-        case .importDatasheet: "ImportDatasheet"
-        case .recordRuleCheck: "RecordRuleCheck"
-        case .receiveProduct: "ReceiveProduct"
-        case .allocateBatch: "AllocateBatch"
-        case .allocateAdHocTask: "AllocateAdHocTask"
-        case .startCollection: "StartCollection"
-        case .pauseCollection: "PauseCollection"
-        case .finishCollection: "FinishCollection"
-        case .cancelCollection: "CancelCollection"
-        case .collectProduct: "CollectProduct"
-        case .skipCollection: "SkipCollection"
-        case .startInspection: "StartInspection"
-        case .pauseInspection: "PauseInspection"
-        case .recordVerdicts: "RecordVerdicts"
-        case .attachPhoto: "AttachPhoto"
-        case .finishInspection: "FinishInspection"
-        case .skipInspection: "SkipInspection"
-        case .submitBatch: "SubmitBatch"
-        case .cancelBatch: "CancelBatch"
-        case .expireBatch: "ExpireBatch"
-        }
-    }
-
-    /// Every command type, once: its `type` name and how its fields are decoded. The names
-    /// (``typeNames``) and the JSON decoder derive from this list.
-    public static let registry: [CommandType] = [
-        CommandType("RegisterLocation", RegisterLocation.self, Self.registerLocation),
-        CommandType("RegisterInspector", RegisterInspector.self, Self.registerInspector),
-        CommandType("RegisterProduct", RegisterProduct.self, Self.registerProduct),
-        CommandType("ImportDatasheet", ImportDatasheet.self, Self.importDatasheet),
-        CommandType("RecordRuleCheck", RecordRuleCheck.self, Self.recordRuleCheck),
-        CommandType("ReceiveProduct", ReceiveProduct.self, Self.receiveProduct),
-        CommandType("AllocateBatch", AllocateBatch.self, Self.allocateBatch),
-        CommandType("AllocateAdHocTask", AllocateAdHocTask.self, Self.allocateAdHocTask),
-        CommandType("StartCollection", StartCollection.self, Self.startCollection),
-        CommandType("PauseCollection", PauseCollection.self, Self.pauseCollection),
-        CommandType("FinishCollection", FinishCollection.self, Self.finishCollection),
-        CommandType("CancelCollection", CancelCollection.self, Self.cancelCollection),
-        CommandType("CollectProduct", CollectProduct.self, Self.collectProduct),
-        CommandType("SkipCollection", SkipCollection.self, Self.skipCollection),
-        CommandType("StartInspection", StartInspection.self, Self.startInspection),
-        CommandType("PauseInspection", PauseInspection.self, Self.pauseInspection),
-        CommandType("RecordVerdicts", RecordVerdicts.self, Self.recordVerdicts),
-        CommandType("AttachPhoto", AttachPhoto.self, Self.attachPhoto),
-        CommandType("FinishInspection", FinishInspection.self, Self.finishInspection),
-        CommandType("SkipInspection", SkipInspection.self, Self.skipInspection),
-        CommandType("SubmitBatch", SubmitBatch.self, Self.submitBatch),
-        CommandType("CancelBatch", CancelBatch.self, Self.cancelBatch),
-        CommandType("ExpireBatch", ExpireBatch.self, Self.expireBatch),
-    ]
-
-    /// Every command type name, in registry order.
-    public static var typeNames: [String] { registry.map(\.name) }
-
-    private static let registryByName = Dictionary(uniqueKeysWithValues: registry.map { ($0.name, $0) })
+    /// Every command type name, in declaration order (``Kind``'s raw values).
+    public static var typeNames: [String] { Kind.allCases.map(\.rawValue) }
 
     /// Decodes the command named `typeName` from the fields in `decoder`; nil for an unknown name.
     static func decode(typeName: String, from decoder: any Decoder) throws -> InspectionCommand? {
-        try registryByName[typeName]?.decode(decoder)
+        guard let kind = Kind(rawValue: typeName) else { return nil }
+        return try decode(kind, from: decoder)
+    }
+
+    /// Decodes a command of type `kind` from its fields in `decoder`.
+    static func decode(_ kind: Kind, from decoder: any Decoder) throws -> InspectionCommand {
+        switch kind {
+        case .registerLocation: .registerLocation(try RegisterLocation(from: decoder))
+        case .registerInspector: .registerInspector(try RegisterInspector(from: decoder))
+        case .registerProduct: .registerProduct(try RegisterProduct(from: decoder))
+        case .importDatasheet: .importDatasheet(try ImportDatasheet(from: decoder))
+        case .recordRuleCheck: .recordRuleCheck(try RecordRuleCheck(from: decoder))
+        case .receiveProduct: .receiveProduct(try ReceiveProduct(from: decoder))
+        case .allocateBatch: .allocateBatch(try AllocateBatch(from: decoder))
+        case .allocateAdHocTask: .allocateAdHocTask(try AllocateAdHocTask(from: decoder))
+        case .startCollection: .startCollection(try StartCollection(from: decoder))
+        case .pauseCollection: .pauseCollection(try PauseCollection(from: decoder))
+        case .finishCollection: .finishCollection(try FinishCollection(from: decoder))
+        case .cancelCollection: .cancelCollection(try CancelCollection(from: decoder))
+        case .collectProduct: .collectProduct(try CollectProduct(from: decoder))
+        case .skipCollection: .skipCollection(try SkipCollection(from: decoder))
+        case .startInspection: .startInspection(try StartInspection(from: decoder))
+        case .pauseInspection: .pauseInspection(try PauseInspection(from: decoder))
+        case .recordVerdicts: .recordVerdicts(try RecordVerdicts(from: decoder))
+        case .attachPhoto: .attachPhoto(try AttachPhoto(from: decoder))
+        case .finishInspection: .finishInspection(try FinishInspection(from: decoder))
+        case .skipInspection: .skipInspection(try SkipInspection(from: decoder))
+        case .submitBatch: .submitBatch(try SubmitBatch(from: decoder))
+        case .cancelBatch: .cancelBatch(try CancelBatch(from: decoder))
+        case .expireBatch: .expireBatch(try ExpireBatch(from: decoder))
+        }
     }
 
     /// Encodes the command's own fields into `encoder`.
@@ -212,20 +183,5 @@ public struct CommandParseError: Error, Sendable, Hashable, CustomStringConverti
         @unknown default:
             return "\(error)"
         }
-    }
-}
-
-/// One command type: its `type` name in JSON and how its fields are decoded into the command.
-public struct CommandType: Sendable {
-    /// The `type` name, e.g. `StartCollection`.
-    public let name: String
-    let decode: @Sendable (any Decoder) throws -> InspectionCommand
-
-    /// The command type `name`, whose fields `Fields` decodes and `wrap` makes a command.
-    public init<Fields: Decodable & Sendable>(
-        _ name: String, _ fields: Fields.Type, _ wrap: @escaping @Sendable (Fields) -> InspectionCommand
-    ) {
-        self.name = name
-        self.decode = { decoder in wrap(try Fields(from: decoder)) }
     }
 }

@@ -1,4 +1,5 @@
-/// What a user may do through the HTTP API; the server's permission table is keyed by it.
+/// What a user may do: each command names the roles that may send it (``InspectionCommand/Kind/senders``),
+/// and the permission table (AuditService) is keyed by it.
 ///
 /// Stored in identity events as its integer code, so a new role appends a new code and never
 /// renumbers an old one.

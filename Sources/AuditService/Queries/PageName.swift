@@ -1,4 +1,6 @@
-/// The pages the Reports module draws; the raw value is the page's path segment and file name.
+/// The pages WebPages draws; the raw value is the page's path segment and file name.
+///
+/// Named here, beside the queries that serve them, so that the permission table says who opens each.
 public enum PageName: String, CaseIterable, Sendable {
     /// Coverage %, inspections this period, open batches by status, overdue samples, failures by
     /// attribute group, the log's head hash.
