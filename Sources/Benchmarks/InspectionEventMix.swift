@@ -1,6 +1,5 @@
 import AuditLog
-
-import struct Datasheets.SeededRandom
+import Seeded
 
 /// A deterministic, realistic mix of inspection events: tasks move through allocation,
 /// collection, attribute verdicts, photos and finishing; payloads are 150–250 bytes of JSON.

@@ -3,6 +3,7 @@ import AuditService
 import Datasheets
 import Inspection
 import Rules
+import Seeded
 
 /// Generates a realistic inspection history by driving the real command path of an
 /// ``AuditService``: catalogue, receptions, allocations, collection, verdicts, photos,
