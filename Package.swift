@@ -96,7 +96,9 @@ let package = Package(
         .target(name: "GS1"),
         // The signature headers' checks, a pure function with no dependencies (fuzzed alone).
         .target(name: "SignedRequestHeaders"),
-        .target(name: "Datasheets", dependencies: ["GS1", .product(name: "Logging", package: "swift-log")]),
+        // The one seeded random generator (SplitMix64) for generated data, benchmarks and tests; a leaf.
+        .target(name: "Seeded"),
+        .target(name: "Datasheets", dependencies: ["GS1", "Seeded", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Rules",
             dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
@@ -177,7 +179,7 @@ let package = Package(
         .target(
             name: "SampleData",
             dependencies: [
-                "AuditService", "AuditLog", "Chronology", "GS1", "Datasheets", "Rules", "Inspection",
+                "AuditService", "AuditLog", "Chronology", "GS1", "Datasheets", "Rules", "Inspection", "Seeded",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -195,6 +197,7 @@ let package = Package(
                 "Inspection",
                 "Projections",
                 "PostgresLog",
+                "Seeded",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -219,7 +222,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // What the test targets share: temporary directories and the seeded generator.
+        // What the test targets share: temporary directories and the JSON Schema validator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // A scratch database per test on the cluster tools/pg-cluster runs (ITEMAUDIT_TEST_PG_URL).
         .target(
@@ -231,7 +234,7 @@ let package = Package(
         .executableTarget(
             name: "itemaudit-fuzz",
             dependencies: [
-                "AuditLog", "Chronology", "GS1", "Datasheets", "Inspection", "Rules", "SignedRequestHeaders",
+                "AuditLog", "Chronology", "GS1", "Datasheets", "Inspection", "Rules", "SignedRequestHeaders", "Seeded",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/ItemAuditFuzz"
@@ -239,14 +242,14 @@ let package = Package(
         .testTarget(
             name: "AuditLogTests",
             dependencies: [
-                "AuditLog", "Chronology", .product(name: "Logging", package: "swift-log"),
+                "AuditLog", "Chronology", "Seeded", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ChronologyTests", dependencies: ["Chronology"]),
-        .testTarget(name: "GS1Tests", dependencies: ["GS1"]),
-        .testTarget(name: "SignedRequestHeadersTests", dependencies: ["SignedRequestHeaders"]),
+        .testTarget(name: "GS1Tests", dependencies: ["GS1", "Seeded"]),
+        .testTarget(name: "SignedRequestHeadersTests", dependencies: ["SignedRequestHeaders", "Seeded"]),
         .testTarget(
             name: "PostgresLogTests",
             dependencies: [
@@ -264,12 +267,13 @@ let package = Package(
         ),
         .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
         .testTarget(
-            name: "RulesTests", dependencies: ["Rules", "Datasheets", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "InspectionTests", dependencies: ["Chronology", "Inspection", "TestSupport"]),
+            name: "RulesTests", dependencies: ["Rules", "Datasheets", "Seeded", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "InspectionTests", dependencies: ["Chronology", "Inspection", "Seeded", "TestSupport"]),
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "TestSupport",
+                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

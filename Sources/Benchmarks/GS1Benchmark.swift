@@ -1,5 +1,6 @@
 import Foundation
 import GS1
+import Seeded
 
 /// `bench gs1`: parse and fully validate a realistic mix of scanned codes.
 ///
@@ -43,14 +44,8 @@ public enum GS1Benchmark {
 
     /// A deterministic mix of valid inputs.
     public static func mix(count: Int, seed: UInt64) -> [String] {
-        var state = seed
-        func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
+        var random = SeededRandom(seed: seed)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(next(10))) }) }
         func gtin(_ length: Int) -> String {
             let body = (length == 14 ? "0" : "") + "64" + digits(length - 3 - (length == 14 ? 1 : 0))

@@ -1,7 +1,6 @@
 import AuditLog
 import Chronology
-
-import struct Datasheets.SeededRandom
+import Seeded
 
 /// A deterministic, realistic mix of inspection events: tasks move through allocation,
 /// collection, attribute verdicts, photos and finishing; payloads are 150–250 bytes of JSON.

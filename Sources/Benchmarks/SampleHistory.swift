@@ -1,8 +1,7 @@
 import AuditLog
 import Chronology
 import Inspection
-
-import struct Datasheets.SeededRandom
+import Seeded
 
 /// A seeded, realistic inspection history for tests and benchmarks: locations, inspectors, a
 /// catalogue with datasheets and rule checks, receptions, then day after day batches that are

@@ -1,22 +1,18 @@
+import Seeded
+
 /// A seeded mutation engine: the same seed gives the same inputs in the same order.
 struct Mutator {
-    private var state: UInt64
+    private var random: SeededRandom
     let maximumLength: Int
 
     init(seed: UInt64, maximumLength: Int) {
-        state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
+        random = SeededRandom(seed: seed)
         self.maximumLength = maximumLength
     }
 
-    /// xorshift64*.
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
+    mutating func next() -> UInt64 { random.next() }
 
-    mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
+    mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : random.next(bound) }
 
     private static let interesting: [UInt8] = [
         0, 1, 0x7F, 0x80, 0xFF, 0x1D, 0x0A, 0x0D, 0x22, 0x5C, 0x28, 0x29, 0x2C, 0x30, 0x39,

@@ -1,3 +1,5 @@
+import AuditService
+
 /// A table of a page: its columns and rows, drawn as HTML under a chart and as CSV.
 ///
 /// The CSV header is the columns' keys (the CLI's JSON keys where the column is one), the HTML
@@ -47,22 +49,15 @@ struct DataTable: Sendable {
         self.rows = rows
     }
 
-    /// RFC 4180 CSV: the keys, then the rows; fields with a comma, quote or line break quoted.
-    /// A cell starting with `=`, `+`, `-` or `@` that is not a number is prefixed with `'` so a
-    /// spreadsheet does not run it as a formula (product names come from suppliers).
+    /// RFC 4180 CSV through ``CSV``: the keys, then the rows, CRLF after each. It is for
+    /// spreadsheets, so a cell a spreadsheet would run as a formula is written as text (product
+    /// names come from suppliers).
     func csv() -> String {
-        var out = columns.map { Self.csvField($0.key) }.joined(separator: ",") + "\r\n"
+        var out = CSV.record(columns.map(\.key)) + "\r\n"
         for row in csvRows ?? rows {
-            out += row.map { Self.csvField($0.text) }.joined(separator: ",") + "\r\n"
+            out += CSV.record(row.map(\.text)) + "\r\n"
         }
         return out
-    }
-
-    static func csvField(_ text: String) -> String {
-        var text = text
-        if let first = text.first, "=+-@".contains(first), Double(text) == nil { text = "'" + text }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The Mustache context of the table. The rows come as HTML built here (each cell escaped):

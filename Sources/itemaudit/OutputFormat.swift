@@ -1,7 +1,9 @@
 import ArgumentParser
+import AuditService
 import Foundation
 
-/// How a command prints data: an aligned table for people, JSON or CSV for programs.
+/// How a command prints data: an aligned table for people, JSON for programs (values as they are),
+/// CSV for spreadsheets and scripts (a value a spreadsheet would run as a formula written as text).
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case table, json, csv
 }
@@ -29,9 +31,9 @@ struct SpreadsheetOption: ParsableArguments {
     /// One CSV field, with `--excel` a number with a leading zero as text.
     func csvField(_ value: String) -> String { Self.field(value, excel: excel) }
 
-    /// One CSV field (RFC 4180); with `excel`, a number with a leading zero as the formula `="0…"`.
+    /// One CSV field (``CSV/field(_:)``); with `excel`, a number with a leading zero as the formula `="0…"`.
     static func field(_ value: String, excel: Bool) -> String {
-        excel && TextTable.hasLeadingZero(value) ? "\"=\"\"\(value)\"\"\"" : TextTable.csvField(value)
+        excel && TextTable.hasLeadingZero(value) ? "\"=\"\"\(value)\"\"\"" : CSV.field(value)
     }
 }
 
@@ -39,8 +41,9 @@ struct SpreadsheetOption: ParsableArguments {
 ///
 /// Every format carries the same fields: table and CSV headers are the JSON keys, codes are
 /// printed by their labels, times are ISO 8601 UTC. CSV follows RFC 4180, an empty value is an
-/// empty field. Spreadsheets drop the leading zeros of a GTIN read as a number: import the column
-/// as text, or pass `--excel`.
+/// empty field, and a value starting with `=`, `+`, `-`, `@`, a tab or a carriage return that is
+/// not a number gets a leading `'` (``CSV``), so a spreadsheet does not run it. Spreadsheets drop
+/// the leading zeros of a GTIN read as a number: import the column as text, or pass `--excel`.
 struct FormatOption: ParsableArguments {
     @Option(help: "Output format: table, json or csv.")
     var format: OutputFormat = .table

@@ -1,3 +1,5 @@
+import AuditService
+
 /// Renders rows as an aligned plain-text table or as CSV.
 ///
 /// A cell of just `-` means "no value": a table prints the dash, CSV an empty field.
@@ -30,10 +32,11 @@ struct TextTable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// RFC 4180 CSV. With `excel`, a UTF-8 byte order mark first (so Excel reads UTF-8), and a
-    /// number with a leading zero (a GTIN) as the formula `="0…"` (so it stays text).
+    /// RFC 4180 CSV through ``CSV`` (a value a spreadsheet would run as a formula written as text).
+    /// With `excel`, a UTF-8 byte order mark first (so Excel reads UTF-8), and a number with a
+    /// leading zero (a GTIN) as the formula `="0…"` (so it stays text).
     func renderCSV(excel: Bool = false) -> String {
-        let header = columns.map(Self.csvField).joined(separator: ",")
+        let header = CSV.record(columns)
         let lines = rows.map { row in
             row.map { cell in
                 if cell == "-" { return "" }
@@ -48,12 +51,6 @@ struct TextTable {
         cell.count > 1 && cell.first == "0" && cell.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// Quotes a CSV field when it holds a separator, a quote or a line break (RFC 4180).
-    static func csvField(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
     /// Text or plain CSV, for output that has no `--excel` (benchmarks): data commands render
     /// through ``FormatOption/render(_:)``.
     func render(_ format: OutputFormat) -> String {
@@ -66,9 +63,5 @@ extension String {
         var result = self
         while result.last == " " { result.removeLast() }
         return result
-    }
-
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

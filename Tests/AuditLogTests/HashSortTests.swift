@@ -1,3 +1,4 @@
+import Seeded
 import Testing
 
 @testable import AuditLog
@@ -5,11 +6,8 @@ import Testing
 @Suite struct HashSortTests {
     @Test("bucket sort of hashed keys gives the same order as a comparison sort: spread, narrowed and repeated keys")
     func sameOrder() {
-        var random: UInt64 = 11
-        func next() -> UInt64 {
-            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return random
-        }
+        var random = SeededRandom(seed: 11)
+        func next() -> UInt64 { random.next() }
         let spread = (0..<20_000).map { _ in next() }
         let narrowed = (0..<5_000).map { _ in next() & 3 }
         let repeated = (0..<3_000).map { index in index % 7 == 0 ? UInt64(42) : next() }

@@ -1,4 +1,5 @@
 import Foundation
+import Seeded
 import Testing
 
 @testable import AuditLog
@@ -158,11 +159,8 @@ struct IndexRunTests {
     func runLookup() throws {
         let directory = try TemporaryDirectory()
         var keys: [UInt64] = [0, 0, 5, 9, 9, 9, 1 << 40, .max - 1, .max]
-        var random = UInt64(42)
-        for _ in 0..<500 {
-            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            keys.append(random)
-        }
+        var random = SeededRandom(seed: 42)
+        for _ in 0..<500 { keys.append(random.next()) }
         keys.sort()
         var writer = ByteWriter()
         for (offset, key) in keys.enumerated() {
@@ -185,11 +183,8 @@ struct IndexRunTests {
     @Test("a run's key filter never turns away a key the run holds and turns away most others")
     func runFilter() throws {
         let directory = try TemporaryDirectory()
-        var random = UInt64(7)
-        func next() -> UInt64 {
-            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return KeyHash.full(withUnsafeBytes(of: random) { $0 })
-        }
+        var random = SeededRandom(seed: 7)
+        func next() -> UInt64 { KeyHash.full(withUnsafeBytes(of: random.next()) { $0 }) }
         let keys = (0..<5_000).map { _ in next() }.sorted()
         var writer = ByteWriter()
         for (offset, key) in keys.enumerated() {

@@ -1,3 +1,4 @@
+import Seeded
 import Testing
 
 @testable import AuditLog
@@ -6,7 +7,7 @@ import Testing
 struct LZ4Tests {
     @Test("round-trips data of many shapes", arguments: [0, 1, 17, 4096, 200_000])
     func roundTrip(count: Int) throws {
-        var generator = SplitMix64(seed: UInt64(count) &+ 42)
+        var generator = SeededRandom(seed: UInt64(count) &+ 42)
         // Half repetitive text, half noise: both the compressible and the incompressible path.
         let text = Array("ProductCollected gtin=06414893400019 batch=B-17 ".utf8)
         let bytes = (0..<count).map { index in
@@ -29,18 +30,5 @@ struct LZ4Tests {
         let compressed = LZ4.compress(bytes)
         #expect(throws: LZ4Error.self) { try LZ4.decompress(compressed, originalCount: bytes.count + 1) }
         #expect(throws: LZ4Error.self) { try LZ4.decompress([0xFF, 0xFF, 0xFF], originalCount: 64) }
-    }
-}
-
-/// A small seeded generator so the test data is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

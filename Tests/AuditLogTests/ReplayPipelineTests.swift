@@ -1,5 +1,6 @@
 import Chronology
 import Foundation
+import Seeded
 import Testing
 
 @testable import AuditLog
@@ -152,7 +153,7 @@ import Testing
         var field = ""
         var slot = -1
         for round in 0..<3 {
-            var generator = FixedGenerator(seed: UInt64(round))
+            var generator = SeededRandom(seed: UInt64(round))
             // Each key twice in a row, as stream ids and actors repeat in runs.
             for key in keys.shuffled(using: &generator).flatMap({ [$0, $0] }) {
                 // A fresh slot memo: a plain lookup, whatever the field held.
@@ -165,17 +166,5 @@ import Testing
             }
         }
         #expect(wrong == 0)
-    }
-}
-
-/// A seeded generator so the shuffles are the same in every run.
-private struct FixedGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        return z ^ (z >> 27)
     }
 }

@@ -1,4 +1,5 @@
 import Inspection
+import Seeded
 import TestSupport
 import Testing
 
@@ -34,7 +35,7 @@ struct AllocationQueueTests {
         "the kept queues equal filtering and sorting the catalogue after every command",
         arguments: [7, 99, 2026] as [UInt64])
     func keptQueuesMatchTheDefinition(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var world = try Catalogue.build(bases: 6, cases: 3)
         var allocations = 0
         for step in 0..<1200 {

@@ -1,11 +1,12 @@
 import Inspection
+import Seeded
 import TestSupport
 import Testing
 
 @Suite("Random command sequences")
 struct PropertyTests {
     /// A random command that is plausible for the current state (often valid, sometimes not).
-    static func randomCommand(_ world: TestWorld, _ rng: inout SeededGenerator) -> InspectionCommand {
+    static func randomCommand(_ world: TestWorld, _ rng: inout SeededRandom) -> InspectionCommand {
         // Mostly aim at live work, sometimes at anything (finished, cancelled) to probe refusals.
         let live = Int.random(in: 0..<10, using: &rng) > 0
         let batches = world.state.batches.values.filter { !live || $0.status.isActive }.map(\.id).sorted()
@@ -79,7 +80,7 @@ struct PropertyTests {
         "random sequences never reach an invalid state, and replaying their log gives the same state",
         arguments: [1, 2, 3, 42, 2026] as [UInt64])
     func randomSequences(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var world = try Catalogue.build(bases: 6, cases: 3)
         var accepted = 0
         for step in 0..<1500 {

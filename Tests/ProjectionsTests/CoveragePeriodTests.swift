@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Projections
+import Seeded
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
             let log = try await sampleLog(in: directory, events: 1_000, seed: seed)
             let store = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(store, log: log)
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             // 0000-01-01 and 9999-12-31 23:59:59 in µs since the epoch.
             let earliest: Int64 = -62_167_219_200_000_000
             let latest: Int64 = 253_402_300_799_999_999

@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import GRDB
 import Projections
+import Seeded
 import TestSupport
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
                 return (row?[0] as Int64? ?? 0, row?[1] as Int64? ?? 0)
             }
             #expect(last > first, "seed \(seed): the history has inspections")
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             var periods: [(Int64?, Int64?)] = [(nil, nil), (nil, last / 2 + first / 2), (first, nil)]
             for _ in 0..<6 {
                 let a = first + Int64(random.next(UInt64(last - first + 1)))

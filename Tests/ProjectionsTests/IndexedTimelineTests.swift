@@ -3,6 +3,7 @@ import AuditService
 import Foundation
 import Inspection
 import Projections
+import Seeded
 import TestSupport
 import Testing
 
@@ -17,7 +18,7 @@ struct IndexedTimelineTests {
             let state = try await StateDriftTests.history(seed: 13, in: directory)
             let log = try EventLog.open(
                 directory: DataDirectory(directory).log, configuration: .init(readOnly: true), logger: quietLogger)
-            var random = SeededGenerator(seed: 13)
+            var random = SeededRandom(seed: 13)
             let tasks = state.tasks.values.sorted { $0.id < $1.id }
             let adHoc = tasks.filter { $0.batchID == nil }
             var subjects: [HistorySubject] = []

@@ -3,6 +3,7 @@ import AuditService
 import Foundation
 import GRDB
 import Projections
+import Seeded
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
             // On three threads: the chunks below fold on one thread or on three, at random.
             try ProjectionRunner(inlineLimit: 0, logger: quietLogger).catchUp(full, log: log)
 
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let chunked = try ProjectionStore.inMemory()
             var position: UInt64 = 0
             while position < log.lastPosition {
@@ -39,7 +40,7 @@ import Testing
             let clean = try ProjectionStore.inMemory()
             try ProjectionRunner(logger: quietLogger).catchUp(clean, log: log)
 
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let url = DataDirectory(directory).projections
             var kills = 0
             var finished = false

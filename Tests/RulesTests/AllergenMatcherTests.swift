@@ -1,4 +1,5 @@
 import Datasheets
+import Seeded
 import TestSupport
 import Testing
 
@@ -11,7 +12,7 @@ struct AllergenMatcherTests {
     /// Texts made of the lexicon's words and false friends, pieces of them, separators and other
     /// words, so that words start inside compounds, at word starts and inside false friends.
     static func texts(seed: UInt64, count: Int) -> [String] {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let words = AllergenLexicon.words.keys.sorted().flatMap { AllergenLexicon.words[$0]! }
         let friends = AllergenLexicon.falseFriends.keys.sorted().flatMap { AllergenLexicon.falseFriends[$0]! }
         let others = ["water", "sugar", "salt", "coated", "täysmaito", "E", "(", ")", "jauhe", "natural", "x"]

@@ -1,5 +1,6 @@
 import Datasheets
 import Foundation
+import Seeded
 import Testing
 
 @testable import Rules
@@ -32,7 +33,7 @@ struct EquivalenceTests {
         var defective = DatasheetGenerator(seed: 7_002, defectRate: 0.6)
         sheets += (0..<600).map { _ in defective.next() }
         var damaged = DatasheetGenerator(seed: 7_003, defectRate: 0.2)
-        var random = SplitMix(state: 7_004)
+        var random = SeededRandom(seed: 7_004)
         for _ in 0..<1200 {
             var attributes = damaged.next().attributes
             for _ in 0..<(1 + random.next(4)) where !attributes.isEmpty {
@@ -110,19 +111,5 @@ struct EquivalenceTests {
         #expect(recorded.count == digests.count)
         let differing = zip(recorded, digests).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         #expect(differing.isEmpty, "datasheets whose results changed: \(differing.prefix(20))")
-    }
-}
-
-/// A small seeded generator for the damage (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(bound))
     }
 }

@@ -1,4 +1,5 @@
 import Datasheets
+import Seeded
 import Testing
 
 @testable import Rules

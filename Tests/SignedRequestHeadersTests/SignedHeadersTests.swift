@@ -1,3 +1,4 @@
+import Seeded
 import Testing
 
 @testable import SignedRequestHeaders
@@ -129,7 +130,7 @@ struct SignedHeadersTests {
     @Test("seeded random header values and clocks: every one is either parsed consistently or refused, no trap")
     func randomValues() {
         let seed: UInt64 = 0x5EED_0038
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let alphabet = Array("0123456789-+ ,:._abcdefABCDEFxyz\n\u{0}é٣".unicodeScalars)
         func text() -> String? {
             switch random.next() % 8 {
@@ -156,18 +157,5 @@ struct SignedHeadersTests {
                 #expect(headers.signature.utf8.count == 64, "seed \(seed)")
             }
         }
-    }
-}
-
-/// SplitMix64: a seeded generator, so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

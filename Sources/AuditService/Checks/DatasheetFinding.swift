@@ -33,20 +33,12 @@ public struct DatasheetFinding: Sendable, Hashable, Encodable {
     public static let csvHeader =
         "gtin,datasheetID,source,rule,severity,attribute,observed,expected,message,reference\r\n"
 
-    /// The finding as one CSV row (RFC 4180, CRLF-terminated).
+    /// The finding as one CSV row (``CSV``, CRLF-terminated). It goes to spreadsheets (the rules
+    /// page's download, the API's `?format=csv`), so an observed value a spreadsheet would run as
+    /// a formula is written as text (the values come from suppliers' datasheets).
     public var csvRow: String {
-        [gtin, datasheetID ?? "", source, rule, severity, attribute, observed, expected, message, reference]
-            .map(Self.csvField).joined(separator: ",") + "\r\n"
-    }
-
-    /// A field quoted when it must be; one a spreadsheet would run as a formula (starting with
-    /// `=`, `+`, `-`, `@`, a tab or a carriage return, and not a number) is prefixed with `'`,
-    /// as the report pages' CSV does (the values come from suppliers' datasheets).
-    static func csvField(_ text: String) -> String {
-        var text = text
-        if let first = text.first, "=+-@\t\r".contains(first), Double(text) == nil { text = "'" + text }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        CSV.record([gtin, datasheetID ?? "", source, rule, severity, attribute, observed, expected, message, reference])
+            + "\r\n"
     }
 }
 

@@ -1,4 +1,5 @@
 import GS1
+import Seeded
 
 /// Builds the attributes of one generated base unit from a template, consistently: energy from the
 /// Annex XIV factors, salt and sodium, saturates within fat, sugars within carbohydrate.

@@ -1,3 +1,5 @@
+import Seeded
+
 extension DatasheetGenerator {
     /// Changes generated attributes so that the datasheet carries `defect`. A defect that the
     /// datasheet cannot carry (no nutrition declaration to break) becomes a bad check digit.

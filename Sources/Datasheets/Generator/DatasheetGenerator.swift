@@ -1,4 +1,5 @@
 import GS1
+import Seeded
 
 /// Generates realistic GS1 / EU 1169 datasheets from a seed: the same seed gives the same datasheets.
 ///

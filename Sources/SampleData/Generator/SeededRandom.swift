@@ -1,8 +1,7 @@
-import AuditService
-import Datasheets
+import Seeded
 
-// The generator draws from the shared seeded generator (SplitMix64) of the Datasheets module, so
-// the same seed gives the same history; these are the shapes of draw it needs.
+// The generator draws from the one seeded generator (SplitMix64, the Seeded module), so the same
+// seed gives the same history; these are the shapes of draw it needs.
 extension SeededRandom {
     /// True with probability `p`.
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }

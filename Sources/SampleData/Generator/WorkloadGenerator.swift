@@ -4,6 +4,7 @@ import Chronology
 import Datasheets
 import Inspection
 import Rules
+import Seeded
 
 /// Generates a realistic inspection history by driving the real command path of an
 /// ``AuditService``: catalogue, receptions, allocations, collection, verdicts, photos,
