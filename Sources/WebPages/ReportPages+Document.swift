@@ -3,9 +3,7 @@ import AuditService
 extension ReportPages {
     /// The pages in the navigation bar: in static files only those `itemaudit report` writes.
     static func navigation(static isStatic: Bool) -> [PageName] {
-        isStatic
-            ? [.dashboard, .coverage, .inspectors, .batch, .search, .categories, .rules]
-            : [.dashboard, .coverage, .inspectors, .batch, .history, .search, .categories, .rules]
+        PageName.allCases.filter { isStatic ? $0.listing == .everywhere : $0.listing != .linkedOnly }
     }
 
     /// `content` as a whole HTML document for `viewer`.

@@ -43,7 +43,7 @@ public struct StaticReport: Sendable {
     }
 
     /// The pages at the top of the report.
-    static let roots: [PageName] = [.dashboard, .coverage, .inspectors, .batch, .search, .categories, .rules]
+    static let roots = PageName.allCases.filter { $0.listing == .everywhere }
 
     /// Writes the report into `directory` (created when missing).
     /// - Throws: ``ReportError`` when `directory` is a file, is not writable, or holds files an

@@ -24,6 +24,12 @@ struct ParsedPage {
         var value: Int
     }
 
+    /// The labels of the navigation bar's links, in order.
+    var navigation: [String] {
+        guard let bar = matches(#"<nav aria-label="Pages">(.*?)</nav>"#, in: html).first else { return [] }
+        return matches(#"<a href="[^"]*"[^>]*>(.*?)</a>"#, in: bar[1]).map { $0[1] }
+    }
+
     /// Every `<table data-table="…">`, by name.
     var tables: [String: Table] {
         var out: [String: Table] = [:]

@@ -74,6 +74,16 @@ struct PagesRenderTests {
         }
     }
 
+    /// The server lists every page but those reached by a link naming their subject; the pages
+    /// come from `PageName.listing`, so a new page is listed by saying where in one switch.
+    @Test func theNavigationBarListsThePagesInOrder() async throws {
+        let fixture = try await ReportFixture()
+        let rendered = try await fixture.pages().render(.dashboard, parameters: [:], viewer: ReportFixture.manager)
+        #expect(
+            ParsedPage(html: rendered.html).navigation
+                == ["Dashboard", "Coverage", "Inspectors", "Batches", "History", "Search", "Categories", "Rule checks"])
+    }
+
     @Test func coverageTablesEqualTheQueries() async throws {
         let fixture = try await ReportFixture()
         let rendered = try await fixture.pages().render(.coverage, parameters: [:], viewer: ReportFixture.manager)

@@ -141,6 +141,13 @@ def run_pages(tab, base, manager, gtin, word, batch, data, screenshot):
         pages.append(("batch", f"/batch?batch={urllib.parse.quote(batch)}"))
     else:
         failures.append("the demo made no batch to show")
+    # Every page of the navigation bar is checked, a page added later too, without a subject.
+    listed = tab.evaluate("[...document.querySelectorAll('nav[aria-label=Pages] a')]"
+                          ".map(a => new URL(a.href).pathname)") or []
+    checked = {urllib.parse.urlsplit(path).path for _, path in pages}
+    pages += [(path.strip("/"), path) for path in listed if path not in checked]
+    if not listed:
+        failures.append("the dashboard has no navigation bar")
     # The session cookie as the browser keeps it: HttpOnly (no page script can read it), Strict, Path=/.
     session = [c for c in tab.send("Network.getCookies", {"urls": [base + "/"]})["cookies"]
                if c["name"] == "itemaudit_session"]

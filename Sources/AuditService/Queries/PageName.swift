@@ -37,4 +37,23 @@ public enum PageName: String, CaseIterable, Sendable {
         case .rules: "Rule checks"
         }
     }
+
+    /// Where the page is listed: the navigation bars and the top of a static report take it from here.
+    public var listing: Listing {
+        switch self {
+        case .dashboard, .coverage, .inspectors, .batch, .search, .categories, .rules: .everywhere
+        case .history: .serverOnly
+        case .product: .linkedOnly
+        }
+    }
+
+    /// Where a page is listed.
+    public enum Listing: Sendable {
+        /// In every navigation bar, and at the top of a static report.
+        case everywhere
+        /// In the server's navigation bar only: a static report cannot answer its questions.
+        case serverOnly
+        /// In no navigation bar: reached by a link that names its subject.
+        case linkedOnly
+    }
 }
