@@ -44,7 +44,10 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .createSession, .submitCommands, .checkDatasheets: .post
         case .deleteSession: .delete
         case .uploadPhoto: .put
-        default: .get
+        case .health, .openAPI, .metrics, .me, .listBatches, .getBatch, .getTaskDatasheet, .listLocations,
+            .getCodeLists, .coverage, .inspectorAnalytics, .searchProducts, .categories, .getProduct, .history, .verify,
+            .listRules:
+            .get
         }
     }
 
