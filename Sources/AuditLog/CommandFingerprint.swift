@@ -4,8 +4,8 @@
 ///
 /// The log stores it once per append, in the first record (see ``CommandIDCodec``), so it
 /// survives reopening and index rebuilds. 128 bits keep an accidental or crafted match out of
-/// reach (a second preimage costs about 2^128 hashes) at half the bytes of the whole digest:
-/// the whole one made a generated history's log 34 % larger, this one about half that.
+/// reach (a second preimage costs about 2^128 hashes) at half the bytes of the whole digest,
+/// which matters because every append stores one and random digests do not compress.
 /// The caller decides what the canonical content is.
 public struct CommandFingerprint: Sendable, Hashable, CustomStringConvertible {
     // Four words, not an array: the writer's index keeps it as plain data.

@@ -24,7 +24,8 @@ public final class EventLog: @unchecked Sendable {
         /// Open without the writer lock: no appends, no repair of a torn tail.
         public var readOnly: Bool
         /// A checkpoint is also written after this many events, whatever their size: opening
-        /// after a crash verifies and indexes at most about this many (≈0.6 µs each).
+        /// after a crash verifies and indexes at most about this many, so a log of many small
+        /// events opens as quickly as one of few large ones.
         public var checkpointEvents: Int
         /// The hash the stream and command-id index is keyed by; tests narrow it to force collisions.
         var keyHash = KeyHash.full

@@ -99,8 +99,8 @@ struct FrameBuilder {
     /// Seals the frames of one group, in order, into one buffer, with where each frame starts.
     ///
     /// Each frame is compressed on its own (its head comes from the chain, not from the bytes), so
-    /// a group of several frames is compressed on several threads: LZ4 was about a quarter of the
-    /// writer thread's work, and the writer is what bounds a stream of large appends.
+    /// a group of several frames is compressed on several threads: compression is a large part of
+    /// the writer thread's work, and the writer is what bounds a stream of large appends.
     static func seal(_ frames: [FrameBuilder]) -> (bytes: [UInt8], starts: [Int]) {
         var output: [UInt8] = []
         guard frames.count > 1 else {

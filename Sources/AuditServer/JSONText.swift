@@ -6,8 +6,8 @@ import NIOCore
 /// compares the output with `JSONEncoder`'s.
 struct JSONText {
     /// Gathered in an array and copied into a buffer once: each write to a `ByteBuffer` checks its
-    /// uniqueness, capacity and bounds, which made writing a bundle's answer cost a microsecond
-    /// an outcome.
+    /// uniqueness, capacity and bounds, checks a bundle's answer would otherwise make for every
+    /// member of every outcome.
     private var bytes: [UInt8] = []
     private var needsComma = false
 

@@ -92,9 +92,9 @@ extension AuditService {
     /// A group is decided on ``workingReplica``, a copy of the state the writer keeps to itself and
     /// changes in place; ``state``, which readers see, gets the same events once they are durable.
     /// Deciding on a fresh copy of the state instead made every change copy the trie nodes on its
-    /// path and, once the group was written, free the nodes they replaced: about a tenth of the
-    /// server's CPU under many devices. A group that is not written leaves the replica half
-    /// changed, so it is dropped and the next group starts from a copy of the state.
+    /// path and, once the group was written, free the nodes they replaced: an allocation and a
+    /// free per node, for every change of every group. A group that is not written leaves the
+    /// replica half changed, so it is dropped and the next group starts from a copy of the state.
     func writeGroup(_ bundles: [[FingerprintedCommand]]) async throws -> [[CommandOutcome]] {
         var conflicts = 0
         var refolds = 0

@@ -6,12 +6,11 @@ import NIOPosix
 /// One simulated client's keep-alive HTTP/1.1 connection to the server under test: a request at
 /// a time, written as one buffer, its answer read by Content-Length.
 ///
-/// async-http-client's pool, request state machines and streaming bodies cost this machine's
-/// client side about as much CPU as the server spent answering (1.0 core against 0.9 in the read
-/// phase), and the two share the cores: the server was measured with half a machine. NIO's HTTP
-/// encoder and decoder were still a sixth of what remained (perf), so this client writes the
-/// request's bytes itself and reads only what a device needs from an answer: its status and its
-/// body.
+/// The client shares the machine's cores with the server it measures, so every cycle it spends is
+/// taken from the server's figure. async-http-client's pool, request state machines and streaming
+/// bodies, and NIO's general HTTP encoder and decoder after them, do much more than a device
+/// needs: this client writes the request's bytes itself and reads only what a device needs from
+/// an answer, its status and its body.
 final class BenchHTTPConnection: @unchecked Sendable {
     // @unchecked: `channel` is set once by the one task that uses the connection; the reader
     // lives on the channel's event loop.

@@ -122,8 +122,8 @@ struct BenchServeDevice: Sendable {
     }
 
     /// The members of the answers a device reads, picked from the tree of the project's own JSON
-    /// parser: a third of `JSONDecoder`'s cost, and this client shares the machine's cores with
-    /// the server it measures.
+    /// parser, without `JSONDecoder`'s containers and boxes: this client shares the machine's cores
+    /// with the server it measures.
     struct Outcome {
         var status: String
         var createdID: String?
@@ -179,8 +179,8 @@ struct BenchServeDevice: Sendable {
 }
 
 /// A device's transaction ids: a random prefix drawn once, then a counter. Unique, as the server
-/// asks, without `UUID()`, which on Linux opens and reads `/dev/urandom` for every id (a tenth of
-/// this client's CPU, taken from the server it measures).
+/// asks, without `UUID()`, which on Linux opens, reads and closes `/dev/urandom` for every id:
+/// system calls on every request, paid with CPU taken from the server the client measures.
 final class TransactionIDs: Sendable {
     private let prefix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
     private let counter = Atomic<UInt64>(0)

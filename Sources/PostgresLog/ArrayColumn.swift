@@ -4,7 +4,7 @@ import PostgresNIO
 /// One column of a group's rows as an array parameter, written value by value straight into
 /// PostgreSQL's binary array format (the layout ``BinaryArray`` reads): one buffer per column,
 /// where Swift arrays of strings and byte buffers cost an allocation per value, and their
-/// generic encoding took as long again when the statement was sent.
+/// generic encoding walks every value again when the statement is sent.
 struct ArrayColumn: PostgresDynamicTypeEncodable {
     /// The element types a group writes.
     enum Element {

@@ -47,7 +47,7 @@ final class ConnectionPool: @unchecked Sendable {
         // No JIT: the store sends many short statements, and before the table has statistics
         // (after a bulk append or a store copy, until autovacuum's ANALYZE) their estimated
         // costs pass jit_above_cost, so each page of a replay compiled its plan with LLVM
-        // first: replay ran at 232k-252k events/s instead of 478k-717k.
+        // before running it: a compilation per page, for statements too short to repay it.
         configuration.options.additionalStartupParameters = [("jit", "off")]
         self.configuration = configuration
     }

@@ -33,8 +33,8 @@ public final class PostgresEventStore: @unchecked Sendable {
         /// How long to wait for a connection (connect, or a free one from the pool).
         public var timeoutMilliseconds: Int
         /// Events fetched per round trip when reading the log in order. Small pages keep the
-        /// connections' pages flowing while the caller works (20,000 read replay at 0.4–0.6M
-        /// events/s here, 4,096 at 0.5–0.9M).
+        /// connections' pages flowing while the caller works: the caller starts sooner, and each
+        /// connection's next page is on its way while the caller folds the one before.
         public var readPageSize: Int
         /// The most events one group commit writes (larger groups are split).
         public var maxGroupEvents: Int

@@ -9,10 +9,10 @@ import PostgresNIO
 /// (``aggregates``): a row per event with eleven cells cost the client more than the database
 /// spent sending it (every cell is a buffer slice to retain and release), and replay was bound by
 /// that client work. Arrays cost the database little more than rows (`array_agg` keeps the
-/// values; packing each event into one `bytea` with `||` cost it about twice as much).
+/// values; packing each event into one `bytea` with `||` would copy every value again).
 struct RowReader {
     /// The columns a read aggregates, in the order ``Fields`` reads them; the chain hash last,
-    /// and only for reads that check it (it is a tenth of the bytes).
+    /// and only for reads that check it (the other reads would carry its bytes for nothing).
     private static let columns = [
         "position", "stream_version", "recorded_at", "occurred_at", "schema_version", "stream_id", "event_type",
         "actor", "command_id", "fingerprint", "payload", "chain_hash",

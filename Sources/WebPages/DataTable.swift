@@ -61,8 +61,8 @@ struct DataTable: Sendable {
     }
 
     /// The Mustache context of the table. The rows come as HTML built here (each cell escaped):
-    /// a table can have thousands of cells, and one string builder draws them several times
-    /// faster than a template section per cell.
+    /// a table can have thousands of cells, and one string builder appends each where a template
+    /// section per cell would look up and render a context for every one.
     func context() -> [String: Any] {
         [
             "name": name,

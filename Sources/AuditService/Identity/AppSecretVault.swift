@@ -79,7 +79,7 @@ public struct AppSecretVault: Sendable {
 }
 
 /// App secrets already opened, by their sealed form: every signed request needs its app's
-/// secret, and opening one reads the key file and decrypts (a tenth of a signed read's time).
+/// secret, and opening one reads the key file and decrypts: once per app here, not once per request.
 /// Keyed by the sealed text, so an app registered again gets its new secret; revocation is
 /// checked before the cache is asked.
 ///

@@ -13,7 +13,8 @@ import Foundation
 /// writing their bytes). A store that finds the writer idle is written at once. So is a lone
 /// caller's, which awaits each store before the next, so that waiting could never add to its
 /// group: after ``loneGroups`` groups of one store in a row, groups stop waiting until one holds
-/// more (the demo's generator, 40,000 photos one by one, waited 1 ms for each).
+/// more (the demo's generator stores its photos one by one, and would wait the whole window for
+/// each).
 ///
 /// The thread starts with the first store and ends after two idle seconds. The first group
 /// repairs the last pack (``PhotoPackFormat``) and reads the index; a lock file keeps other

@@ -1,8 +1,8 @@
 /// The canonical line of the commands devices send in bulk, written member by member.
 ///
 /// Every accepted command is fingerprinted over its canonical line, and going through `Encodable`
-/// (containers, boxes, a witness call per value) made that about a twentieth of the server's
-/// CPU under many devices. These types list their members here, under the names their
+/// (containers, boxes, a witness call per value) would put that overhead on every command of every
+/// bundle the devices send. These types list their members here, under the names their
 /// synthesized `Codable` uses, and the members are written sorted as `JSONEncoder` sorts them;
 /// `CanonicalJSONTests` compares the bytes with `JSONEncoder`'s for every sample command. Other
 /// commands, and envelopes with a time, take the general path of ``CanonicalJSONEncoder``.

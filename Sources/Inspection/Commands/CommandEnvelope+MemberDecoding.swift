@@ -5,8 +5,8 @@ extension CommandEnvelope {
     /// checked them; nil for any other type, or anything unexpected (a time, a number written
     /// `5.0`), which ``JSONValueDecoder`` then decodes and, when wrong, explains.
     ///
-    /// Decoding through `Decodable` (keyed containers, a witness call per field) was about a
-    /// twentieth of the server's CPU under many devices. `JSONValueDecoderTests` checks that both
+    /// Decoding through `Decodable` (keyed containers, a witness call per field) would put that
+    /// overhead on every command of every bundle. `JSONValueDecoderTests` checks that both
     /// ways give the same command for every type read here.
     init?(validatedMembers list: [(key: String, value: JSONValue)], actor: String) {
         let members = Members(list: list)

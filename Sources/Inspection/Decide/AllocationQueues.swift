@@ -1,9 +1,9 @@
 /// The work queue of every (location, mode), kept in allocation order as products change.
 ///
 /// Allocating a batch reads the first entries of one queue (skipping held products) instead of
-/// filtering and sorting the whole catalogue, which cost milliseconds per batch with 25,000
-/// products. `InspectionState.apply` moves a product between queues whenever an event changes
-/// what decides its place (registration, datasheet, reception, a finished inspection).
+/// filtering and sorting the whole catalogue, which copies every product on every allocation and
+/// grows with the catalogue. `InspectionState.apply` moves a product between queues whenever an
+/// event changes what decides its place (registration, datasheet, reception, a finished inspection).
 ///
 /// Each queue is a sorted array of sorted chunks: inserting or removing touches one chunk, and a
 /// copy of the state (a decision's working copy) shares every chunk it does not change.

@@ -12,7 +12,8 @@ import GS1
 /// Its stored properties skip the run-time exclusivity check (`@exclusivity(unchecked)`): a machine is
 /// used by one thread at a time (`MachinePool` hands it out), and no method of it mutates a property
 /// while another access to the same property is in progress (each mutation is a single statement
-/// that reads only other state), so the check could never fire; it cost about 3 % of a check.
+/// that reads only other state), so the check could never fire, yet it would run on every access
+/// in the innermost loop of every check.
 final class Machine {
     let program: CompiledProgram
     /// The arena: the program's constant texts, then the current sheet's bytes.
