@@ -109,12 +109,26 @@ extension Routes {
     /// `GET /v1/products?q=&type=&manufacturer=&limit=&offset=`: search, one page.
     func searchProducts(_ request: Request) async throws -> Response {
         let query = Query(request)
-        let filter = ProductFilter(
-            text: query["q"] ?? "", productType: try query.integer("type", 0...2), manufacturer: query["manufacturer"])
+        let text = query["q"] ?? ""
+        var filter = ProductFilter(
+            text: text, productType: try query.integer("type", 0...2), manufacturer: query["manufacturer"])
         let limit = try query.integer("limit", 1...200) ?? 20
         let offset = try query.integer("offset", 0...1_000_000) ?? 0
         try await waitIfAsked(query)
-        return try json(try await report { try $0.search(filter, limit: limit, offset: offset) })
+        // A scanned code (element string, Digital Link, UPC-E…) is searched as the GTIN it names;
+        // eight digits are an EAN-8 or a UPC-E, whichever names a product.
+        let scanned = text.utf8.count <= Self.maxScanLength ? AuditService.scannedGTINs(text) : []
+        let isDigits = !text.isEmpty && text.utf8.allSatisfy { $0 &- 0x30 < 10 }
+        var candidates = isDigits ? [text] + scanned : scanned
+        if candidates.isEmpty { candidates = [text] }
+        var page: SearchPage?
+        for candidate in candidates {
+            filter.text = candidate
+            let found = try await report { [filter] in try $0.search(filter, limit: limit, offset: offset) }
+            if page == nil || found.total > 0 { page = found }
+            if found.total > 0 { break }
+        }
+        return try json(page)
     }
 
     /// `GET /v1/categories?q=&type=&manufacturer=`: the category tree with counts.

@@ -10,6 +10,8 @@ extension InspectionState {
         switch event {
         case .attributeVerdictRecorded(let event):
             tasks[event.taskID]?.verdicts[event.path] = event.verdict
+            tasks[event.taskID]?.measuredValues[event.path] = event.measuredValue
+            tasks[event.taskID]?.notes[event.path] = event.note
         case .locationRegistered(let event):
             locations[event.locationID] = Location(id: event.locationID, name: event.name, kind: event.kind)
         case .inspectorRegistered(let event):
@@ -22,6 +24,7 @@ extension InspectionState {
                 state.products[event.gtin]?.datasheetID = event.datasheetID
                 state.products[event.gtin]?.attributePaths = event.attributes.map(\.path)
                 state.products[event.gtin]?.attributeSet = Set(event.attributes.map(\.path))
+                state.products[event.gtin]?.attributeValues = event.attributes.map(\.value)
             }
         case .productReceived(let event):
             guard products[event.gtin] != nil else { return }
@@ -29,12 +32,14 @@ extension InspectionState {
                 state.products[event.gtin]?.pendingReception = Reception(
                     receptionID: event.receptionID, locationID: event.locationID, priority: event.priority,
                     inspectBefore: event.inspectBefore, receivedAt: time)
+                state.products[event.gtin]?.shelf = event.storageLocation
                 state.productsByLocation[event.locationID, default: []].insert(event.gtin)
             }
         case .batchAllocated(let event):
             applyBatchAllocated(event, at: time)
         case .adHocTaskAllocated(let event):
             adHocCount += 1
+            adHocTaskIDsByInspector[event.inspectorID, default: []].append(event.taskID)
             tasks[event.taskID] = Task(
                 id: event.taskID, batchID: nil, inspectorID: event.inspectorID, locationID: event.locationID,
                 gtin: event.gtin, mode: .adHoc, progress: .allocatedAdHoc)
@@ -69,6 +74,8 @@ extension InspectionState {
         case .inspectionSkipped(let event):
             tasks[event.taskID]?.progress.skipInspection()
             tasks[event.taskID]?.verdicts = [:]
+            tasks[event.taskID]?.measuredValues = [:]
+            tasks[event.taskID]?.notes = [:]
             release(taskID: event.taskID)
             settle(taskID: event.taskID)
         case .batchSubmitted(let event):
@@ -118,6 +125,8 @@ extension InspectionState {
         guard var task = tasks[event.taskID] else { return }
         task.progress.finishInspection(event.result)
         task.verdicts = [:]
+        task.measuredValues = [:]
+        task.notes = [:]
         task.passedCount = event.passedCount
         task.warningCount = event.warningCount
         task.failureCount = event.failureCount
@@ -153,6 +162,8 @@ extension InspectionState {
             release(taskID: taskID)
             task.progress.returnWithClosedBatch()
             task.verdicts = [:]
+            task.measuredValues = [:]
+            task.notes = [:]
             tasks[taskID] = task
         }
     }

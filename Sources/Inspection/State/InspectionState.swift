@@ -28,6 +28,8 @@ public struct InspectionState: Sendable, Hashable {
     public internal(set) var batchCount = 0
     /// How many ad-hoc tasks were ever allocated (numbers the next ad-hoc task id).
     public internal(set) var adHocCount = 0
+    /// Every ad-hoc task id allocated to each inspector, oldest first (ad-hoc tasks have no batch to list them).
+    public internal(set) var adHocTaskIDsByInspector: [String: [String]] = [:]
     /// Every (location, mode)'s work queue in allocation order (derived from the products).
     var allocationQueues = AllocationQueues()
 
@@ -68,8 +70,12 @@ public struct InspectionState: Sendable, Hashable {
         public var attributePaths: [String] = []
         /// The same paths as a set, for membership checks.
         public var attributeSet: Set<String> = []
+        /// The latest datasheet's values, in the order of `attributePaths` (what the inspector compares).
+        public var attributeValues: [String] = []
         /// The reception waiting for a new-product inspection, if any.
         public var pendingReception: Reception?
+        /// The shelf the latest received sample was stored on (its scanned shelf code).
+        public var shelf: String?
         /// When an inspection of it last finished.
         public var lastInspectedAt: Timestamp?
         /// That inspection's result (2 passed or 3 failed).
@@ -118,6 +124,10 @@ public struct InspectionState: Sendable, Hashable {
         public var scanned: String?
         /// Verdicts so far (cleared when the inspection finishes; the counts remain).
         public var verdicts: [String: Verdict] = [:]
+        /// What the inspector measured or read, by path, for the verdicts so far.
+        public var measuredValues: [String: String] = [:]
+        /// The inspector's notes, by path, for the verdicts so far.
+        public var notes: [String: String] = [:]
         public var passedCount = 0
         public var warningCount = 0
         public var failureCount = 0
