@@ -9,9 +9,8 @@ extension InspectionState {
     public mutating func apply(_ event: InspectionEvent, at time: Timestamp) {
         switch event {
         case .attributeVerdictRecorded(let event):
-            tasks[event.taskID]?.verdicts[event.path] = event.verdict
-            tasks[event.taskID]?.measuredValues[event.path] = event.measuredValue
-            tasks[event.taskID]?.notes[event.path] = event.note
+            // One access to the task: this runs once per attribute of every inspection.
+            tasks[event.taskID]?.record(event)
         case .locationRegistered(let event):
             locations[event.locationID] = Location(id: event.locationID, name: event.name, kind: event.kind)
         case .inspectorRegistered(let event):

@@ -124,9 +124,9 @@ public struct InspectionState: Sendable, Hashable {
         public var scanned: String?
         /// Verdicts so far (cleared when the inspection finishes; the counts remain).
         public var verdicts: [String: Verdict] = [:]
-        /// What the inspector measured or read, by path, for the verdicts so far.
+        /// What the inspector last measured or read, by path, for the verdicts so far.
         public var measuredValues: [String: String] = [:]
-        /// The inspector's notes, by path, for the verdicts so far.
+        /// The inspector's last notes, by path, for the verdicts so far.
         public var notes: [String: String] = [:]
         public var passedCount = 0
         public var warningCount = 0
@@ -134,6 +134,15 @@ public struct InspectionState: Sendable, Hashable {
         public var unableCount = 0
         /// SHA-256 of attached photos, in order.
         public var photos: [String] = []
+
+        /// Records one attribute's verdict, and what was measured and the note when the verdict
+        /// gives them (a verdict without them keeps the last ones given: most verdicts carry
+        /// neither, and this runs for every attribute of every inspection).
+        mutating func record(_ event: AttributeVerdictRecorded) {
+            verdicts[event.path] = event.verdict
+            if let measuredValue = event.measuredValue { measuredValues[event.path] = measuredValue }
+            if let note = event.note { notes[event.path] = note }
+        }
 
         /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
         public var collectionStatus: CollectionStatus { progress.collection }
