@@ -144,19 +144,23 @@ extension Routes {
     struct ProductAnswer: Encodable {
         var quality: ProductQuality
         var packaging: PackagingHierarchy?
+        /// The current datasheet's values, grouped as an inspector's task shows them.
+        var datasheet: ProductDatasheet?
 
-        enum Keys: String, CodingKey { case packaging, lastInspection }
+        enum Keys: String, CodingKey { case packaging, lastInspection, datasheet }
 
         func encode(to encoder: any Encoder) throws {
             try quality.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encodeIfPresent(packaging, forKey: .packaging)
             try container.encodeIfPresent(quality.inspections.last, forKey: .lastInspection)
+            try container.encodeIfPresent(datasheet, forKey: .datasheet)
         }
     }
 
     /// `GET /v1/products/{gtin}`: the product's quality history (inspections, rule checks), its
-    /// packaging hierarchy (what it contains, what contains it) and its last inspection.
+    /// packaging hierarchy (what it contains, what contains it), its last inspection and its current
+    /// datasheet's values grouped by the attribute catalogue (names in the `Accept-Language` asked for).
     func product(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let gtin = context.parameters.get("gtin") ?? ""
         let user = try context.requireUser()
@@ -166,12 +170,18 @@ extension Routes {
         let answer = try await report { queries -> ProductAnswer? in
             guard var quality = try queries.product(gtin: gtin) else { return nil }
             if let inspector { quality = ColleagueRedaction.quality(quality, seenBy: inspector) }
-            return ProductAnswer(quality: quality, packaging: try queries.packagingHierarchy(gtin: quality.gtin))
+            return ProductAnswer(
+                quality: quality, packaging: try queries.packagingHierarchy(gtin: quality.gtin), datasheet: nil)
         }
-        guard let answer else {
+        guard var answer else {
             throw Problem.notFound("no product \(gtin) in the log", remedy: "search: GET /v1/products?q=…")
         }
-        return try json(answer)
+        let language = CatalogueLanguage(acceptLanguage: request.headers[.acceptLanguage])
+        answer.datasheet = await service.productDatasheet(gtin: answer.quality.gtin, language: language)
+        var response = try json(answer)
+        response.headers[.contentLanguage] = language.rawValue
+        response.headers[.vary] = "Accept-Language"
+        return response
     }
 
     /// `GET /v1/history?gtin=|batch=|task=|inspector=&asOf=`: every event about one subject, as of a

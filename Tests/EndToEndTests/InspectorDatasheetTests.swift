@@ -188,5 +188,13 @@ struct InspectorDatasheetTests {
         // Product search takes the same scanned forms (once the projections have the products).
         let search = try await get("/v1/products?q=\(Self.encoded(gs1128))&waitFor=\(lastPosition)", boss)
         #expect((search.json["items"] as? [[String: Any]])?.compactMap { $0["gtin"] as? String } == [Self.batchGTIN])
+
+        // The product answer shows the current datasheet grouped the same way.
+        let product = try await get("/v1/products/\(Self.batchGTIN)?waitFor=\(lastPosition)", boss, language: "sv")
+        let sheet = try #require(product.json["datasheet"] as? [String: Any], "\(product.json)")
+        #expect((sheet["groups"] as? [[String: Any]])?.map { $0["id"] as? String } == groups.map { $0["id"] as? String })
+        let svByPath = byPath(sheet["attributes"] as? [[String: Any]] ?? [])
+        #expect(svByPath["netContent"]?["name"] as? String == "Nettokvantitet")
+        #expect(svByPath["netContent"]?["value"] as? String == "1000 MLT")
     }
 }

@@ -75,6 +75,17 @@ public struct DeviceDatasheet: Sendable, Hashable, Codable {
     public var attributes: [Attribute]
 }
 
+/// A product's current datasheet as the product answer and page show it: grouped and named as an
+/// inspector's task shows it.
+public struct ProductDatasheet: Sendable, Hashable, Codable {
+    public var gtin: String
+    public var datasheetID: String?
+    public var language: String
+    public var packageSize: String?
+    public var groups: [DeviceDatasheet.Group]
+    public var attributes: [DeviceDatasheet.Attribute]
+}
+
 extension AuditService {
     /// The inspector owning a task, and its datasheet view in `language`; nil when there is no such task.
     public func deviceDatasheet(taskID: String, language: CatalogueLanguage = .en)
@@ -82,6 +93,30 @@ extension AuditService {
     {
         guard let task = state.tasks[taskID] else { return nil }
         let product = state.products[task.gtin]
+        let (groups, attributes) = Self.grouped(product, task: task, language: language)
+        return (
+            task.inspectorID,
+            DeviceDatasheet(
+                taskID: task.id, gtin: task.gtin, datasheetID: product?.datasheetID,
+                inspectionStatus: task.inspectionStatus?.rawValue, language: language.rawValue,
+                packageSize: product.flatMap(Self.packageSize(of:)), groups: groups, attributes: attributes)
+        )
+    }
+
+    /// The current datasheet of a product grouped as a task's is, without verdicts; nil for no
+    /// such product.
+    public func productDatasheet(gtin: String, language: CatalogueLanguage = .en) -> ProductDatasheet? {
+        guard let product = state.products[gtin] else { return nil }
+        let (groups, attributes) = Self.grouped(product, task: nil, language: language)
+        return ProductDatasheet(
+            gtin: gtin, datasheetID: product.datasheetID, language: language.rawValue,
+            packageSize: Self.packageSize(of: product), groups: groups, attributes: attributes)
+    }
+
+    /// A datasheet's attributes in catalogue order with their groups; with a task, its verdicts.
+    static func grouped(_ product: InspectionState.Product?, task: InspectionState.Task?, language: CatalogueLanguage)
+        -> (groups: [DeviceDatasheet.Group], attributes: [DeviceDatasheet.Attribute])
+    {
         let paths = product?.attributePaths ?? []
         let values = product?.attributeValues ?? []
         var leaves: [(attribute: DeviceDatasheet.Attribute, position: Int)] = []
@@ -144,17 +179,11 @@ extension AuditService {
                 groups[last].verdictCounts.add(attributes[index].verdict)
             }
         }
-        return (
-            task.inspectorID,
-            DeviceDatasheet(
-                taskID: task.id, gtin: task.gtin, datasheetID: product?.datasheetID,
-                inspectionStatus: task.inspectionStatus?.rawValue, language: language.rawValue,
-                packageSize: product.flatMap(Self.packageSize(of:)), groups: groups, attributes: attributes)
-        )
+        return (groups, attributes)
     }
 
     private static func datasheetAttribute(
-        path: String, value: String, task: InspectionState.Task, language: CatalogueLanguage
+        path: String, value: String, task: InspectionState.Task?, language: CatalogueLanguage
     ) -> DeviceDatasheet.Attribute {
         let parts = AttributePath(path)
         let term = AttributeCatalog.entryTerm(of: path)
@@ -171,7 +200,7 @@ extension AuditService {
             order: 0,
             parent: parent, value: value, unit: entry?.unit, valueLabel: ValueLabels.label(of: value, in: language),
             instruction: AttributeCatalog.instruction(for: path, in: language), measured: entry?.measured ?? false,
-            verdict: task.verdicts[path]?.rawValue, measuredValue: task.measuredValues[path], note: task.notes[path])
+            verdict: task?.verdicts[path]?.rawValue, measuredValue: task?.measuredValues[path], note: task?.notes[path])
     }
 
     /// The list item a path belongs to (`hasAllergen[AM]` for its members), or the path itself.
