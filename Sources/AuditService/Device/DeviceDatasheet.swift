@@ -199,7 +199,7 @@ extension AuditService {
             path: path, name: AttributeCatalog.name(of: path, in: language), group: group.identifier,
             order: 0,
             parent: parent, value: value, unit: entry?.unit, valueLabel: ValueLabels.label(of: value, in: language),
-            instruction: AttributeCatalog.instruction(for: path, in: language), measured: entry?.measured ?? false,
+            instruction: AttributeCatalog.instruction(for: path, value: value, in: language), measured: entry?.measured ?? false,
             verdict: task?.verdicts[path]?.rawValue, measuredValue: task?.measuredValues[path], note: task?.notes[path])
     }
 

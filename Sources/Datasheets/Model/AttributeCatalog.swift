@@ -126,9 +126,13 @@ public enum AttributeCatalog {
     }
 
     /// The instruction for a path in `language`; a term the catalogue does not list gets the general one.
-    public static func instruction(for path: String, in language: CatalogueLanguage) -> String {
+    /// With the supplier's `value`, a net quantity's instruction ends with this pack's limits.
+    public static func instruction(for path: String, value: String? = nil, in language: CatalogueLanguage) -> String {
         let id = entries[entryTerm(of: path)]?.instruction ?? "check-other"
-        return (generatedInstructions[id] ?? generatedInstructions["check-other"]!)(language)
+        let text = (generatedInstructions[id] ?? generatedInstructions["check-other"]!)(language)
+        guard id == "measure-net-quantity", let value, let limits = NetQuantityTolerance.limits(of: value, in: language)
+        else { return text }
+        return text + " " + limits
     }
 
     /// The name of a term in `language`: the catalogue's, else the vocabulary's English label, else
