@@ -5,7 +5,12 @@ import Datasheets
 public enum AttributeGrouping {
     /// The identifier of the catalogue group `path` belongs to (`other` when the catalogue does not list its term).
     public static func group(ofPath path: String) -> String {
-        AttributeCatalog.group(of: AttributePath(path).term).identifier
+        let parts = AttributePath(path)
+        // An inspector's measured value (`measured.inPackageHeight`) belongs with what was measured.
+        if parts.term == "measured", let member = parts.member {
+            return AttributeCatalog.group(of: AttributePath(String(member)).term).identifier
+        }
+        return AttributeCatalog.group(of: parts.term).identifier
     }
 
     /// A group's English name, or the identifier when there is no such group.
