@@ -741,6 +741,14 @@ components:
           items: { type: string }
         shelf: { type: string, description: "Where a received sample waits at the inspection centre (new-product inspections)." }
         packageSize: { type: string, description: "The net content with its unit (e.g. 500 g), to tell the pack from its neighbours." }
+        referenceImage:
+          type: object
+          description: "What the product looks like: the latest stored photo of a passed inspection (sha256), else the datasheet's image link (url, never fetched by the server)."
+          required: [source]
+          properties:
+            sha256: { type: string }
+            url: { type: string }
+            source: { type: string, enum: [inspection, datasheet] }
     Batch:
       type: object
       required: [batchID, inspectorID, locationID, mode, status, collectionPaused, expired, allocatedAt, expiresAt, taskCount, missingPhotos]

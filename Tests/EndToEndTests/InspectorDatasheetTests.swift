@@ -27,6 +27,7 @@ struct InspectorDatasheetTests {
         ("hasAllergen[GO].allergenLevelOfContainmentCode", "CONTAINS"),
         ("energyPerNutrientBasis", "190 KJO|45 E14"), ("fatPerNutrientBasis", "1.5 GRM"),
         ("bestBeforeDate", "2027-03-01"), ("countryOfOrigin", "FI"), ("sportingActivityType", "none"),
+        ("image", "https://images.example/oat-drink.jpg"),
     ]
 
     /// The terms the built-in rules read among `supplierValues` (each must come with an instruction).
@@ -119,6 +120,10 @@ struct InspectorDatasheetTests {
         let taskID = try #require(task["taskID"] as? String)
         #expect(task["packageSize"] as? String == "1000 ml")
         #expect(task["aisle"] as? String == "A4")
+        // No inspection passed yet: the datasheet's picture, as a link the server never fetches.
+        let reference = task["referenceImage"] as? [String: Any]
+        #expect(reference?["url"] as? String == "https://images.example/oat-drink.jpg")
+        #expect(reference?["source"] as? String == "datasheet")
 
         // The datasheet in Finnish and in English: the same values, other names, ordered groups.
         let fi = try await get("/v1/tasks/\(taskID)/datasheet", inspector, language: "fi-FI, en;q=0.5")

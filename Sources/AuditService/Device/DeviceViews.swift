@@ -35,6 +35,9 @@ public struct DeviceTask: Sendable, Hashable, Codable {
     public var shelf: String?
     /// The net content with its unit (`500 g`), to tell the pack from its neighbours.
     public var packageSize: String?
+    /// What the product looks like: the latest photo of a passed inspection stored here, else the
+    /// datasheet's image link (never fetched by the server).
+    public var referenceImage: ReferenceImage?
     public var collectionStatus: Int
     public var skipReason: Int?
     public var inspectionStatus: Int?
@@ -94,6 +97,7 @@ extension AuditService {
             aisle: product?.listings.first { $0.locationID == task.locationID }?.aisle,
             shelf: task.mode == .newProduct ? state.products[task.gtin]?.shelf : nil,
             packageSize: state.products[task.gtin].flatMap(Self.packageSize(of:)),
+            referenceImage: state.products[task.gtin].flatMap { referenceImage(of: $0) },
             collectionStatus: task.collectionStatus.rawValue, skipReason: task.skipReason?.rawValue,
             inspectionStatus: task.inspectionStatus?.rawValue, photos: task.photos)
     }

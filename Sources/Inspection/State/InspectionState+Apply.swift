@@ -136,6 +136,9 @@ extension InspectionState {
                 state.products[task.gtin]?.lastInspectedAt = time
                 state.products[task.gtin]?.lastResult = event.result
                 state.products[task.gtin]?.inspectionCount += 1
+                if event.result == .passed, let photo = task.photos.last {
+                    state.products[task.gtin]?.referencePhoto = photo
+                }
                 if task.mode == .newProduct { state.products[task.gtin]?.pendingReception = nil }
             }
         }

@@ -74,6 +74,8 @@ public struct InspectionState: Sendable, Hashable {
         public var attributeValues: [String] = []
         /// The reception waiting for a new-product inspection, if any.
         public var pendingReception: Reception?
+        /// The SHA-256 of the latest photo of a passed inspection: how the product looks.
+        public var referencePhoto: String?
         /// The shelf the latest received sample was stored on (its scanned shelf code).
         public var shelf: String?
         /// When an inspection of it last finished.
