@@ -200,7 +200,8 @@ extension AuditService {
             order: 0,
             parent: parent, value: value, unit: entry?.unit, valueLabel: ValueLabels.label(of: value, in: language),
             instruction: AttributeCatalog.instruction(for: path, value: value, in: language), measured: entry?.measured ?? false,
-            verdict: task?.verdicts[path]?.rawValue, measuredValue: task?.measuredValues[path], note: task?.notes[path])
+            verdict: task?.verdicts[path]?.rawValue, measuredValue: task?.verdictDetails[path]?.measuredValue,
+            note: task?.verdictDetails[path]?.note)
     }
 
     /// The list item a path belongs to (`hasAllergen[AM]` for its members), or the path itself.

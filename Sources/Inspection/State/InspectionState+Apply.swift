@@ -73,8 +73,7 @@ extension InspectionState {
         case .inspectionSkipped(let event):
             tasks[event.taskID]?.progress.skipInspection()
             tasks[event.taskID]?.verdicts = [:]
-            tasks[event.taskID]?.measuredValues = [:]
-            tasks[event.taskID]?.notes = [:]
+            tasks[event.taskID]?.verdictDetails = [:]
             release(taskID: event.taskID)
             settle(taskID: event.taskID)
         case .batchSubmitted(let event):
@@ -124,8 +123,7 @@ extension InspectionState {
         guard var task = tasks[event.taskID] else { return }
         task.progress.finishInspection(event.result)
         task.verdicts = [:]
-        task.measuredValues = [:]
-        task.notes = [:]
+        task.verdictDetails = [:]
         task.passedCount = event.passedCount
         task.warningCount = event.warningCount
         task.failureCount = event.failureCount
@@ -133,13 +131,7 @@ extension InspectionState {
         tasks[event.taskID] = task
         if products[task.gtin] != nil {
             changingQueues(of: task.gtin) { state in
-                state.products[task.gtin]?.lastInspectedAt = time
-                state.products[task.gtin]?.lastResult = event.result
-                state.products[task.gtin]?.inspectionCount += 1
-                if event.result == .passed, let photo = task.photos.last {
-                    state.products[task.gtin]?.referencePhoto = photo
-                }
-                if task.mode == .newProduct { state.products[task.gtin]?.pendingReception = nil }
+                state.products[task.gtin]?.recordInspection(of: task, result: event.result, at: time)
             }
         }
         release(taskID: event.taskID)
@@ -164,8 +156,7 @@ extension InspectionState {
             release(taskID: taskID)
             task.progress.returnWithClosedBatch()
             task.verdicts = [:]
-            task.measuredValues = [:]
-            task.notes = [:]
+            task.verdictDetails = [:]
             tasks[taskID] = task
         }
     }

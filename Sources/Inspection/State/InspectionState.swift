@@ -84,6 +84,21 @@ public struct InspectionState: Sendable, Hashable {
         public var lastResult: InspectionStatus?
         /// How many inspections finished.
         public var inspectionCount = 0
+
+        /// Records a finished inspection of the product (one access to the product per inspection).
+        mutating func recordInspection(of task: Task, result: InspectionStatus, at time: Timestamp) {
+            lastInspectedAt = time
+            lastResult = result
+            inspectionCount += 1
+            if result == .passed, let photo = task.photos.last { referencePhoto = photo }
+            if task.mode == .newProduct { pendingReception = nil }
+        }
+    }
+
+    /// What an inspector measured or read, and noted, with one attribute's verdict.
+    public struct VerdictDetail: Sendable, Hashable {
+        public var measuredValue: String?
+        public var note: String?
     }
 
     /// A batch of tasks held by one inspector.
@@ -126,10 +141,9 @@ public struct InspectionState: Sendable, Hashable {
         public var scanned: String?
         /// Verdicts so far (cleared when the inspection finishes; the counts remain).
         public var verdicts: [String: Verdict] = [:]
-        /// What the inspector last measured or read, by path, for the verdicts so far.
-        public var measuredValues: [String: String] = [:]
-        /// The inspector's last notes, by path, for the verdicts so far.
-        public var notes: [String: String] = [:]
+        /// What the inspector last measured or read and noted, by path, for the verdicts so far (only
+        /// the paths a verdict gave either for: most give neither).
+        public var verdictDetails: [String: VerdictDetail] = [:]
         public var passedCount = 0
         public var warningCount = 0
         public var failureCount = 0
@@ -142,8 +156,11 @@ public struct InspectionState: Sendable, Hashable {
         /// neither, and this runs for every attribute of every inspection).
         mutating func record(_ event: AttributeVerdictRecorded) {
             verdicts[event.path] = event.verdict
-            if let measuredValue = event.measuredValue { measuredValues[event.path] = measuredValue }
-            if let note = event.note { notes[event.path] = note }
+            guard event.measuredValue != nil || event.note != nil else { return }
+            var detail = verdictDetails[event.path] ?? VerdictDetail()
+            if let measuredValue = event.measuredValue { detail.measuredValue = measuredValue }
+            if let note = event.note { detail.note = note }
+            verdictDetails[event.path] = detail
         }
 
         /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
