@@ -137,7 +137,8 @@ struct Chart: Sendable {
         for (index, lane) in lanes.enumerated() {
             let y = Double(index) * laneHeight + 16
             let label = "\(lane) (\(counts[index]))"
-            svg += "<g data-series=\"\(HTML.escape(lane))\" data-value=\"\(counts[index])\"><title>\(HTML.escape(label))</title>"
+            svg +=
+                "<g data-series=\"\(HTML.escape(lane))\" data-value=\"\(counts[index])\"><title>\(HTML.escape(label))</title>"
             svg += "<text class=\"label\" x=\"\(fmt(labelWidth - 6))\" y=\"\(fmt(y + 4))\" text-anchor=\"end\">"
             svg += HTML.escape(clip(label, maxLabelCharacters)) + "</text>"
             svg +=

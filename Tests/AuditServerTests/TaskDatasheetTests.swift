@@ -35,7 +35,8 @@ struct TaskDatasheetTests {
             let sheet = try ServerFixture.object(
                 try await fixture.send(client, .get, "/v1/tasks/\(taskID)/datasheet", token: token))
             let attributes = try #require(sheet["attributes"] as? [[String: Any]], "\(sheet)")
-            let byPath = Dictionary(attributes.map { ($0["path"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+            let byPath = Dictionary(
+                attributes.map { ($0["path"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
             #expect(byPath[paths[0]]?["verdict"] as? Int == 1)
             #expect(byPath[paths[1]]?["verdict"] as? Int == 3)
             #expect(byPath[paths[1]]?["measuredValue"] as? String == "480 g")

@@ -40,7 +40,9 @@ struct ScannedGTINTests {
         #expect(AuditService.scannedGTINs("0123456") == ["00012345000065"])
     }
 
-    @Test("a code that names no GTIN gives none", arguments: ["", "hello", "(10)LOT42", "06410000000019", "https://example.com/"])
+    @Test(
+        "a code that names no GTIN gives none",
+        arguments: ["", "hello", "(10)LOT42", "06410000000019", "https://example.com/"])
     func none(_ code: String) {
         #expect(AuditService.scannedGTINs(code) == [])
     }

@@ -26,10 +26,13 @@ struct NetQuantityToleranceTests {
     func limits() {
         #expect(
             NetQuantityTolerance.limits(of: "1 LTR", in: .en)
-                == "This pack: nominal 1000 ml, TNE 15 ml: 985 ml or more passes; below 985 ml is a warning; below 970 ml is a failure.")
+                == "This pack: nominal 1000 ml, TNE 15 ml: 985 ml or more passes; below 985 ml is a warning; below 970 ml is a failure."
+        )
         #expect(NetQuantityTolerance.limits(of: "150 GRM", in: .fi)?.contains("TNE 6,8 g") == true)
         #expect(NetQuantityTolerance.limits(of: "12 H87", in: .en) == nil)
-        #expect(AttributeCatalog.instruction(for: "netContent", value: "500 GRM", in: .sv).hasSuffix("under 470 g är ett fel."))
+        #expect(
+            AttributeCatalog.instruction(for: "netContent", value: "500 GRM", in: .sv).hasSuffix(
+                "under 470 g är ett fel."))
         #expect(!AttributeCatalog.instruction(for: "grossWeight", value: "500 GRM", in: .en).contains("This pack"))
     }
 }

@@ -107,11 +107,15 @@ struct InspectorDatasheetTests {
 
         let inspector = try await login("ins")
         let adHoc = try await send(
-            [#"{"commandID":"adhoc","type":"AllocateAdHocTask","inspectorID":"ins","locationID":"S1","gtin":"\#(Self.adHocGTIN)"}"#],
+            [
+                #"{"commandID":"adhoc","type":"AllocateAdHocTask","inspectorID":"ins","locationID":"S1","gtin":"\#(Self.adHocGTIN)"}"#
+            ],
             inspector)
         let adHocTaskID = try #require(adHoc.first?["createdID"] as? String)
         let allocated = try await send(
-            [#"{"commandID":"batch","type":"AllocateBatch","inspectorID":"ins","locationID":"S1","mode":2,"quantity":1}"#],
+            [
+                #"{"commandID":"batch","type":"AllocateBatch","inspectorID":"ins","locationID":"S1","mode":2,"quantity":1}"#
+            ],
             inspector)
         let batchID = try #require(allocated.first?["createdID"] as? String, "\(allocated)")
         let batch = try await get("/v1/batches/\(batchID)", inspector)
@@ -146,7 +150,8 @@ struct InspectorDatasheetTests {
         #expect(enByPath["netContent"]?["valueLabel"] as? String == "1000 ml")
         #expect(enByPath["netContent"]?["measured"] as? Bool == true)
         #expect((enByPath["netContent"]?["instruction"] as? String ?? "").contains("76/211/EEC"))
-        #expect((enByPath["inPackageHeight"]?["instruction"] as? String ?? "").contains("GS1 Package Measurement Rules"))
+        #expect(
+            (enByPath["inPackageHeight"]?["instruction"] as? String ?? "").contains("GS1 Package Measurement Rules"))
         #expect(enByPath["sportingActivityType"]?["group"] as? String == "other")
         for path in Self.ruleRead {
             let enInstruction = enByPath[path]?["instruction"] as? String ?? ""
@@ -197,7 +202,8 @@ struct InspectorDatasheetTests {
         // The product answer shows the current datasheet grouped the same way.
         let product = try await get("/v1/products/\(Self.batchGTIN)?waitFor=\(lastPosition)", boss, language: "sv")
         let sheet = try #require(product.json["datasheet"] as? [String: Any], "\(product.json)")
-        #expect((sheet["groups"] as? [[String: Any]])?.map { $0["id"] as? String } == groups.map { $0["id"] as? String })
+        #expect(
+            (sheet["groups"] as? [[String: Any]])?.map { $0["id"] as? String } == groups.map { $0["id"] as? String })
         let svByPath = byPath(sheet["attributes"] as? [[String: Any]] ?? [])
         #expect(svByPath["netContent"]?["name"] as? String == "Nettokvantitet")
         #expect(svByPath["netContent"]?["value"] as? String == "1000 MLT")

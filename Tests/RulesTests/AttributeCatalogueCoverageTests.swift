@@ -67,7 +67,9 @@ struct AttributeCatalogueCoverageTests {
         #expect(AttributeCatalog.name(of: "netContent", in: .en) == "Net quantity")
         #expect(AttributeCatalog.name(of: "netContent", in: .fi) == "Nettomäärä")
         #expect(AttributeCatalog.name(of: "netContent", in: .sv) == "Nettokvantitet")
-        #expect(AttributeCatalog.name(of: "hasAllergen[AM].allergenLevelOfContainmentCode", in: .en) == "Containment level AM")
+        #expect(
+            AttributeCatalog.name(of: "hasAllergen[AM].allergenLevelOfContainmentCode", in: .en)
+                == "Containment level AM")
         #expect(AttributeCatalog.entries["allergenLevelOfContainmentCode"]?.parent == "hasAllergen")
         #expect(AttributeCatalog.entries["netContent"]?.measured == true)
         #expect(AttributeCatalog.instruction(for: "netContent", in: .en).contains("76/211/EEC"))

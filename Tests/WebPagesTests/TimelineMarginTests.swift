@@ -19,10 +19,13 @@ struct TimelineMarginTests {
         let lanes = ["BatchAllocated", "AttributeVerdictRecorded", "InspectionFinished"]
         let now = Timestamp(microsecondsSinceEpoch: 1_700_000_000_000_000)
         let events = (0..<30).map { index in
-            (time: Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch + Int64(index) * 60_000_000),
-             lane: index % 3, label: "event \(index)")
+            (
+                time: Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch + Int64(index) * 60_000_000),
+                lane: index % 3, label: "event \(index)"
+            )
         }
-        let chart = Chart.timeline(id: "t", title: "Batch timeline", lanes: lanes, events: events, counts: [1, 2840, 1])
+        let chart = Chart.timeline(
+            id: "t", title: "Batch timeline", lanes: lanes, events: events, counts: [1, 2840, 1])
         let labels = Self.labels(chart.svg)
         #expect(labels.count == 3)
         for label in labels {

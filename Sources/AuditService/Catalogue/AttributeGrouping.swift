@@ -19,5 +19,7 @@ public enum AttributeGrouping {
     }
 
     /// The group identifiers in inspection order, `other` last.
-    public static var order: [String] { AttributeCatalog.groups.map(\.identifier) + [AttributeCatalog.other.identifier] }
+    public static var order: [String] {
+        AttributeCatalog.groups.map(\.identifier) + [AttributeCatalog.other.identifier]
+    }
 }

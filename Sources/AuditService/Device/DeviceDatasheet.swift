@@ -130,7 +130,8 @@ extension AuditService {
         for (attribute, position) in leaves {
             guard let parentPath = attribute.parent, !paths.contains(parentPath) else { continue }
             if parents[parentPath] == nil {
-                parents[parentPath] = Self.datasheetAttribute(path: parentPath, value: "", task: task, language: language)
+                parents[parentPath] = Self.datasheetAttribute(
+                    path: parentPath, value: "", task: task, language: language)
                 parents[parentPath]?.parent = nil
                 parentPosition[parentPath] = position
             }
@@ -199,7 +200,8 @@ extension AuditService {
             path: path, name: AttributeCatalog.name(of: path, in: language), group: group.identifier,
             order: 0,
             parent: parent, value: value, unit: entry?.unit, valueLabel: ValueLabels.label(of: value, in: language),
-            instruction: AttributeCatalog.instruction(for: path, value: value, in: language), measured: entry?.measured ?? false,
+            instruction: AttributeCatalog.instruction(for: path, value: value, in: language),
+            measured: entry?.measured ?? false,
             verdict: task?.verdicts[path]?.rawValue, measuredValue: task?.verdictDetails[path]?.measuredValue,
             note: task?.verdictDetails[path]?.note)
     }

@@ -49,7 +49,8 @@ extension AuditService {
             taskIDs.enumerated()
             .compactMap { position, id in state.tasks[id].map { (task: $0, position: position) } }
             .filter { entry in
-                (gtins.map { $0.contains(entry.task.gtin) } ?? true) && (mode.map { $0 == entry.task.mode.rawValue } ?? true)
+                (gtins.map { $0.contains(entry.task.gtin) } ?? true)
+                    && (mode.map { $0 == entry.task.mode.rawValue } ?? true)
             }
             .sorted { left, right in
                 // Open work first, then the latest allocated.

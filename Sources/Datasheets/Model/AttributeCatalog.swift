@@ -98,7 +98,8 @@ public enum AttributeCatalog {
     }()
 
     private static let vocabularyLabels: [String: String] = Dictionary(
-        zip(VocabularyTerms.properties, VocabularyTerms.labels).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+        zip(VocabularyTerms.properties, VocabularyTerms.labels).map { ($0, $1) },
+        uniquingKeysWith: { first, _ in first })
 
     /// Every term the catalogue lists.
     public static var terms: Set<String> { Set(entries.keys) }

@@ -55,10 +55,12 @@ public enum NetQuantityTolerance {
             return "This pack: nominal \(q) \(symbol), TNE \(e) \(symbol): \(pass) \(symbol) or more passes; "
                 + "below \(pass) \(symbol) is a warning; below \(fail) \(symbol) is a failure."
         case .fi:
-            return "Tämä pakkaus: nimellismäärä \(q) \(symbol), TNE \(e) \(symbol): vähintään \(pass) \(symbol) hyväksytään; "
+            return
+                "Tämä pakkaus: nimellismäärä \(q) \(symbol), TNE \(e) \(symbol): vähintään \(pass) \(symbol) hyväksytään; "
                 + "alle \(pass) \(symbol) on varoitus; alle \(fail) \(symbol) on virhe."
         case .sv:
-            return "Denna förpackning: nominell mängd \(q) \(symbol), TNE \(e) \(symbol): \(pass) \(symbol) eller mer godkänns; "
+            return
+                "Denna förpackning: nominell mängd \(q) \(symbol), TNE \(e) \(symbol): \(pass) \(symbol) eller mer godkänns; "
                 + "under \(pass) \(symbol) är en varning; under \(fail) \(symbol) är ett fel."
         }
     }
