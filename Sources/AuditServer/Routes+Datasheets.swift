@@ -74,6 +74,7 @@ extension Routes {
         case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines":
             return .jsonl
         case "text/csv": return .csv
+        case "application/xml", "text/xml": return .xml
         default: return nil
         }
     }
