@@ -125,7 +125,7 @@ extension Routes {
         guard let format = Self.datasheetFormat(contentType: request.headers[.contentType]) else {
             throw Problem(
                 .unsupportedMediaType, "unsupported-media-type",
-                "send datasheets as application/ld+json (or application/json), application/x-ndjson or text/csv",
+                "send datasheets as application/ld+json (or application/json), application/x-ndjson, text/csv or application/xml (GDSN CIN)",
                 remedy: "set Content-Type to the body's format")
         }
         let sets = (query["rules"] ?? "").split(separator: ",").map(String.init)
