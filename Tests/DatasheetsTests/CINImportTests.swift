@@ -44,7 +44,7 @@ struct CINImportTests {
         #expect(sheet["energyPerNutrientBasis"] == "1050 KJO|250 E14")
         #expect(sheet["fatPerNutrientBasis"] == "4.5 GRM")
         #expect(sheet["sugarsPerNutrientBasis"] == "0.5 GRM")
-        #expect(sheet["sugarsPerNutrientBasis.measurementPrecisionCode"] == "LESS_THAN")
+        #expect(sheet["measurementPrecisionCode[sugarsPerNutrientBasis]"] == "LESS_THAN")
         #expect(sheet["saltPerNutrientBasis"] == "1.1 GRM")
         // The per-serving header is kept as a further basis with its own paths.
         #expect(sheet["nutrientHeader[2].nutrientBasisQuantity"] == "50 GRM")

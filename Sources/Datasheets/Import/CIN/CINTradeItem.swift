@@ -84,7 +84,7 @@ struct CINTradeItem {
                     guard let term = Self.nutrientTerms[nutrient.code] else { continue }
                     for quantity in nutrient.quantities { item.add(prefix + term, quantity) }
                     if let precision = nutrient.precision, precision != "APPROXIMATELY" {
-                        item.add(prefix + term + ".measurementPrecisionCode", precision)
+                        item.add(prefix + "measurementPrecisionCode[\(term)]", precision)
                     }
                 }
             }
