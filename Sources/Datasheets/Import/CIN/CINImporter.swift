@@ -131,7 +131,7 @@ public struct CINImporter: Sendable {
                     guard let element = stack.popLast() else { break }
                     let parent = stack.last?.name ?? ""
                     if !element.hasChildren {
-                        let value = text.trimmingSpaces()
+                        let value = text.trimmingXMLSpace()
                         if !value.isEmpty { leaf(name, element.attributes, value, parent: parent) }
                     }
                     text = ""
@@ -171,10 +171,11 @@ public struct CINImporter: Sendable {
     }
 }
 
+
 extension String {
-    /// The string without leading and trailing spaces, tabs and line breaks.
-    fileprivate func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+    /// The string without leading and trailing XML white space (space, tab, line breaks).
+    fileprivate func trimmingXMLSpace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""
         }
