@@ -94,7 +94,7 @@ struct GDSNCINTests {
         try Data(converted.stdout.utf8).write(to: file)
         let direct = try ItemAuditBinary.run(["datasheets", "show", Self.fixture("food-consumer-unit.xml")])
         let again = try ItemAuditBinary.run(["datasheets", "show", file.path])
-        let rows = { (text: String) in text.split(separator: "\n").dropFirst().map(String.init) }
+        let rows = { (text: String) in text.split(separator: "\n").dropFirst().map(String.init).sorted() }
         #expect(rows(direct.stdout) == rows(again.stdout))
     }
 

@@ -55,6 +55,9 @@ public struct CINImporter: Sendable {
             case ("childTradeItem", "quantityOfNextLowerLevelTradeItem"): child.quantity = value
             case ("countryOfOrigin", "countryCode"): current.add("countryOfOrigin", value)
             case ("tradeItem", "gtin"): current.add("gtin", value)
+            case ("nextLowerLevelTradeItemInformation", "quantityOfChildren"),
+                ("nextLowerLevelTradeItemInformation", "totalQuantityOfNextLowerLevelTradeItem"):
+                current.add(name, value)
             case (_, "tradeItemDescription"):
                 current.names[String(language.dropFirst()), default: (nil, nil, nil)].description = value
             case (_, "descriptionShort"): current.names[String(language.dropFirst()), default: (nil, nil, nil)].short = value

@@ -45,6 +45,7 @@ final class XMLStreamReader {
                     file: path, line: 0,
                     message: "cannot open the file (\(String(cString: strerror(errno)))); check the path and permissions")
             }
+            if let line = Self.documentTypeLine(path: path) { throw Self.documentTypeRefused(file: path, line: line) }
             opened = xmlReaderForFile(path, nil, options)
         }
         guard let opened else {
@@ -70,11 +71,7 @@ final class XMLStreamReader {
             switch type {
             case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue), Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue),
                 Int32(XML_READER_TYPE_ENTITY.rawValue):
-                throw ImportIssue(
-                    file: file, line: line,
-                    message:
-                        "the XML declares a document type (<!DOCTYPE …>) or entities, which GDSN messages never do and ItemAudit refuses (nothing was fetched or expanded); remove the declaration"
-                )
+                throw Self.documentTypeRefused(file: file, line: line)
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
                 if Int(xmlTextReaderDepth(reader)) >= Self.maximumDepth {
                     throw ImportIssue(
@@ -101,6 +98,46 @@ final class XMLStreamReader {
         }
     }
 
+    /// The refusal of a document type declaration (or entities), the same wherever it is found.
+    static func documentTypeRefused(file: String, line: Int) -> ImportIssue {
+        ImportIssue(
+            file: file, line: line,
+            message:
+                "the XML declares a document type (<!DOCTYPE …>) or entities, which GDSN messages never do and ItemAudit refuses (nothing was fetched or expanded); remove the declaration"
+        )
+    }
+
+    /// The line of a `<!DOCTYPE` in the prolog of a file, if there is one. libxml2 reports the
+    /// document type node only after parsing the internal subset, so the prolog is looked at first:
+    /// a declaration is refused before any of it is parsed.
+    static func documentTypeLine(path: String) -> Int? {
+        guard let reader = try? ChunkReader(path: path, chunkSize: 1 << 16) else { return nil }
+        var found: Int?
+        try? reader.forEachChunk { chunk in
+            let marker = Array("<!DOCTYPE".utf8)
+            var line = 1
+            var index = 0
+            while index < chunk.count {
+                let byte = chunk[index]
+                if byte == 0x0A { line += 1 }
+                if byte == UInt8(ascii: "<"), index + 1 < chunk.count {
+                    let next = chunk[index + 1]
+                    // The root element starts: the prolog is over.
+                    if next != UInt8(ascii: "?") && next != UInt8(ascii: "!") { return false }
+                    if index + marker.count <= chunk.count,
+                        zip(marker, chunk[index..<(index + marker.count)]).allSatisfy({ $0 == $1 })
+                    {
+                        found = line
+                        return false
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
+        return found
+    }
+
     private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
@@ -108,6 +145,12 @@ final class XMLStreamReader {
 
     /// The parser's last error as an issue with its line and column.
     private func syntaxError() -> ImportIssue {
+        if let error = xmlGetLastError(), error.pointee.domain == Int32(XML_FROM_PARSER.rawValue),
+            let text = error.pointee.message.map({ String(cString: $0) }), text.lowercased().contains("entity")
+        {
+            // Standard input is not looked at before parsing: an entity error there is the same refusal.
+            return Self.documentTypeRefused(file: file, line: Int(error.pointee.line))
+        }
         guard let error = xmlGetLastError() else {
             return ImportIssue(file: file, line: line, message: "not well-formed XML; fix the file and send it again")
         }
