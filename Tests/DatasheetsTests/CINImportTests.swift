@@ -30,6 +30,7 @@ struct CINImportTests {
         #expect(sheet["functionalName@fi"] == "Leipä")
         #expect(sheet["regulatedProductName@fi"] == "Kauraleipä")
         #expect(sheet["brandName"] == "Esimerkki")
+        #expect(sheet["manufacturer.organizationName"] == "Esimerkki Oy")
         #expect(sheet["netContent"] == "500 GRM")
         #expect(sheet["grossWeight"] == "520 GRM")
         #expect(sheet["countryOfOrigin"] == "246")
@@ -73,6 +74,8 @@ struct CINImportTests {
         #expect(sheets.map(\.gtin) == ["16410000000015", "06410000000018"])
         #expect(sheets[0]["childTradeItem[06410000000018].quantityOfNextLowerLevelTradeItem"] == "12")
         #expect(sheets[0]["tradeItemUnitDescriptorCode"] == "CASE")
+        #expect(sheets[0]["childTradeItemGtin"] == "06410000000018")
+        #expect(sheets[0]["quantityOfNextLowerLevelTradeItem"] == "12")
         #expect(sheets[1]["productName@fi"] == "Kauraleipä 500 g")
     }
 

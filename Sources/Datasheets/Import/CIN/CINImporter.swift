@@ -18,6 +18,7 @@ public struct CINImporter: Sendable {
         "nextLowerLevelTradeItemInformation", "childTradeItem", "allergen", "allergenRelatedInformation",
         "nutrientHeader", "nutrientDetail", "tradeItemDescriptionInformation", "brandNameInformation",
         "tradeItemMeasurements", "tradeItemWeight", "countryOfOrigin", "placeOfItemActivityInformation",
+        "brandOwner", "manufacturerOfTradeItem",
     ]
 
     /// Reads `path` and calls `body` with each record in file order; stops early when `body` returns false.
@@ -55,6 +56,8 @@ public struct CINImporter: Sendable {
             case ("childTradeItem", "quantityOfNextLowerLevelTradeItem"): child.quantity = value
             case ("countryOfOrigin", "countryCode"): current.add("countryOfOrigin", value)
             case ("tradeItem", "gtin"): current.add("gtin", value)
+            case ("manufacturerOfTradeItem", "partyName"): current.add("manufacturer.organizationName", value)
+            case ("brandOwner", "partyName"): current.add("brandOwner.organizationName", value)
             case ("nextLowerLevelTradeItemInformation", "quantityOfChildren"),
                 ("nextLowerLevelTradeItemInformation", "totalQuantityOfNextLowerLevelTradeItem"):
                 current.add(name, value)
@@ -155,9 +158,7 @@ public struct CINImporter: Sendable {
                     case "allergen":
                         if let code = allergen.code { item?.add("hasAllergen[\(code)].allergenLevelOfContainmentCode", allergen.level ?? "") }
                     case "childTradeItem":
-                        if let gtin = child.gtin {
-                            item?.add("childTradeItem[\(gtin)].quantityOfNextLowerLevelTradeItem", child.quantity ?? "1")
-                        }
+                        if let gtin = child.gtin { item?.children.append((gtin, child.quantity ?? "1")) }
                     case "tradeItem" where stack.count == itemDepth:
                         if let done = item { finish(done) }
                         item = nil

@@ -22,6 +22,8 @@ struct CINTradeItem {
     /// Names for productName by language: tradeItemDescription, descriptionShort, functionalName.
     var names: [String: (description: String?, short: String?, functional: String?)] = [:]
     var headers: [NutrientHeader] = []
+    /// The next lower level: each child's GTIN and how many of it.
+    var children: [(gtin: String, quantity: String)] = []
     /// Element names (and nutrient codes) with no vocabulary term yet, named in one import issue.
     var unmapped: [String] = []
 
@@ -72,6 +74,14 @@ struct CINTradeItem {
             if let chosen = name.description ?? name.short ?? name.functional { item.add("productName" + suffix, chosen) }
             if let short = name.short { item.add("descriptionShort" + suffix, short) }
             if let functional = name.functional { item.add("functionalName" + suffix, functional) }
+        }
+        for child in children {
+            item.add("childTradeItem[\(child.gtin)].quantityOfNextLowerLevelTradeItem", child.quantity)
+        }
+        // One child also in the one-child form today's rules (GS1-011, GS1-012) and products read.
+        if children.count == 1 {
+            item.add("childTradeItemGtin", children[0].gtin)
+            item.add("quantityOfNextLowerLevelTradeItem", children[0].quantity)
         }
         if let primary = primaryHeaderIndex {
             for (index, header) in headers.enumerated() {
