@@ -12,7 +12,7 @@ struct DatasheetsCommand: ParsableCommand {
             Reads GS1 Web Vocabulary JSON-LD, JSON Lines, CSV and GDSN Catalogue Item Notification XML \
             (see docs/gdsn-cin-mapping.md).
 
-            Examples:
+            Example:
               itemaudit datasheets show pool-export.xml
               itemaudit datasheets show pool-export.xml --format json
               itemaudit datasheets convert pool-export.xml --to jsonl > products.jsonl
@@ -57,6 +57,9 @@ struct DatasheetsShowCommand: ParsableCommand {
             --format json prints one JSON array (all files together) of GS1 Web Vocabulary JSON-LD \
             objects in the shapes the JSON-LD importer reads; table prints each datasheet's attribute \
             paths and values.
+
+            Example:
+              itemaudit datasheets show pool-export.xml supplier.jsonl --format json
             """)
 
     @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson, .csv or GDSN CIN .xml.")
@@ -95,6 +98,9 @@ struct DatasheetsConvertCommand: ParsableCommand {
         discussion: """
             Values are written as they are (no formula protection in CSV), so the output reads back \
             to the same attributes.
+
+            Example:
+              itemaudit datasheets convert pool-export.xml --to csv > products.csv
             """)
 
     @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson, .csv or GDSN CIN .xml.")
