@@ -20,9 +20,9 @@ struct DatasheetsCommand: ParsableCommand {
         subcommands: [DatasheetsShowCommand.self, DatasheetsConvertCommand.self]
     )
 
-    /// Every datasheet of `files` in order; records that cannot be read are warned about on stderr.
-    static func read(_ files: [String]) throws -> [Datasheet] {
-        var sheets: [Datasheet] = []
+    /// Every datasheet of `files` in order, one at a time (memory stays that of one datasheet);
+    /// records that cannot be read are warned about on stderr.
+    static func forEach(_ files: [String], _ body: (Datasheet) -> Void) throws {
         for file in files {
             try ServiceAccess.requireTextFile(file, kind: "a datasheet file: .jsonld/.json, .jsonl/.ndjson, .csv or .xml")
             do {
@@ -30,7 +30,7 @@ struct DatasheetsCommand: ParsableCommand {
                     switch record {
                     case .datasheet(let sheet, let issues):
                         for issue in issues { warn("\(issue)") }
-                        sheets.append(sheet)
+                        body(sheet)
                     case .failed(let issue):
                         warn("\(issue)")
                     }
@@ -40,7 +40,17 @@ struct DatasheetsCommand: ParsableCommand {
                 throw CLIFailure.badInput("\(error)")
             }
         }
-        return sheets
+    }
+
+    /// The datasheets as one JSON array, printed as they are read.
+    static func printJSONArray(_ files: [String]) throws {
+        var first = true
+        print("[", terminator: "")
+        try forEach(files) { sheet in
+            print((first ? "" : ",\n") + DatasheetFiles.jsonLine(sheet), terminator: "")
+            first = false
+        }
+        print("]")
     }
 
     static func warn(_ message: String) {
@@ -72,13 +82,14 @@ struct DatasheetsShowCommand: ParsableCommand {
         guard format == "table" || format == "json" else {
             throw CLIFailure.badInput("--format must be table or json (got '\(TerminalText.escaped(format))')")
         }
-        let sheets = try DatasheetsCommand.read(files)
         if format == "json" {
-            print("[" + sheets.map(DatasheetFiles.jsonLine).joined(separator: ",\n") + "]")
+            try DatasheetsCommand.printJSONArray(files)
             return
         }
-        for (index, sheet) in sheets.enumerated() {
+        var index = 0
+        try DatasheetsCommand.forEach(files) { sheet in
             if index > 0 { print("") }
+            index += 1
             let source = sheet.source.map { "\($0.file):\($0.line)" } ?? "-"
             print(TerminalText.escaped("\(sheet.gtin ?? "(no gtin)")  \(source)"))
             var table = TextTable(columns: ["path", "value"])
@@ -110,13 +121,15 @@ struct DatasheetsConvertCommand: ParsableCommand {
     var to: String
 
     func run() throws {
-        let sheets = try DatasheetsCommand.read(files)
         switch to {
         case "jsonl":
-            for sheet in sheets { print(DatasheetFiles.jsonLine(sheet)) }
+            try DatasheetsCommand.forEach(files) { print(DatasheetFiles.jsonLine($0)) }
         case "jsonld":
-            print("[" + sheets.map(DatasheetFiles.jsonLine).joined(separator: ",\n") + "]")
+            try DatasheetsCommand.printJSONArray(files)
         case "csv":
+            // The header is every path of every datasheet, so CSV holds them all before writing.
+            var sheets: [Datasheet] = []
+            try DatasheetsCommand.forEach(files) { sheets.append($0) }
             var columns: [String] = []
             var seen: Set<String> = []
             for sheet in sheets { for path in sheet.paths where seen.insert(path).inserted { columns.append(path) } }
