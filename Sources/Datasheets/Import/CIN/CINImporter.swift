@@ -61,6 +61,10 @@ public struct CINImporter: Sendable {
             case ("nextLowerLevelTradeItemInformation", "quantityOfChildren"),
                 ("nextLowerLevelTradeItemInformation", "totalQuantityOfNextLowerLevelTradeItem"):
                 current.add(name, value)
+            case ("nutrientDetail", _), (_, "countryCode"):
+                // A nutrient's other members (daily intake) would join across nutrients into one
+                // meaningless list, and a bare country code belongs to an address, not the origin.
+                if !current.unmapped.contains(name) { current.unmapped.append(name) }
             case (_, "tradeItemDescription"):
                 current.names[String(language.dropFirst()), default: (nil, nil, nil)].description = value
             case (_, "descriptionShort"): current.names[String(language.dropFirst()), default: (nil, nil, nil)].short = value
