@@ -124,6 +124,9 @@ public struct InspectionState: Sendable, Hashable {
         public var unableCount = 0
         /// SHA-256 of attached photos, in order.
         public var photos: [String] = []
+        /// The device time of the task's latest event: a later command may not say it happened
+        /// before it (beyond the clock skew allowed).
+        public var lastEventAt: Timestamp?
 
         /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
         public var collectionStatus: CollectionStatus { progress.collection }
