@@ -45,7 +45,6 @@ struct ItemAuditCommand: AsyncParsableCommand {
             LogFillCommand.self,
             LogOpenCommand.self,
             SampleHistoryCommand.self,
-            DatasheetsCommand.self,
         ]
     )
 }
