@@ -49,6 +49,12 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // libxml2's streaming reader from the system, wrapped like liblz4: GDSN CIN XML import.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // SHA-256 from the system libcrypto, for the log's two small hashes per record.
         .systemLibrary(
             name: "CLibCrypto",
@@ -98,7 +104,7 @@ let package = Package(
         .target(name: "SignedRequestHeaders"),
         // The one seeded random generator (SplitMix64) for generated data, benchmarks and tests; a leaf.
         .target(name: "Seeded"),
-        .target(name: "Datasheets", dependencies: ["GS1", "Seeded", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Datasheets", dependencies: ["GS1", "Seeded", "CLibXML2", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Rules",
             dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]
@@ -265,7 +271,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"]),
+        .testTarget(name: "DatasheetsTests", dependencies: ["Datasheets"], exclude: ["Fixtures"]),
         .testTarget(
             name: "RulesTests", dependencies: ["Rules", "Datasheets", "Seeded", "TestSupport"],
             resources: [.copy("Fixtures")]),

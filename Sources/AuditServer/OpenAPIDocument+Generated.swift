@@ -559,6 +559,10 @@ paths:
             schema: { type: string }
           text/csv:
             schema: { type: string }
+          application/xml:
+            schema: { type: string, description: "A GDSN Catalogue Item Notification (BMS 3.1); a DOCTYPE is refused." }
+          text/xml:
+            schema: { type: string, description: "The same as application/xml." }
       responses:
         "200":
           description: The totals and the first findings (and, when recording, how each datasheet entered the log); with format=csv every finding.

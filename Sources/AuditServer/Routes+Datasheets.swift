@@ -74,6 +74,7 @@ extension Routes {
         case "application/jsonl", "application/x-ndjson", "application/x-jsonlines", "application/jsonlines":
             return .jsonl
         case "text/csv": return .csv
+        case "application/xml", "text/xml": return .xml
         default: return nil
         }
     }
@@ -124,7 +125,7 @@ extension Routes {
         guard let format = Self.datasheetFormat(contentType: request.headers[.contentType]) else {
             throw Problem(
                 .unsupportedMediaType, "unsupported-media-type",
-                "send datasheets as application/ld+json (or application/json), application/x-ndjson or text/csv",
+                "send datasheets as application/ld+json (or application/json), application/x-ndjson, text/csv or application/xml (GDSN CIN)",
                 remedy: "set Content-Type to the body's format")
         }
         let sets = (query["rules"] ?? "").split(separator: ",").map(String.init)

@@ -92,8 +92,11 @@ extension FuzzTarget {
             #"{"gtin":"09506000134352","productName@fi":"Maito","netContent":"1 LTR","hasAllergen":[{"allergenTypeCode":"AM","allergenLevelOfContainmentCode":"CONTAINS"}]}"#
         let csv =
             "gtin,productName@fi,netContent,hasAllergen[AM].allergenLevelOfContainmentCode\n09506000134352,\"Maito, kevyt\",1 LTR,CONTAINS\n4006381333931,Leipä|Bröd,500 GRM,\n"
+        let xml =
+            #"<?xml version="1.0"?><m:catalogueItemNotificationMessage xmlns:m="urn:gs1:gdsn:catalogue_item_notification:xsd:3"><transaction><documentCommand><documentCommandHeader type="ADD"/><m:catalogueItemNotification><catalogueItem><tradeItem><gtin>09506000134352</gtin><tradeItemInformation><extension><nutrientHeader><servingSize measurementUnitCode="GRM">100</servingSize><nutrientDetail><nutrientTypeCode>FAT</nutrientTypeCode><quantityContained measurementUnitCode="GRM">3</quantityContained></nutrientDetail></nutrientHeader><allergen><allergenTypeCode>AM</allergenTypeCode><levelOfContainmentCode>CONTAINS</levelOfContainmentCode></allergen><tradeItemDescription languageCode="fi">Maito</tradeItemDescription></extension></tradeItemInformation></tradeItem></catalogueItem></m:catalogueItemNotification></documentCommand></transaction></m:catalogueItemNotificationMessage>"#
         let formats: [(String, DatasheetFormat, String)] = [
             ("jsonld", .jsonld, jsonld), ("jsonl", .jsonl, jsonl + "\n" + jsonl), ("csv", .csv, csv),
+            ("xml", .xml, xml),
         ]
         return formats.map { name, format, seed in
             let file = ScratchFile(url: scratch.appendingPathComponent("input.\(name)"))
@@ -101,7 +104,8 @@ extension FuzzTarget {
                 name: "datasheets-\(name)", seeds: [[UInt8](seed)],
                 dictionary: [
                     "{", "}", "[", "]", "\"", ",", "\n", "\r\n", "@graph", "@value", "@language", "|", " GRM",
-                    "\u{FEFF}", "\u{00}", "\u{FF}",
+                    "\u{FEFF}", "\u{00}", "\u{FF}", "<", ">", "</", "/>", "<!DOCTYPE", "&amp;", "<![CDATA[",
+                    "languageCode=\"fi\"", "<tradeItem>", "</tradeItem>", "<nutrientHeader>",
                 ].map { [UInt8]($0) },
                 run: { input in
                     file.write(input)

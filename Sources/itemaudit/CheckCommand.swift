@@ -28,7 +28,7 @@ struct CheckCommand: AsyncParsableCommand {
               itemaudit check supplier.csv --record --data ./itemaudit-data
             """)
 
-    @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson or .csv; - for standard input.")
+    @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson, .csv or GDSN CIN .xml (XML also by its content); - for standard input.")
     var files: [String]
 
     @Option(help: "The format of standard input (FILE -): jsonl, jsonld or csv.")
@@ -68,10 +68,10 @@ struct CheckCommand: AsyncParsableCommand {
             throw CLIFailure.badInput("\(error) (fix the rule file or the --rules list)")
         }
         for file in files where file != "-" {
-            try ServiceAccess.requireTextFile(file, kind: "a datasheet file: .jsonld/.json, .jsonl/.ndjson or .csv")
+            try ServiceAccess.requireTextFile(file, kind: "a datasheet file: .jsonld/.json, .jsonl/.ndjson, .csv or .xml")
         }
         guard let inputFormat = DatasheetFormat(rawValue: stdinFormat) else {
-            throw CLIFailure.badInput("--stdin-format must be jsonl, jsonld or csv (got '\(stdinFormat)')")
+            throw CLIFailure.badInput("--stdin-format must be jsonl, jsonld, csv or xml (got '\(stdinFormat)')")
         }
         // Opened before checking, so a busy or unusable data directory fails fast, with nothing printed.
         let service = recordToLog ? try await ServiceAccess.open(data, logger: Self.logger) : nil

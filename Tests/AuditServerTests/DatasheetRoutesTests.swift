@@ -102,9 +102,22 @@ struct DatasheetRoutesTests {
             let empty = try await Self.upload(
                 fixture, client, "/v1/datasheets/check", "\n", contentType: "application/x-ndjson", token: token)
             #expect(empty.status == .badRequest)
+            // XML is GDSN CIN (#43): a document with no trade item holds no datasheets, like an empty body.
             let xml = try await Self.upload(
                 fixture, client, "/v1/datasheets/check", "<a/>", contentType: "application/xml", token: token)
-            #expect(xml.status == .unsupportedMediaType)
+            #expect(xml.status == .badRequest)
+            let cin = try await Self.upload(
+                fixture, client, "/v1/datasheets/check",
+                "<m><catalogueItem><tradeItem><gtin>06410000000018</gtin></tradeItem></catalogueItem></m>",
+                contentType: "text/xml", token: token)
+            #expect(cin.status == .ok)
+            let doctype = try await Self.upload(
+                fixture, client, "/v1/datasheets/check", "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY e \"x\">]><m>&e;</m>",
+                contentType: "application/xml", token: token)
+            #expect(doctype.status == .badRequest)
+            let pdf = try await Self.upload(
+                fixture, client, "/v1/datasheets/check", "%PDF", contentType: "application/pdf", token: token)
+            #expect(pdf.status == .unsupportedMediaType)
             let sets = try await Self.upload(
                 fixture, client, "/v1/datasheets/check?rules=nope", Self.good, contentType: "application/ld+json",
                 token: token)

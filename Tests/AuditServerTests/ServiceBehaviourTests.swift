@@ -37,6 +37,8 @@ struct ServiceBehaviourTests {
         #expect(Routes.mediaType("text/csv; charset=utf-8") == "text/csv")
         #expect(Routes.mediaType(" ;image/jpeg") == "")
         #expect(Routes.datasheetFormat(contentType: "Application/LD+JSON ") == .jsonld)
+        #expect(Routes.datasheetFormat(contentType: "application/xml") == .xml)
+        #expect(Routes.datasheetFormat(contentType: "text/xml; charset=utf-8") == .xml)
     }
 
     @Test("a body over the limit is a 413 problem and nothing is appended")

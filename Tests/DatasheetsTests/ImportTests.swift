@@ -50,7 +50,7 @@ struct ImportTests {
         #expect {
             _ = try DatasheetImporter.readAll(path: "/nowhere/products.txt")
         } throws: { error in
-            "\(error)" == "/nowhere/products.txt: unknown file type; name it .jsonld, .json, .jsonl, .ndjson or .csv"
+            "\(error)" == "/nowhere/products.txt: unknown file type; name it .jsonld, .json, .jsonl, .ndjson, .csv or .xml (GDSN CIN)"
         }
         let recordIssue = ImportIssue(file: "a.csv", line: 3, field: "gtin", message: "not a GTIN")
         #expect("\(recordIssue)" == "a.csv:3: gtin: not a GTIN")

@@ -6,6 +6,26 @@ public enum DatasheetFormat: String, Sendable, CaseIterable {
     case jsonl
     /// CSV with flat attribute paths as column names.
     case csv
+    /// GDSN Catalogue Item Notification XML (BMS 3.1), as data pools send it.
+    case xml
+
+    /// The format the first bytes of a file show, for names that say none (pool exports come with
+    /// other extensions): XML opens with `<` (after a byte order mark and white space).
+    public init?(contentOf path: String) {
+        guard path != "-", let reader = try? ChunkReader(path: path, chunkSize: 512) else { return nil }
+        var first: UInt8?
+        try? reader.forEachChunk { chunk in
+            var index = 0
+            if chunk.count >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { index = 3 }
+            while index < chunk.count, [0x20, 0x09, 0x0A, 0x0D].contains(chunk[index]) { index += 1 }
+            if index < chunk.count { first = chunk[index] }
+            return false
+        }
+        switch first {
+        case UInt8(ascii: "<"): self = .xml
+        default: return nil
+        }
+    }
 
     /// The format a file name's extension says (`.jsonld`/`.json`, `.jsonl`/`.ndjson`, `.csv`), if any.
     public init?(fileName: String) {
@@ -16,6 +36,8 @@ public enum DatasheetFormat: String, Sendable, CaseIterable {
             self = .jsonld
         } else if lower.hasSuffix(".csv") {
             self = .csv
+        } else if lower.hasSuffix(".xml") {
+            self = .xml
         } else {
             return nil
         }
@@ -31,10 +53,10 @@ public enum DatasheetImporter {
     public static func read(
         path: String, format: DatasheetFormat? = nil, _ body: (ImportRecord) -> Bool
     ) throws(ImportIssue) {
-        guard let format = format ?? DatasheetFormat(fileName: path) else {
+        guard let format = format ?? DatasheetFormat(fileName: path) ?? DatasheetFormat(contentOf: path) else {
             throw ImportIssue(
                 file: path, line: 0,
-                message: "unknown file type; name it .jsonld, .json, .jsonl, .ndjson or .csv")
+                message: "unknown file type; name it .jsonld, .json, .jsonl, .ndjson, .csv or .xml (GDSN CIN)")
         }
         var records = 0
         let counted: (ImportRecord) -> Bool = { record in
@@ -45,6 +67,7 @@ public enum DatasheetImporter {
         case .jsonld: try JSONLDImporter().read(path: path, counted)
         case .jsonl: try JSONLinesImporter().read(path: path, counted)
         case .csv: try CSVImporter().read(path: path, counted)
+        case .xml: try CINImporter().read(path: path, counted)
         }
         if records == 0 {
             throw ImportIssue(
