@@ -49,12 +49,17 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
-        // libxml2's streaming reader from the system, wrapped like liblz4: GDSN CIN XML import.
+        // libxml2 from the system: only pkg-config's header path and link flags, for CLibXML2Shim.
+        // Its module map includes no libxml2 header; Swift imports CLibXML2Shim, never this.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // libxml2's streaming reader behind plain C functions (GDSN CIN XML import): libxml2's
+        // headers include the system ICU headers, which clash with Foundation's ICU module in a
+        // Swift module, so they are compiled here in C and never seen by Swift.
+        .target(name: "CLibXML2Shim", dependencies: ["CLibXML2"], linkerSettings: [.linkedLibrary("xml2")]),
         // SHA-256 from the system libcrypto, for the log's two small hashes per record.
         .systemLibrary(
             name: "CLibCrypto",
@@ -104,7 +109,7 @@ let package = Package(
         .target(name: "SignedRequestHeaders"),
         // The one seeded random generator (SplitMix64) for generated data, benchmarks and tests; a leaf.
         .target(name: "Seeded"),
-        .target(name: "Datasheets", dependencies: ["GS1", "Seeded", "CLibXML2", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Datasheets", dependencies: ["GS1", "Seeded", "CLibXML2Shim", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Rules",
             dependencies: ["Datasheets", "GS1", .product(name: "Logging", package: "swift-log")]

@@ -1,4 +1,4 @@
-import CLibXML2
+import CLibXML2Shim
 
 #if canImport(Glibc)
     import Glibc
@@ -6,8 +6,9 @@ import CLibXML2
     import Darwin
 #endif
 
-/// A safe pull reader over libxml2's `xmlTextReader`: one node at a time, so memory is bounded by
-/// the deepest open element, never by the file.
+/// A safe pull reader over libxml2's `xmlTextReader` (through the C target CLibXML2Shim, so that
+/// Swift never imports libxml2's headers and the system ICU headers they include): one node at a
+/// time, so memory is bounded by the deepest open element, never by the file.
 ///
 /// Safe by construction: no network (`XML_PARSE_NONET`), no entity substitution (no `NOENT`), no
 /// external DTD loading (no `DTDLOAD`), and a document type declaration is refused outright, since
@@ -27,18 +28,16 @@ final class XMLStreamReader {
     /// Elements nested deeper than this are refused (GDSN messages stay well under 40 levels).
     static let maximumDepth = 128
 
-    private let reader: xmlTextReaderPtr
+    private let reader: OpaquePointer
     private let file: String
 
     /// Opens `path` (`-`: standard input); throws naming the file when it cannot be opened.
     init(path: String) throws(ImportIssue) {
         file = path
-        let options = Int32(
-            XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-                | XML_PARSE_NOCDATA.rawValue)
-        let opened: xmlTextReaderPtr?
+        // The shim opens with no network, no entity substitution, no DTD loading, and CDATA as text.
+        let opened: OpaquePointer?
         if path == "-" {
-            opened = xmlReaderForFd(STDIN_FILENO, nil, nil, options)
+            opened = itemaudit_xml_reader_open_fd(STDIN_FILENO)
         } else {
             guard access(path, R_OK) == 0 else {
                 throw ImportIssue(
@@ -46,7 +45,7 @@ final class XMLStreamReader {
                     message: "cannot open the file (\(String(cString: strerror(errno)))); check the path and permissions")
             }
             if let line = Self.documentTypeLine(path: path) { throw Self.documentTypeRefused(file: path, line: line) }
-            opened = xmlReaderForFile(path, nil, options)
+            opened = itemaudit_xml_reader_open_file(path)
         }
         guard let opened else {
             throw ImportIssue(file: path, line: 0, message: "cannot open the file as XML; check the path and permissions")
@@ -54,44 +53,41 @@ final class XMLStreamReader {
         reader = opened
     }
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit { itemaudit_xml_reader_free(reader) }
 
     /// The line the reader is on (1-based), for naming where a record starts.
-    var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    var line: Int { Int(itemaudit_xml_reader_line(reader)) }
 
     /// The next node, nil at the end of the document; throws an issue with file, line and column
     /// for a syntax error, a document type declaration or too deep a nesting.
     func next() throws(ImportIssue) -> Node? {
         while true {
-            xmlResetLastError()
-            let status = xmlTextReaderRead(reader)
+            let status = itemaudit_xml_reader_read(reader)
             if status == 0 { return nil }
             if status < 0 { throw syntaxError() }
-            let type = xmlTextReaderNodeType(reader)
-            switch type {
-            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue), Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue),
-                Int32(XML_READER_TYPE_ENTITY.rawValue):
+            switch itemaudit_xml_reader_node_kind(reader) {
+            case ITEMAUDIT_XML_DOCUMENT_TYPE_OR_ENTITY:
                 throw Self.documentTypeRefused(file: file, line: line)
-            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                if Int(xmlTextReaderDepth(reader)) >= Self.maximumDepth {
+            case ITEMAUDIT_XML_ELEMENT:
+                if Int(itemaudit_xml_reader_depth(reader)) >= Self.maximumDepth {
                     throw ImportIssue(
                         file: file, line: line,
                         message: "elements nested deeper than \(Self.maximumDepth) levels; this is not a GDSN message")
                 }
-                let name = string(xmlTextReaderConstLocalName(reader))
-                let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+                let name = string(itemaudit_xml_reader_local_name(reader))
+                let isEmpty = itemaudit_xml_reader_is_empty_element(reader) == 1
                 var attributes: [String: String] = [:]
-                if xmlTextReaderHasAttributes(reader) == 1 {
-                    while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                        attributes[string(xmlTextReaderConstLocalName(reader))] = string(xmlTextReaderConstValue(reader))
-                    }
-                    xmlTextReaderMoveToElement(reader)
+                if itemaudit_xml_reader_move_to_next_attribute(reader) == 1 {
+                    repeat {
+                        attributes[string(itemaudit_xml_reader_local_name(reader))] = string(itemaudit_xml_reader_value(reader))
+                    } while itemaudit_xml_reader_move_to_next_attribute(reader) == 1
+                    itemaudit_xml_reader_move_to_element(reader)
                 }
                 return .start(name: name, attributes: attributes, isEmpty: isEmpty)
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-                return .text(string(xmlTextReaderConstValue(reader)))
-            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                return .end(name: string(xmlTextReaderConstLocalName(reader)))
+            case ITEMAUDIT_XML_TEXT:
+                return .text(string(itemaudit_xml_reader_value(reader)))
+            case ITEMAUDIT_XML_END_ELEMENT:
+                return .end(name: string(itemaudit_xml_reader_local_name(reader)))
             default:
                 continue
             }
@@ -138,28 +134,28 @@ final class XMLStreamReader {
         return found
     }
 
-    private func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+    private func string(_ pointer: UnsafePointer<CChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
     }
 
     /// The parser's last error as an issue with its line and column.
     private func syntaxError() -> ImportIssue {
-        if let error = xmlGetLastError(), error.pointee.domain == Int32(XML_FROM_PARSER.rawValue),
-            let text = error.pointee.message.map({ String(cString: $0) }), text.lowercased().contains("entity")
-        {
-            // Standard input is not looked at before parsing: an entity error there is the same refusal.
-            return Self.documentTypeRefused(file: file, line: Int(error.pointee.line))
-        }
-        guard let error = xmlGetLastError() else {
+        var errorLine: Int32 = 0
+        var column: Int32 = 0
+        var fromParser: Int32 = 0
+        var text: UnsafePointer<CChar>?
+        guard itemaudit_xml_last_error(&errorLine, &column, &fromParser, &text) == 1 else {
             return ImportIssue(file: file, line: line, message: "not well-formed XML; fix the file and send it again")
         }
-        var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
+        var message = text.map { String(cString: $0) } ?? "not well-formed XML"
+        if fromParser == 1, message.lowercased().contains("entity") {
+            // Standard input is not looked at before parsing: an entity error there is the same refusal.
+            return Self.documentTypeRefused(file: file, line: Int(errorLine))
+        }
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        let errorLine = Int(error.pointee.line)
-        let column = Int(error.pointee.int2)
         return ImportIssue(
-            file: file, line: errorLine > 0 ? errorLine : line,
+            file: file, line: errorLine > 0 ? Int(errorLine) : line,
             message: "not well-formed XML at column \(column): \(message); fix the file from there (items before it were read)")
     }
 }
