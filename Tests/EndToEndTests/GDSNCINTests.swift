@@ -36,6 +36,10 @@ struct GDSNCINTests {
         #expect(sheet["gs1:brandName"] as? String == "Esimerkki")
         let net = sheet["gs1:netContent"] as? [String: Any]
         #expect(net?["value"] as? Double == 500 && net?["unitCode"] as? String == "GRM")
+        let depth = sheet["gs1:inPackageDepth"] as? [String: Any]
+        #expect(depth?["value"] as? Double == 85 && depth?["unitCode"] as? String == "MMT")
+        let width = sheet["gs1:inPackageWidth"] as? [String: Any]
+        #expect(width?["value"] as? Double == 24.5 && width?["unitCode"] as? String == "CMT")
         #expect(sheet["gs1:percentageOfAlcoholByVolume"] != nil)
         let allergens = sheet["gs1:hasAllergen"] as? [[String: Any]] ?? []
         #expect(allergens.count == 3)

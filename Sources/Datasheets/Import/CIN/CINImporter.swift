@@ -55,6 +55,11 @@ public struct CINImporter: Sendable {
             case ("childTradeItem", "gtin"): child.gtin = value
             case ("childTradeItem", "quantityOfNextLowerLevelTradeItem"): child.quantity = value
             case ("countryOfOrigin", "countryCode"): current.add("countryOfOrigin", value)
+            // GDSN's depth, height and width are the packed item's, measured by the GS1 Package
+            // Measurement Rules: the vocabulary's inPackage* terms say exactly that.
+            case ("tradeItemMeasurements", "depth"): current.add("inPackageDepth", quantity)
+            case ("tradeItemMeasurements", "height"): current.add("inPackageHeight", quantity)
+            case ("tradeItemMeasurements", "width"): current.add("inPackageWidth", quantity)
             case ("tradeItem", "gtin"): current.add("gtin", value)
             case ("manufacturerOfTradeItem", "partyName"): current.add("manufacturer.organizationName", value)
             case ("brandOwner", "partyName"): current.add("brandOwner.organizationName", value)
