@@ -12,6 +12,7 @@ extension InspectionState {
         for (field, value) in [("commandID", envelope.commandID), ("actor", envelope.actor)] where value.isEmpty {
             throw CommandRefusal(.invalidInput, command: name, state: "-", reason: "'\(field)' must not be empty")
         }
+        try requirePlausibleDeviceTime(envelope, context: context, name)
         switch envelope.command {
         case .registerLocation(let command): return try decideRegisterLocation(command, name)
         case .registerInspector(let command): return try decideRegisterInspector(command, name)

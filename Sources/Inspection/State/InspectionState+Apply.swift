@@ -7,6 +7,7 @@ extension InspectionState {
     /// that refers to something unknown (a damaged or hand-edited log) is ignored rather than
     /// trapping, and ``problems()`` reports any inconsistency.
     public mutating func apply(_ event: InspectionEvent, at time: Timestamp) {
+        if let taskID = event.taskEventID { tasks[taskID]?.lastEventAt = time }
         switch event {
         case .attributeVerdictRecorded(let event):
             // One access to the task: this runs once per attribute of every inspection.
@@ -184,5 +185,22 @@ extension InspectionState {
             progress.add(task.progress, photos: task.photos.count)
         }
         return progress.status(from: batch.status)
+    }
+}
+
+extension InspectionEvent {
+    /// The task a task-scoped event (collection, inspection, verdict, photo) is about.
+    var taskEventID: String? {
+        switch self {
+        case .productCollected(let event): event.taskID
+        case .collectionSkipped(let event): event.taskID
+        case .inspectionStarted(let event): event.taskID
+        case .inspectionPaused(let event): event.taskID
+        case .attributeVerdictRecorded(let event): event.taskID
+        case .photoAttached(let event): event.taskID
+        case .inspectionFinished(let event): event.taskID
+        case .inspectionSkipped(let event): event.taskID
+        default: nil
+        }
     }
 }
