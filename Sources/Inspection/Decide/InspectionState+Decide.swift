@@ -32,6 +32,7 @@ extension InspectionState {
         case .pauseInspection(let command): return try decidePauseInspection(command, name)
         case .recordVerdicts(let command): return try decideRecordVerdicts(command, name)
         case .attachPhoto(let command): return try decideAttachPhoto(command, context: context, name)
+        case .detachPhoto(let command): return try decideDetachPhoto(command, name)
         case .finishInspection(let command): return try decideFinishInspection(command, name)
         case .skipInspection(let command): return try decideSkipInspection(command, name)
         case .submitBatch(let command): return try decideSubmitBatch(command, name)

@@ -69,6 +69,9 @@ extension InspectionState {
         case .photoAttached(let event):
             tasks[event.taskID]?.photos.append(event.sha256)
             settle(taskID: event.taskID)
+        case .photoDetached(let event):
+            tasks[event.taskID]?.photos.removeAll { $0 == event.sha256 }
+            settle(taskID: event.taskID)
         case .inspectionFinished(let event):
             applyInspectionFinished(event, at: time)
         case .inspectionSkipped(let event):
@@ -198,6 +201,7 @@ extension InspectionEvent {
         case .inspectionPaused(let event): event.taskID
         case .attributeVerdictRecorded(let event): event.taskID
         case .photoAttached(let event): event.taskID
+        case .photoDetached(let event): event.taskID
         case .inspectionFinished(let event): event.taskID
         case .inspectionSkipped(let event): event.taskID
         default: nil
