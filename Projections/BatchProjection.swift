@@ -160,6 +160,12 @@ final class BatchFold: ProjectionFold {
             } batch: {
                 $0.photos += 1
             }
+        case .photoDetached:
+            try changeTask(task, time) {
+                $0.photos = max(0, $0.photos - 1)
+            } batch: {
+                $0.photos = max(0, $0.photos - 1)
+            }
         case .inspectionFinished:
             try changeTask(task, time) {
                 $0.progress.finishInspection(event.result)

@@ -10,6 +10,7 @@ extension InspectionEvent {
         case .inspectionPaused(let event): event.taskID
         case .attributeVerdictRecorded(let event): event.taskID
         case .photoAttached(let event): event.taskID
+        case .photoDetached(let event): event.taskID
         case .inspectionFinished(let event): event.taskID
         case .inspectionSkipped(let event): event.taskID
         case .adHocTaskAllocated(let event): event.taskID
@@ -55,6 +56,7 @@ extension InspectionEvent {
         case .attributeVerdictRecorded(let event):
             "task \(event.taskID): \(event.path) verdict \(ReportLabels.verdict(event.verdict.rawValue))"
         case .photoAttached(let event): "task \(event.taskID): photo \(event.sha256.prefix(12))…"
+        case .photoDetached(let event): "task \(event.taskID): photo \(event.sha256.prefix(12))… detached"
         case .inspectionFinished(let event):
             "task \(event.taskID): inspection \(event.result.rawValue == 2 ? "passed" : "failed") (\(event.passedCount) passed, \(event.warningCount) warnings, \(event.failureCount) failures, \(event.unableCount) unable)"
         case .batchSubmitted(let event): "batch \(event.batchID): submitted"

@@ -158,6 +158,9 @@ final class InspectorFold: ProjectionFold {
             try day(record.inspectorID, time) { $0.verdicts += 1 }
         case .photoAttached:
             try day(record.inspectorID, time) { $0.photos += 1 }
+        case .photoDetached:
+            // The day's count is photos taken; a detached one was still taken that day.
+            break
         case .inspectionStarted:
             try loadTimer(record)
             if var timer = record.timer, !timer.closed {

@@ -7,12 +7,13 @@ import Inspection
 ///
 /// The fast decoder keeps no strings of a task event, so the photo's SHA-256, size and type are
 /// not copied here: the row's `position` is the event's, and ``PhotoRow`` readers take them from
-/// the log at that position (a handful per page). Table `photo`, one row per photo event.
+/// the log at that position (a handful per page). Table `photo`, one row per attached photo: a
+/// `PhotoDetached` removes its task's row with the same photo key (``TaskEvent/photoKey(_:)``).
 public struct PhotoProjection: Projection {
     public init() {}
     public var name: String { "photos" }
-    public var version: Int { 1 }
-    public var eventTypes: Set<String>? { ["PhotoAttached"] }
+    public var version: Int { 2 }
+    public var eventTypes: Set<String>? { ["PhotoAttached", "PhotoDetached"] }
     /// The task directory (product, batch, inspector of each task) is the batch fold's.
     public var dependencies: [String] { ["batches"] }
     public var tables: [String] { ["photo"] }
@@ -21,7 +22,7 @@ public struct PhotoProjection: Projection {
             """
             CREATE TABLE photo (
               position INTEGER PRIMARY KEY, gtin TEXT NOT NULL, task TEXT NOT NULL, batch TEXT NOT NULL,
-              inspector TEXT NOT NULL, occurred_at INTEGER NOT NULL)
+              inspector TEXT NOT NULL, occurred_at INTEGER NOT NULL, photo_key INTEGER NOT NULL)
             """,
             "CREATE INDEX photo_gtin ON photo (gtin, position)",
             "CREATE INDEX photo_task ON photo (task, position)",
@@ -35,21 +36,30 @@ public struct PhotoProjection: Projection {
 
 final class PhotoFold: ProjectionFold {
     private let insert: WriteStatement
+    private let delete: WriteStatement
 
     init(_ db: Database, context: FoldContext) throws {
         insert = try context.writeStatement(
             db,
             """
-            INSERT OR REPLACE INTO photo (position, gtin, task, batch, inspector, occurred_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO photo (position, gtin, task, batch, inspector, occurred_at, photo_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
+        delete = try context.writeStatement(db, "DELETE FROM photo WHERE task = ? AND photo_key = ?")
     }
 
     func apply(_ event: TaskEvent, _ envelope: EventEnvelope, _ task: TaskRecord) throws {
-        guard event.kind == .photoAttached else { return }
-        try insert.execute(
-            .integer(Int64(envelope.position)), .text(task.gtin), .text(task.taskID), .text(task.batchID),
-            .text(task.inspectorID), .integer(envelope.occurredAt))
+        switch event.kind {
+        case .photoAttached:
+            try insert.execute(
+                .integer(Int64(envelope.position)), .text(task.gtin), .text(task.taskID), .text(task.batchID),
+                .text(task.inspectorID), .integer(envelope.occurredAt), .integer(Int64(event.code)))
+        case .photoDetached:
+            // A task holds one attachment of a photo at a time (the decision refuses a second).
+            try delete.execute(.text(task.taskID), .integer(Int64(event.code)))
+        default:
+            return
+        }
     }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {}

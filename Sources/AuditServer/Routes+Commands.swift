@@ -88,57 +88,14 @@ extension Routes {
         let user = try context.requireUser()
         let envelopes = try await parseBundle(request, actor: user.username)
         try authorize(envelopes, user: user)
-        // A submission waits for every photo its batch names, including ones this bundle attaches.
-        var refusedSubmissions: [Int: [String]] = [:]
-        let submitted = Set(
-            envelopes.compactMap { if case .submitBatch(let c) = $0.command { c.batchID } else { nil } })
-        if !submitted.isEmpty {
-            let attachedHere = envelopes.compactMap { if case .attachPhoto(let c) = $0.command { c } else { nil } }
-            let ownership = await service.ownership(
-                batchIDs: submitted, taskIDs: Set(attachedHere.map(\.taskID)))
-            for (index, envelope) in envelopes.enumerated() {
-                guard case .submitBatch(let command) = envelope.command else { continue }
-                // Another inspector's batch is the service's to refuse (notOwnWork), without its photos.
-                if PermissionTable.isLimitedToOwnWork(user.role),
-                    ownership.batchInspectors[command.batchID].map({ $0 != user.username }) == true
-                {
-                    continue
-                }
-                var missing = ownership.missingPhotos[command.batchID] ?? []
-                for (earlier, attach) in envelopes[..<index].enumerated() {
-                    guard case .attachPhoto(let photo) = attach.command, earlier < index,
-                        ownership.tasks[photo.taskID]?.batchID == command.batchID,
-                        !service.photos.contains(sha256: photo.sha256), !missing.contains(photo.sha256)
-                    else { continue }
-                    missing.append(photo.sha256)
-                }
-                if !missing.isEmpty { refusedSubmissions[index] = missing }
-            }
-        }
-        let runnable = envelopes.enumerated().filter { refusedSubmissions[$0.offset] == nil }.map(\.element)
         let appendStart = ContinuousClock.now
-        let results = try await service.execute(bundle: runnable)
+        let results = try await service.execute(bundle: envelopes)
         server.requestMetrics.append(elapsed: ContinuousClock.now - appendStart)
         for status in ["accepted", "duplicate", "refused"] {
             let count = results.filter { $0.status.rawValue == status }.count
             if count > 0 { server.requestMetrics.commands(count, outcome: status) }
         }
-        var outcomes: [Outcome] = []
-        var next = results.makeIterator()
-        for (index, envelope) in envelopes.enumerated() {
-            if let missing = refusedSubmissions[index] {
-                outcomes.append(
-                    Outcome(
-                        commandID: envelope.commandID, type: envelope.command.typeName, status: "refused",
-                        refusal: Refusal(
-                            code: "photosMissing",
-                            message:
-                                "\(missing.count) photo(s) named by the batch are not uploaded (PUT /v1/photos/{sha256}, then submit again)",
-                            missingPhotos: missing)))
-            } else if let result = next.next() {
-                outcomes.append(Self.outcome(result))
-            }
-        }
+        let outcomes = results.map(Self.outcome)
         // The log's durable end, which the bundle's appends are inside (read without waiting for
         // the service's actor, busy deciding the next group).
         let result = BundleResult(outcomes: outcomes, position: service.log.lastPosition)
@@ -165,7 +122,11 @@ extension Routes {
             stream: result.stream,
             positions: result.positions.map { Positions(first: $0.lowerBound, last: $0.upperBound) },
             streamVersion: result.streamVersion, eventTypes: result.status == .accepted ? result.eventTypes : nil,
-            refusal: result.refusal.map { Refusal(code: $0.code.rawValue, message: $0.description) },
+            refusal: result.refusal.map {
+                Refusal(
+                    code: $0.code.rawValue, message: $0.description,
+                    missingPhotos: $0.missingPhotos.isEmpty ? nil : $0.missingPhotos)
+            },
             createdID: result.createdID)
     }
 

@@ -180,6 +180,7 @@ extension AuditService {
                     // batch or task between the check and the append.
                     if identities.isLimitedToOwnWork(envelope.actor) { try working.requireOwnWork(envelope) }
                     let decision = try working.decide(envelope, context: context)
+                    try requirePhotosUploaded(envelope, on: working)
                     let expected: UInt64
                     if let known = versions[decision.stream] {
                         expected = known

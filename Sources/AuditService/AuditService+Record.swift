@@ -22,15 +22,14 @@ public struct RecordedLine: Sendable, Hashable {
 extension AuditService {
     /// Runs JSON command lines (one command each) through the command path, in order.
     ///
-    /// Lines are parsed and checked against their schemas in `Schemas/commands/` (an
-    /// `occurredAt` in the future is invalid too), then run as one batch: one durable write for
+    /// Lines are parsed and checked against their schemas in `Schemas/commands/`, then run as
+    /// one batch (device times are checked where every command is decided): one durable write for
     /// the lot. A line that does not parse or is refused does not stop the others. Blank lines and lines starting with `#`
     /// are skipped. Pass a few hundred lines at a time for bounded memory.
     public func record(lines: [(number: Int, text: String)]) async throws -> [RecordedLine] {
         var results: [RecordedLine] = []
         var envelopes: [CommandEnvelope] = []
         var slots: [Int] = []
-        let now = now
         for (number, text) in lines {
             let trimmed = text.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed == "\r" { continue }
@@ -44,12 +43,7 @@ extension AuditService {
                 continue
             }
             do {
-                let envelope = try CommandEnvelope(jsonLine: trimmed)
-                if let problem = envelope.occurredAtProblem(now: now) {
-                    results.append(RecordedLine(line: number, parseError: problem))
-                    continue
-                }
-                envelopes.append(envelope)
+                envelopes.append(try CommandEnvelope(jsonLine: trimmed))
                 slots.append(results.count)
                 results.append(RecordedLine(line: number))
             } catch {

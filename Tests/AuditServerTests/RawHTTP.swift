@@ -67,7 +67,10 @@ enum RawHTTP {
     }
 
     private static func blockingExchange(port: Int, head: String, body: [UInt8]) throws -> Answer {
-        let fd = try connected(port: port, timeoutSeconds: 20)
+        // A bound so a hung server cannot hang the suite, not a measure. The in-process server's
+        // handlers share the 2-thread concurrency pool with CPU-bound tests running beside it (the
+        // workload generator's), which can hold both threads for tens of seconds.
+        let fd = try connected(port: port, timeoutSeconds: 180)
         defer { close(fd) }
         // The server may answer (413) and close before reading a body: a failed send is not an error.
         _ = sendAll(fd, Array((head + "\r\nConnection: close\r\n\r\n").utf8))

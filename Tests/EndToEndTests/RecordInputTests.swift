@@ -71,10 +71,6 @@ struct RecordInputTests {
                 #"{"commandID":"k","actor":"a","occurredAt":"2026-02-30","type":"RegisterLocation","locationID":"S","name":"N","kind":0}"#,
                 "'occurredAt'"
             ),
-            (
-                #"{"commandID":"k","actor":"a","occurredAt":"2099-01-01T00:00:00Z","type":"RegisterLocation","locationID":"S","name":"N","kind":0}"#,
-                "in the future"
-            ),
             (#"["not","an","object"]"#, "object"),
         ])
     func schemaViolations(_ line: String, _ word: String) throws {
@@ -88,6 +84,18 @@ struct RecordInputTests {
             for swiftWord in ["Dictionary<", "Cannot initialize", "Int value", "Swift."] {
                 #expect(!second.contains(swiftWord), "\(second)")
             }
+        }
+    }
+
+    @Test("a device time in the future is refused where every command is decided, as over HTTP")
+    func futureDeviceTime() throws {
+        try Self.withScratch { data in
+            let line =
+                #"{"commandID":"k","actor":"a","occurredAt":"2099-01-01T00:00:00Z","type":"RegisterLocation","locationID":"S","name":"N","kind":0}"#
+            let result = try Self.record([Self.location, line], data: data)
+            #expect(result.status == 1, "\(result.stderr)")
+            let second = result.stdout.split(separator: "\n").map(String.init).dropFirst().first ?? ""
+            #expect(second.hasPrefix("line 2: refused k:") && second.contains("in the future"), "\(second)")
         }
     }
 

@@ -45,6 +45,7 @@ enum SampleCommands {
                     VerdictEntry(path: "allergens", verdict: .failure, note: "milk missing", measuredValue: "milk")
                 ])),
         .attachPhoto(AttachPhoto(taskID: "B1-1", sha256: SampleEvents.sha, byteCount: 2048, contentType: "image/png")),
+        .detachPhoto(DetachPhoto(taskID: "B1-1", sha256: SampleEvents.sha)),
         .finishInspection(FinishInspection(taskID: "B1-1")),
         .skipInspection(SkipInspection(taskID: "B1-1", reason: "broken")),
         .submitBatch(SubmitBatch(batchID: "B1")),

@@ -49,6 +49,7 @@ enum SampleEvents {
         .inspectionStarted(InspectionStarted(taskID: "B1-1")),
         .inspectionPaused(InspectionPaused(taskID: "B1-1")),
         .photoAttached(PhotoAttached(taskID: "B1-1", sha256: sha, byteCount: 123_456, contentType: "image/jpeg")),
+        .photoDetached(PhotoDetached(taskID: "B1-1", sha256: sha)),
         .inspectionFinished(
             InspectionFinished(
                 taskID: "B1-1", result: .failed, passedCount: 60, warningCount: 5, failureCount: 3, unableCount: 2)),

@@ -180,6 +180,8 @@ struct TransitionMatrixTests {
                 { .attachPhoto(AttachPhoto(taskID: $0, sha256: otherSHA, byteCount: 5, contentType: "image/png")) },
                 [.readyNotStarted, .inProgress, .paused, .passed]
             ),
+            // A photo this task does not hold: refused everywhere (DetachPhotoTests detaches one it holds).
+            ("DetachPhoto", { .detachPhoto(DetachPhoto(taskID: $0, sha256: otherSHA)) }, []),
             ("FinishInspection", { .finishInspection(FinishInspection(taskID: $0)) }, []),
             (
                 "SkipInspection", { .skipInspection(SkipInspection(taskID: $0, reason: "r")) },

@@ -80,7 +80,9 @@ extension AuditService {
 
     private func deviceBatch(_ batch: InspectionState.Batch, withTasks: Bool) -> DeviceBatch {
         let tasks = batch.taskIDs.compactMap { state.tasks[$0] }
-        let missing = tasks.flatMap(\.photos).filter { !photos.contains(sha256: $0) }
+        // A photo attached to two tasks is uploaded once: listed once.
+        var listed: Set<String> = []
+        let missing = tasks.flatMap(\.photos).filter { !photos.contains(sha256: $0) && listed.insert($0).inserted }
         return DeviceBatch(
             batchID: batch.id, inspectorID: batch.inspectorID, locationID: batch.locationID, mode: batch.mode.rawValue,
             status: batch.status.rawValue, collectionPaused: batch.collectionPaused, expired: batch.expired,

@@ -325,6 +325,54 @@ extension CommandSchemas {
   "additionalProperties": false
 }
 """#,
+        "DetachPhoto": #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://itemaudit.example/schemas/commands/DetachPhoto.json",
+  "title": "DetachPhoto",
+  "description": "Remove a photo attached by mistake, before the batch is submitted.",
+  "type": "object",
+  "properties": {
+    "commandID": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Unique id; a repeat returns the first outcome."
+    },
+    "actor": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Who sends it."
+    },
+    "occurredAt": {
+      "type": "string",
+      "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?Z)?$",
+      "description": "Device time of the action (server time when absent)."
+    },
+    "type": {
+      "const": "DetachPhoto",
+      "description": "Command type."
+    },
+    "taskID": {
+      "type": "string",
+      "minLength": 1,
+      "description": "Task id."
+    },
+    "sha256": {
+      "type": "string",
+      "pattern": "^[0-9a-f]{64}$",
+      "description": "Lower-case hex SHA-256 of the image."
+    }
+  },
+  "required": [
+    "commandID",
+    "actor",
+    "type",
+    "taskID",
+    "sha256"
+  ],
+  "additionalProperties": false
+}
+"""#,
         "ExpireBatch": #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -26,6 +26,7 @@ extension InspectionCommand {
         case pauseInspection = "PauseInspection"
         case recordVerdicts = "RecordVerdicts"
         case attachPhoto = "AttachPhoto"
+        case detachPhoto = "DetachPhoto"
         case finishInspection = "FinishInspection"
         case skipInspection = "SkipInspection"
         case submitBatch = "SubmitBatch"
@@ -54,6 +55,7 @@ extension InspectionCommand {
         case .pauseInspection: .pauseInspection
         case .recordVerdicts: .recordVerdicts
         case .attachPhoto: .attachPhoto
+        case .detachPhoto: .detachPhoto
         case .finishInspection: .finishInspection
         case .skipInspection: .skipInspection
         case .submitBatch: .submitBatch
@@ -78,7 +80,7 @@ extension InspectionCommand {
         case .expireBatch(let c): c.batchID
         case .registerLocation, .registerInspector, .registerProduct, .importDatasheet, .recordRuleCheck,
             .receiveProduct, .allocateBatch, .allocateAdHocTask, .skipCollection, .startInspection,
-            .pauseInspection, .recordVerdicts, .attachPhoto, .finishInspection, .skipInspection:
+            .pauseInspection, .recordVerdicts, .attachPhoto, .detachPhoto, .finishInspection, .skipInspection:
             nil
         }
     }
@@ -92,6 +94,7 @@ extension InspectionCommand {
         case .pauseInspection(let c): c.taskID
         case .recordVerdicts(let c): c.taskID
         case .attachPhoto(let c): c.taskID
+        case .detachPhoto(let c): c.taskID
         case .finishInspection(let c): c.taskID
         case .skipInspection(let c): c.taskID
         case .registerLocation, .registerInspector, .registerProduct, .importDatasheet, .recordRuleCheck,
@@ -109,7 +112,7 @@ extension InspectionCommand {
         case .registerLocation, .registerInspector, .registerProduct, .importDatasheet, .recordRuleCheck,
             .receiveProduct, .startCollection, .pauseCollection, .finishCollection, .cancelCollection,
             .collectProduct, .skipCollection, .startInspection, .pauseInspection, .recordVerdicts, .attachPhoto,
-            .finishInspection, .skipInspection, .submitBatch, .cancelBatch, .expireBatch:
+            .detachPhoto, .finishInspection, .skipInspection, .submitBatch, .cancelBatch, .expireBatch:
             nil
         }
     }
@@ -126,8 +129,8 @@ extension InspectionCommand.Kind {
         case .allocateBatch, .allocateAdHocTask, .cancelBatch: [.inspector, .manager, .admin]
         // Collection and inspection work.
         case .startCollection, .pauseCollection, .finishCollection, .cancelCollection, .collectProduct,
-            .skipCollection, .startInspection, .pauseInspection, .recordVerdicts, .attachPhoto, .finishInspection,
-            .skipInspection, .submitBatch:
+            .skipCollection, .startInspection, .pauseInspection, .recordVerdicts, .attachPhoto, .detachPhoto,
+            .finishInspection, .skipInspection, .submitBatch:
             [.inspector, .admin]
         case .expireBatch: []  // the server's own expiry only
         }

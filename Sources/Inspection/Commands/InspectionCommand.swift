@@ -24,6 +24,7 @@ public enum InspectionCommand: Sendable, Hashable {
     case pauseInspection(PauseInspection)
     case recordVerdicts(RecordVerdicts)
     case attachPhoto(AttachPhoto)
+    case detachPhoto(DetachPhoto)
     case finishInspection(FinishInspection)
     case skipInspection(SkipInspection)
     case submitBatch(SubmitBatch)
@@ -393,6 +394,19 @@ public struct RecordVerdicts: Sendable, Hashable, Codable {
     public init(taskID: String, verdicts: [VerdictEntry]) {
         self.taskID = taskID
         self.verdicts = verdicts
+    }
+}
+
+/// Removes a photo attached by mistake, while the batch is not submitted.
+public struct DetachPhoto: Sendable, Hashable, Codable {
+    /// The task.
+    public var taskID: String
+    /// Lower-case hex SHA-256 of the attached image.
+    public var sha256: String
+    /// Creates the command.
+    public init(taskID: String, sha256: String) {
+        self.taskID = taskID
+        self.sha256 = sha256
     }
 }
 

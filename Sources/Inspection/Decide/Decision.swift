@@ -30,6 +30,8 @@ public struct CommandRefusal: Error, Sendable, Hashable, CustomStringConvertible
         case notOwnWork
         /// The command id was used before for a different command (HTTP 409); send it with a new id.
         case commandIDReused
+        /// A submission whose batch names photos not uploaded yet (listed in ``CommandRefusal/missingPhotos``).
+        case photosMissing
     }
 
     /// The kind of refusal.
@@ -40,6 +42,8 @@ public struct CommandRefusal: Error, Sendable, Hashable, CustomStringConvertible
     public var state: String
     /// Why it was refused, and what would make it acceptable.
     public var reason: String
+    /// `photosMissing`: the SHA-256 of each photo the batch names that is not uploaded, once each.
+    public var missingPhotos: [String] = []
 
     public init(_ code: Code, command: String, state: String, reason: String) {
         self.code = code

@@ -12,6 +12,7 @@ extension InspectionState {
         for (field, value) in [("commandID", envelope.commandID), ("actor", envelope.actor)] where value.isEmpty {
             throw CommandRefusal(.invalidInput, command: name, state: "-", reason: "'\(field)' must not be empty")
         }
+        try requirePlausibleDeviceTime(envelope, context: context, name)
         switch envelope.command {
         case .registerLocation(let command): return try decideRegisterLocation(command, name)
         case .registerInspector(let command): return try decideRegisterInspector(command, name)
@@ -31,6 +32,7 @@ extension InspectionState {
         case .pauseInspection(let command): return try decidePauseInspection(command, name)
         case .recordVerdicts(let command): return try decideRecordVerdicts(command, name)
         case .attachPhoto(let command): return try decideAttachPhoto(command, context: context, name)
+        case .detachPhoto(let command): return try decideDetachPhoto(command, name)
         case .finishInspection(let command): return try decideFinishInspection(command, name)
         case .skipInspection(let command): return try decideSkipInspection(command, name)
         case .submitBatch(let command): return try decideSubmitBatch(command, name)

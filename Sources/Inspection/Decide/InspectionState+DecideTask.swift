@@ -157,6 +157,21 @@ extension InspectionState {
             ])
     }
 
+    func decideDetachPhoto(_ command: DetachPhoto, _ name: String) throws(CommandRefusal) -> Decision {
+        let task = try task(command.taskID, name)
+        try requireBatch(
+            of: task, in: [.collectionCompleted, .inspectionStarted, .inspectionCompleted, .readyForSubmission], name,
+            "photos are detached only before the batch is submitted (batch status 2 to 5)")
+        guard task.photos.contains(command.sha256) else {
+            let attached = task.photos.isEmpty ? "none" : task.photos.joined(separator: ", ")
+            throw refuse(
+                task, name, "photo \(command.sha256.prefix(64)) is not attached to task \(task.id) (attached: \(attached))")
+        }
+        return Decision(
+            stream: stream(of: task),
+            events: [.photoDetached(PhotoDetached(taskID: task.id, sha256: command.sha256))])
+    }
+
     func decideFinishInspection(_ command: FinishInspection, _ name: String) throws(CommandRefusal) -> Decision {
         let task = try task(command.taskID, name)
         try requireReady(task, name)

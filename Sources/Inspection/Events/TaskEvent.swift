@@ -9,12 +9,14 @@ public struct TaskEvent: Sendable, Hashable {
     public enum Kind: UInt8, Sendable, Hashable {
         case productCollected, collectionSkipped, inspectionStarted, inspectionPaused
         case attributeVerdictRecorded, photoAttached, inspectionFinished, inspectionSkipped
+        case photoDetached
     }
 
     /// Which task event it is.
     public var kind: Kind
     /// `CollectionSkipped`: the ``SkipReason``; `AttributeVerdictRecorded`: the ``Verdict``;
-    /// `InspectionFinished`: the ``InspectionStatus``; otherwise 0.
+    /// `InspectionFinished`: the ``InspectionStatus``; `PhotoAttached` and `PhotoDetached`: the
+    /// photo's ``photoKey(_:)``; otherwise 0.
     public var code: Int32 = 0
     /// `AttributeVerdictRecorded`: the path's number in the run's ``AttributePaths``.
     public var path: Int32 = 0
@@ -34,6 +36,23 @@ public struct TaskEvent: Sendable, Hashable {
 
     package init(_ kind: Kind) { self.kind = kind }
 
+    /// A photo's SHA-256 (lower-case hex) reduced to its first 8 hex digits as a number: enough
+    /// for a fold without strings to pair a `PhotoDetached` with its task's `PhotoAttached` (a
+    /// task holds a handful of photos; the hash itself is read from the log where it is shown).
+    package static func photoKey<Bytes: Collection<UInt8>>(_ hex: Bytes) -> Int32 {
+        var key: UInt32 = 0
+        for digit in hex.prefix(8) {
+            let value: UInt8 =
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit &- UInt8(ascii: "a") &+ 10
+                default: 0
+                }
+            key = key << 4 | UInt32(value)
+        }
+        return Int32(bitPattern: key)
+    }
+
     /// The task event `event` is, nil for any other event (allocations, batch and reference
     /// events); attribute paths are numbered by `paths`. The task id is `event.taskID`.
     package init?(_ event: InspectionEvent, paths: inout AttributePathNumbers) {
@@ -48,7 +67,12 @@ public struct TaskEvent: Sendable, Hashable {
             self.init(.attributeVerdictRecorded)
             code = Int32(event.verdict.rawValue)
             path = paths.number(event.path)
-        case .photoAttached: self.init(.photoAttached)
+        case .photoAttached(let event):
+            self.init(.photoAttached)
+            code = Self.photoKey(event.sha256.utf8)
+        case .photoDetached(let event):
+            self.init(.photoDetached)
+            code = Self.photoKey(event.sha256.utf8)
         case .inspectionFinished(let event):
             self.init(.inspectionFinished)
             code = Int32(event.result.rawValue)
@@ -102,9 +126,12 @@ public struct TaskEvent: Sendable, Hashable {
                 try reader.skipOptionalString()
             case (.photoAttached, PhotoAttached.schemaVersion):
                 taskID = try reader.string()
-                try reader.skipString()
+                event.code = Self.photoKey(try reader.stringBytes())
                 _ = try reader.integer()
                 try reader.skipString()
+            case (.photoDetached, PhotoDetached.schemaVersion):
+                taskID = try reader.string()
+                event.code = Self.photoKey(try reader.stringBytes())
             case (.inspectionFinished, InspectionFinished.schemaVersion):
                 taskID = try reader.string()
                 event.code = Int32(try reader.code(InspectionStatus.self).rawValue)
@@ -137,6 +164,7 @@ extension TaskEvent.Kind {
         case .photoAttached: PhotoAttached.schemaVersion
         case .inspectionFinished: InspectionFinished.schemaVersion
         case .inspectionSkipped: InspectionSkipped.schemaVersion
+        case .photoDetached: PhotoDetached.schemaVersion
         }
     }
 }

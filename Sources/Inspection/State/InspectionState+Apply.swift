@@ -7,6 +7,7 @@ extension InspectionState {
     /// that refers to something unknown (a damaged or hand-edited log) is ignored rather than
     /// trapping, and ``problems()`` reports any inconsistency.
     public mutating func apply(_ event: InspectionEvent, at time: Timestamp) {
+        if let taskID = event.taskEventID { tasks[taskID]?.lastEventAt = time }
         switch event {
         case .attributeVerdictRecorded(let event):
             // One access to the task: this runs once per attribute of every inspection.
@@ -67,6 +68,9 @@ extension InspectionState {
             tasks[event.taskID]?.progress.pauseInspection()
         case .photoAttached(let event):
             tasks[event.taskID]?.photos.append(event.sha256)
+            settle(taskID: event.taskID)
+        case .photoDetached(let event):
+            tasks[event.taskID]?.photos.removeAll { $0 == event.sha256 }
             settle(taskID: event.taskID)
         case .inspectionFinished(let event):
             applyInspectionFinished(event, at: time)
@@ -184,5 +188,23 @@ extension InspectionState {
             progress.add(task.progress, photos: task.photos.count)
         }
         return progress.status(from: batch.status)
+    }
+}
+
+extension InspectionEvent {
+    /// The task a task-scoped event (collection, inspection, verdict, photo) is about.
+    var taskEventID: String? {
+        switch self {
+        case .productCollected(let event): event.taskID
+        case .collectionSkipped(let event): event.taskID
+        case .inspectionStarted(let event): event.taskID
+        case .inspectionPaused(let event): event.taskID
+        case .attributeVerdictRecorded(let event): event.taskID
+        case .photoAttached(let event): event.taskID
+        case .photoDetached(let event): event.taskID
+        case .inspectionFinished(let event): event.taskID
+        case .inspectionSkipped(let event): event.taskID
+        default: nil
+        }
     }
 }

@@ -150,6 +150,9 @@ public struct InspectionState: Sendable, Hashable {
         public var unableCount = 0
         /// SHA-256 of attached photos, in order.
         public var photos: [String] = []
+        /// The device time of the task's latest event: a later command may not say it happened
+        /// before it (beyond the clock skew allowed).
+        public var lastEventAt: Timestamp?
 
         /// Records one attribute's verdict, and what was measured and the note when the verdict
         /// gives them (a verdict without them keeps the last ones given: most verdicts carry

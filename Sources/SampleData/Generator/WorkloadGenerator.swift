@@ -66,7 +66,7 @@ public struct WorkloadGenerator: Sendable {
         /// Tasks inspected to a result, and how many failed.
         public var inspected = 0
         public var failed = 0
-        /// Photos attached, and how many images were uploaded (the rest stay pending).
+        /// Photos attached, and how many images were uploaded (all: submission needs them).
         public var photosAttached = 0
         public var photosUploaded = 0
         /// Simulated working days.
