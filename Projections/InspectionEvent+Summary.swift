@@ -60,7 +60,7 @@ extension InspectionEvent {
         case .inspectionFinished(let event):
             "task \(event.taskID): inspection \(event.result.rawValue == 2 ? "passed" : "failed") (\(event.passedCount) passed, \(event.warningCount) warnings, \(event.failureCount) failures, \(event.unableCount) unable)"
         case .batchSubmitted(let event): "batch \(event.batchID): submitted"
-        case .batchCancelled(let event): "batch \(event.batchID): cancelled"
+        case .batchCancelled(let event): "batch \(event.batchID): cancelled (\(event.reason))"
         case .batchExpired(let event):
             "batch \(event.batchID): expired, \(event.releasedTaskIDs.count) tasks released"
         default:

@@ -755,7 +755,7 @@ components:
             source: { type: string, enum: [inspection, datasheet] }
     Batch:
       type: object
-      required: [batchID, inspectorID, locationID, mode, status, collectionPaused, expired, allocatedAt, expiresAt, taskCount, missingPhotos]
+      required: [batchID, inspectorID, locationID, mode, status, collectionPaused, expired, allocatedAt, expiresAt, taskCount, missingPhotos, expiresSoon]
       properties:
         batchID: { type: string }
         inspectorID: { type: string }
@@ -773,6 +773,10 @@ components:
         missingPhotos:
           type: array
           items: { type: string }
+        expiresSoon: { type: boolean, description: "Still open (status 0 to 5) with less than a day before it expires." }
+        submittedAt: { type: string, format: date-time, description: "When it was submitted (status 6)." }
+        cancelledAt: { type: string, format: date-time, description: "When it was cancelled or expired (status 7)." }
+        cancellationReason: { type: string, description: "The reason given with CancelBatch." }
     TaskPage:
       type: object
       required: [total, offset, limit, items]

@@ -57,8 +57,14 @@ struct AnswerEncodingTests {
             batchID: "B1", inspectorID: Self.awkward, locationID: "S1", mode: 2, status: 5, collectionPaused: true,
             expired: false, allocatedAt: try #require(Timestamp(iso8601: "2026-11-29T10:00:00Z")),
             expiresAt: try #require(Timestamp(iso8601: "2026-12-06T10:00:00.25Z")), taskCount: 2,
-            tasks: [full, bare], missingPhotos: ["ab"])
+            tasks: [full, bare], missingPhotos: ["ab"], expiresSoon: true,
+            submittedAt: try #require(Timestamp(iso8601: "2026-11-30T08:00:00Z")),
+            cancelledAt: try #require(Timestamp(iso8601: "2026-11-30T09:00:00.5Z")), cancellationReason: Self.awkward)
         var listed = batch
+        listed.expiresSoon = false
+        listed.submittedAt = nil
+        listed.cancelledAt = nil
+        listed.cancellationReason = nil
         listed.tasks = nil
         listed.collectionPaused = false
         listed.expired = true

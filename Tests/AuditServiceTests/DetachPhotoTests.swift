@@ -66,6 +66,7 @@ import Testing
         // Attached again, submitted; then the photo stays.
         let again = try await service.execute(bundle: [attach(good), envelope(.submitBatch(SubmitBatch(batchID: batchID)))])
         #expect(again.allSatisfy { $0.status == .accepted }, "\(again.map(\.summary))")
+        #expect(await service.deviceBatch(batchID)?.submittedAt == fixture.clock.now(), "when it was submitted")
         #expect(try service.queries.photos(task: taskID).map(\.sha256) == [good])
         let late = try await service.execute(envelope(.detachPhoto(DetachPhoto(taskID: taskID, sha256: good))))
         #expect(late.refusal?.code == .invalidState && late.refusal?.reason.contains("before the batch is submitted") == true)

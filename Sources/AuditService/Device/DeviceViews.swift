@@ -18,6 +18,14 @@ public struct DeviceBatch: Sendable, Hashable, Codable {
     public var tasks: [DeviceTask]?
     /// Photos its tasks name that are not uploaded yet: submission waits for them.
     public var missingPhotos: [String]
+    /// Still open with less than ``AuditService/expiresSoonWithin`` left before it expires.
+    public var expiresSoon: Bool
+    /// When it was submitted (status 6).
+    public var submittedAt: Timestamp?
+    /// When it was cancelled or expired (status 7).
+    public var cancelledAt: Timestamp?
+    /// The reason given with `CancelBatch`.
+    public var cancellationReason: String?
 }
 
 /// One task of a batch as a device shows it.
@@ -87,8 +95,14 @@ extension AuditService {
             batchID: batch.id, inspectorID: batch.inspectorID, locationID: batch.locationID, mode: batch.mode.rawValue,
             status: batch.status.rawValue, collectionPaused: batch.collectionPaused, expired: batch.expired,
             allocatedAt: batch.allocatedAt, expiresAt: batch.expiresAt, taskCount: batch.taskIDs.count,
-            tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing)
+            tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing,
+            expiresSoon: batch.status.rawValue < BatchStatus.submitted.rawValue
+                && batch.expiresAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch < Self.expiresSoonWithin,
+            submittedAt: batch.submittedAt, cancelledAt: batch.cancelledAt, cancellationReason: batch.cancellationReason)
     }
+
+    /// An open batch with less than a day left is marked, so the inspector finishes or submits it.
+    public static let expiresSoonWithin: Int64 = 24 * 60 * Timestamp.microsecondsPerMinute
 
     func deviceTask(_ task: InspectionState.Task) -> DeviceTask {
         let product = state.products[task.gtin]?.registration

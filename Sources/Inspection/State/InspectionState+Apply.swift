@@ -54,7 +54,7 @@ extension InspectionState {
             batches[event.batchID]?.collectionPaused = false
             settle(batchID: event.batchID)
         case .collectionCancelled(let event):
-            close(batchID: event.batchID, expired: false)
+            close(batchID: event.batchID, expired: false, at: time)
         case .productCollected(let event):
             tasks[event.taskID]?.progress.collect()
             tasks[event.taskID]?.scanned = event.scanned
@@ -82,10 +82,12 @@ extension InspectionState {
             settle(taskID: event.taskID)
         case .batchSubmitted(let event):
             batches[event.batchID]?.status = .submitted
+            batches[event.batchID]?.submittedAt = time
         case .batchCancelled(let event):
-            close(batchID: event.batchID, expired: false)
+            close(batchID: event.batchID, expired: false, at: time)
+            batches[event.batchID]?.cancellationReason = event.reason
         case .batchExpired(let event):
-            close(batchID: event.batchID, expired: true)
+            close(batchID: event.batchID, expired: true, at: time)
         default:
             // Events decisions do not depend on (rule findings feed only the projections). A new
             // event type lands here until it gets a case: give it one when it changes what a
@@ -149,9 +151,10 @@ extension InspectionState {
     }
 
     /// Status 7: every open task goes back to "not allocated" and its product is released.
-    private mutating func close(batchID: String, expired: Bool) {
+    private mutating func close(batchID: String, expired: Bool, at time: Timestamp) {
         guard var batch = batches[batchID] else { return }
         batch.status = .cancelled
+        batch.cancelledAt = time
         batch.collectionPaused = false
         batch.expired = expired
         batches[batchID] = batch

@@ -117,6 +117,13 @@ public struct InspectionState: Sendable, Hashable {
         public var expired: Bool
         /// The tasks in suggested order.
         public var taskIDs: [String]
+        /// When it was submitted (device time), once status 6.
+        public var submittedAt: Timestamp? = nil
+        /// When it was cancelled or expired (device or server time), once status 7.
+        public var cancelledAt: Timestamp? = nil
+        /// Why, as the inspector or manager gave it (`CancelBatch`); nil for an expiry or a
+        /// cancelled collection.
+        public var cancellationReason: String? = nil
     }
 
     /// Where a task's inspection is within inspection status 1 (ready).
