@@ -10,8 +10,9 @@ struct RecordCommand: AsyncParsableCommand {
         abstract: "Apply inspection commands (one JSON object per line) through the command path.",
         discussion: """
             Each line is one command: {"commandID": …, "actor": …, "type": "StartCollection", …} \
-            (checked against its schema in Schemas/commands/; an occurredAt that is no real date or \
-            lies in the future is invalid too). Prints one outcome line per input line: accepted \
+            (checked against its schema in Schemas/commands/; an occurredAt that is no real date is \
+            invalid too, and one in the future, or before its batch's allocation or its task's \
+            previous event, is refused). Prints one outcome line per input line: accepted \
             (stream, version, positions), duplicate (a command id seen before: the original result, \
             nothing appended) or refused (the command, the state and why). Refused or invalid lines \
             do not stop the rest; the exit code is 1 if any line was refused or invalid.
@@ -34,6 +35,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var validity: BatchValidityOption
     @Flag(help: "Print only the lines that were refused or invalid.") var quiet = false
 
     func run() async throws {
@@ -71,7 +73,7 @@ struct RecordCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure.badInput("cannot read \(file): \(error.localizedDescription) (check the path)")
         }
-        let service = try await ServiceAccess.open(data, logger: Self.logger)
+        let service = try await ServiceAccess.open(data, configuration: try validity.configuration(), logger: Self.logger)
         if output.format == .csv { print(output.spreadsheet.byteOrderMark + TextTable.csvHeader) }
         var failures = 0
         var chunk = pending

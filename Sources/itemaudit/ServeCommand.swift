@@ -26,6 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var validity: BatchValidityOption
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port (0 picks a free one; the line on stdout names it).") var port = 8080
     @Option(help: ArgumentHelp("PEM certificate chain for HTTPS.", valueName: "file")) var tlsCert: String?
@@ -83,7 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
             runTasksOnEventLoops()
             configuration.handlesOnEventLoops = true
         }
-        let service = try await ServiceAccess.open(data, logger: logger)
+        let service = try await ServiceAccess.open(data, configuration: try validity.configuration(), logger: logger)
         let scheme = configuration.tls == nil ? "http" : "https"
         let dataPath = data.url.path
         do {

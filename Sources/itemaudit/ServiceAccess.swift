@@ -10,10 +10,14 @@ enum ServiceAccess {
     }
 
     /// The audit service on `data`'s directory and log store (--store), or a `CLIFailure` (exit 2).
-    static func open(_ data: DataDirectoryOption, logger: Logger) async throws -> AuditService {
+    static func open(
+        _ data: DataDirectoryOption, configuration: AuditService.Configuration = AuditService.Configuration(),
+        logger: Logger
+    ) async throws -> AuditService {
         let location = data.location
         return try await opening(data.url, location: location) {
-            try await AuditService.open(dataDirectory: data.url, location: location, logger: logger)
+            try await AuditService.open(
+                dataDirectory: data.url, location: location, configuration: configuration, logger: logger)
         }
     }
 

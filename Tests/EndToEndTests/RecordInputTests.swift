@@ -99,6 +99,40 @@ struct RecordInputTests {
         }
     }
 
+    @Test("--batch-validity-days sets a mode's batch validity; a bad value is refused before anything is read")
+    func batchValidity() throws {
+        let lines = [
+            Self.location,
+            #"{"commandID":"c2","actor":"admin","type":"RegisterInspector","inspectorID":"i1","name":"Ann","role":0}"#,
+            #"{"commandID":"c3","actor":"admin","type":"RegisterProduct","gtin":"06412345001002","name":"P","brand":"B","manufacturer":"M","productType":0,"category":"C","listings":[{"locationID":"S1","aisle":"A"}]}"#,
+            #"{"commandID":"c4","actor":"admin","type":"ImportDatasheet","gtin":"06412345001002","datasheetID":"d","source":"t","attributes":[{"path":"name/fi","value":"v"}]}"#,
+            #"{"commandID":"c5","actor":"i1","type":"AllocateBatch","inspectorID":"i1","locationID":"S1","mode":2,"quantity":1}"#,
+        ]
+        try Self.withScratch { data in
+            let result = try ItemAuditBinary.run(
+                ["record", "-", "--data", data.path, "--batch-validity-days", "9", "--batch-validity-days",
+                 "existing-product=2"],
+                stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let batch = try ItemAuditBinary.run(["batch", "B1", "--data", data.path, "--format", "json"])
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(batch.stdout.utf8)) as? [String: Any])
+            let times = ISO8601DateFormatter()
+            times.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            func time(_ key: String) throws -> Date {
+                let text = try #require(answer[key] as? String, "\(answer)")
+                return try #require(times.date(from: text) ?? ISO8601DateFormatter().date(from: text), "\(text)")
+            }
+            let days = try time("expiresAt").timeIntervalSince(try time("allocatedAt")) / 86_400
+            #expect(abs(days - 2) < 0.01, "existing-product batches keep 2 days, not 9 or 4: \(days)")
+        }
+        try Self.withScratch { data in
+            let result = try ItemAuditBinary.run(
+                ["record", "-", "--data", data.path, "--batch-validity-days", "retail=3"], stdin: Data())
+            #expect(result.status != 0 && result.stderr.contains("unknown mode 'retail'"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: data.path), "nothing opened")
+        }
+    }
+
     @Test("a line with a byte that is not UTF-8 is invalid; the other lines are applied")
     func latin1Line() throws {
         try Self.withScratch { data in

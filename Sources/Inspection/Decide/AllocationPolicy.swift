@@ -9,8 +9,10 @@ public struct AllocationPolicy: Sendable, Hashable {
     public var wholesaleProductsPerDay: Int
     /// Minutes in a working day.
     public var workdayMinutes: Int
-    /// Days until an unsubmitted batch expires.
+    /// Days until an unsubmitted batch expires (the seed's four).
     public var expiryDays: Int
+    /// Modes whose batches keep another validity than ``expiryDays``.
+    public var expiryDaysByMode: [InspectionMode: Int] = [:]
     /// The largest batch one request may produce.
     public var maxBatchSize: Int
 
@@ -24,6 +26,9 @@ public struct AllocationPolicy: Sendable, Hashable {
         self.expiryDays = expiryDays
         self.maxBatchSize = maxBatchSize
     }
+
+    /// Days until an unsubmitted batch of `mode` expires.
+    public func expiryDays(for mode: InspectionMode) -> Int { expiryDaysByMode[mode] ?? expiryDays }
 
     /// Minutes one product of `type` takes (15 for a base unit, 4.5 for a case with the defaults),
     /// in tenths of a minute so that sums stay exact.

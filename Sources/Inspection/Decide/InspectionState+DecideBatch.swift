@@ -72,7 +72,7 @@ extension InspectionState {
         let event = BatchAllocated(
             batchID: batchID, inspectorID: inspector.id, locationID: location.id, mode: command.mode,
             requestedQuantity: command.quantity, requestedMinutes: command.minutes,
-            expiresAt: context.now.adding(days: policy.expiryDays), tasks: tasks)
+            expiresAt: context.now.adding(days: policy.expiryDays(for: command.mode)), tasks: tasks)
         return Decision(stream: InspectionStreams.allocations, events: [.batchAllocated(event)])
     }
 
