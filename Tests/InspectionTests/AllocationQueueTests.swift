@@ -15,7 +15,7 @@ struct AllocationQueueTests {
             let type = product.registration.productType
             let listed = product.registration.listings.contains { $0.locationID == locationID }
             switch mode {
-            case .wholesale: guard type != .base, listed else { continue }
+            case .wholesale: guard type == .case, listed else { continue }
             case .newProduct: guard product.pendingReception?.locationID == locationID else { continue }
             case .existingProduct: guard type != .pallet, listed else { continue }
             case .reinspection: guard product.lastResult == .failed else { continue }
@@ -29,6 +29,28 @@ struct AllocationQueueTests {
                 ))
         }
         return candidates.sorted { $0 < $1 }.map(\.3)
+    }
+
+    @Test("a wholesale batch holds cases only: a pallet stocked at the warehouse is not allocated (seed 4.2.4)")
+    func wholesaleIsCaseLevel() throws {
+        var world = try Catalogue.build(bases: 1, cases: 1)
+        let pallet = validGTIN("264123450100")
+        try world.run(
+            .registerProduct(
+                RegisterProduct(
+                    gtin: pallet, name: "Pallet", brand: "B", manufacturer: "M", productType: .pallet,
+                    category: "Food", childGTIN: Catalogue.case(0), childQuantity: 40,
+                    listings: [ProductListing(locationID: Catalogue.warehouse, aisle: "P")])))
+        try world.run(.importDatasheet(Catalogue.datasheet(pallet)))
+        #expect(world.state.allocationQueue(locationID: Catalogue.warehouse, mode: .wholesale) == [Catalogue.case(0)])
+        let decision = try world.run(
+            .allocateBatch(
+                AllocateBatch(inspectorID: "i1", locationID: Catalogue.warehouse, mode: .wholesale, quantity: 5)))
+        guard case .batchAllocated(let event)? = decision.events.first else {
+            Issue.record("no allocation: \(decision.events)")
+            return
+        }
+        #expect(event.tasks.map(\.gtin) == [Catalogue.case(0)])
     }
 
     @Test(

@@ -126,7 +126,8 @@ extension InspectionState {
             for mode in [InspectionMode.wholesale, .newProduct, .existingProduct, .reinspection] {
                 let fits =
                     switch mode {
-                    case .wholesale: type != .base && listed
+                    // Seed 4.2.4: wholesale inspection is case-level; pallets are not inspected.
+                    case .wholesale: type == .case && listed
                     case .newProduct: product.pendingReception?.locationID == locationID
                     case .existingProduct: type != .pallet && listed
                     case .reinspection: product.lastResult == .failed
