@@ -31,6 +31,26 @@ struct AllocationQueueTests {
         return candidates.sorted { $0 < $1 }.map(\.3)
     }
 
+    @Test("once its received sample is inspected, a product's reception no longer raises it in a store's queue")
+    func inspectedReceptionStopsRaising() throws {
+        var world = try Catalogue.build(bases: 3, cases: 0)
+        let received = Catalogue.base(2)
+        try world.run(
+            .receiveProduct(
+                ReceiveProduct(
+                    receptionID: "R1", gtin: received, locationID: Catalogue.centre, priority: .urgent,
+                    inspectBefore: world.now.adding(days: 2), storageLocation: "S1")),
+            actor: "r1")
+        #expect(world.state.allocationQueue(locationID: Catalogue.store, mode: .existingProduct).first == received)
+        let (_, taskID) = try BatchWalk.collectAndStart(&world, location: Catalogue.centre, mode: .newProduct, quantity: 1)
+        try world.run(.recordVerdicts(RecordVerdicts(taskID: taskID, verdicts: Catalogue.verdicts())), actor: "i1")
+        try world.run(.finishInspection(FinishInspection(taskID: taskID)), actor: "i1")
+        #expect(world.state.products[received]?.pendingReception == nil)
+        let queue = world.state.allocationQueue(locationID: Catalogue.store, mode: .existingProduct)
+        #expect(queue.last == received, "inspected just now, without the reception's urgency: \(queue)")
+        #expect(queue == Self.definition(world.state, locationID: Catalogue.store, mode: .existingProduct))
+    }
+
     @Test("a wholesale batch holds cases only: a pallet stocked at the warehouse is not allocated (seed 4.2.4)")
     func wholesaleIsCaseLevel() throws {
         var world = try Catalogue.build(bases: 1, cases: 1)
