@@ -55,6 +55,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libvips from the system, for resizing stored photos (GET /v1/photos/{sha256}?size=).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
         .target(name: "CCRC32C"),
         // SQLite settings only reachable through variadic C (sqlite3_config).
@@ -139,6 +145,7 @@ let package = Package(
                 "Projections",
                 "PostgresLog",
                 "CMallocTrim",
+                "CVips",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
