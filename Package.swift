@@ -61,6 +61,8 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        // The libvips calls behind a header of plain C types: Swift imports this, never vips' headers.
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
         // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
         .target(name: "CCRC32C"),
         // SQLite settings only reachable through variadic C (sqlite3_config).
@@ -145,7 +147,7 @@ let package = Package(
                 "Projections",
                 "PostgresLog",
                 "CMallocTrim",
-                "CVips",
+                "CVipsShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -105,7 +105,8 @@ extension Routes {
         let photo: AuditService.SizedPhoto?
         do {
             photo = try await service.sizedPhoto(sha256: sha256, size: size)
-        } catch let error as PhotoResizeError {
+        } catch {
+            // The call throws only PhotoResizeError (typed), so `error` is one.
             throw Self.problem(error)
         }
         guard let photo else { throw notFound }

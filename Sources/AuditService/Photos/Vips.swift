@@ -1,4 +1,4 @@
-import CVips
+import CVipsShim
 
 /// Image resizing over the system libvips.
 ///
@@ -19,8 +19,11 @@ public enum Vips {
         guard started else { throw .failed("libvips did not start") }
         var width: Int32 = 0
         var height: Int32 = 0
-        let status = bytes.withUnsafeBytes { itemaudit_vips_header_size($0.baseAddress, $0.count, &width, &height) }
-        guard status == 0 else { throw .failed(lastError()) }
+        var error = [CChar](repeating: 0, count: errorCapacity)
+        let status = bytes.withUnsafeBytes {
+            itemaudit_vips_header_size($0.baseAddress, $0.count, &width, &height, &error, error.count)
+        }
+        guard status == 0 else { throw .failed(message(error)) }
         return (Int(width), Int(height))
     }
 
@@ -36,22 +39,25 @@ public enum Vips {
         else { throw .tooManyPixels(width: width, height: height, limit: pixelLimit) }
         var output: UnsafeMutableRawPointer?
         var outputLength = 0
+        var error = [CChar](repeating: 0, count: errorCapacity)
         let status = bytes.withUnsafeBytes { source in
             format.resized.saveSuffix.withCString { suffix in
                 itemaudit_vips_thumbnail(
-                    source.baseAddress, source.count, Int32(longestEdge), suffix, &output, &outputLength)
+                    source.baseAddress, source.count, Int32(longestEdge), suffix, &output, &outputLength, &error,
+                    error.count)
             }
         }
-        guard status == 0, let output else { throw .failed(lastError()) }
+        guard status == 0, let output else { throw .failed(message(error)) }
         defer { itemaudit_vips_free(output) }
         return ([UInt8](UnsafeRawBufferPointer(start: output, count: outputLength)), format.resized)
     }
 
-    /// libvips' message for the failure, its first line only and short (it is shown to the client).
-    private static func lastError() -> String {
-        defer { itemaudit_vips_error_clear() }
-        guard let text = itemaudit_vips_error() else { return "unreadable image" }
-        let line = String(cString: text).split(separator: "\n").first.map(String.init) ?? ""
-        return line.isEmpty ? "unreadable image" : String(line.prefix(200))
+    /// How much of libvips' message is kept: its first line, short (it is shown to the client).
+    private static let errorCapacity = 200
+
+    /// libvips' message for the failure as the shim copied it.
+    private static func message(_ error: [CChar]) -> String {
+        let line = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return line.isEmpty ? "unreadable image" : line
     }
 }
