@@ -43,6 +43,80 @@ struct PhotoSizingTests {
         #expect(notEnlarged.width == 400, "a view is never larger than the photo")
     }
 
+    /// A 480 x 360 HEIC made with libvips (`heifsave --compression hevc --Q 30`) from a gradient.
+    static let heic = [UInt8](
+        Data(
+            base64Encoded: """
+                AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAYRtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAA
+                AAAAAA5waXRtAAAAAAABAAAANGlsb2MAAAAAREAAAgABAAAAAAGoAAEAAAAAAAADGwACAAAAAATDAAEAAAAAAAAAvgAAADhp
+                aW5mAAAAAAACAAAAFWluZmUCAAAAAAEAAGh2YzEAAAAAFWluZmUCAAABAAIAAEV4aWYAAAAAw2lwcnAAAAClaXBjbwAAAHlo
+                dmNDAQNwAAAAAAAAAAAAP/AA/P34+AAADwMgAAEAGEABDAH//wNwAAADAJAAAAMAAAMAP7oCQCEAAQAsQgEBA3AAAAMAkAAA
+                AwAAAwA/oA8IBaWW6kkprm4EBAwIAAADAAgAAAMACEAiAAEAB0QBwXKwYkAAAAAUaXNwZQAAAAAAAAHgAAABaAAAABBwaXhp
+                AAAAAAMICAgAAAAWaXBtYQAAAAAAAAABAAEDgQKDAAAAGmlyZWYAAAAAAAAADmNkc2MAAgABAAEAAAPhbWRhdAAAAxcoAa8Z
+                MIlnmCe2+Pd8+epZ70oJ7hIeTJdWS9sdd67icocyguDvomulcRu0dCALAtIhme8wcui+s8A+ohWehTmdMlQIuCvjgCyHZPQQ
+                8G1n4YB4wbQzRFQZ62Zx7rd1zrg5bmdtME2j8b3Uv9zPWPcB74kt7lg/psqCwLZrEThDgRLalqPHOzX7RfHSJQIIy6hwcFxv
+                vCsD/z5zX6fmPbZhxqDTGWUzvDvpuy8c5TNbRkuLhNrgPX6hwMbp/HXLmwXvz6wKWHLfN+ScCxLXrRkt1E5VsAnLv0b9Mkio
+                19zTNrSVcZJpc4ToZUx4E4QdV+0cMaCYpHXu4M3l8sw8qUmp0dLB8RFw5ryK1w4xobSH43SGJmIYDh/CUlwFuNTBtcCcelYc
+                wZvnb8g1m8GUcmQRBGljuzJ4XoeEtvB1xm7lxsx/HNfFWE918IqnQT8kSVvsFKN/GSFhEdN03aiJ+vswwWLWuDP3fEPZaR0O
+                syOcOdyDwuYZVRt0gtMCsIuVbn4rDCvspUYpW+Rrc6/bbzhitseZSyJnUev2SPS5REea1gUqLw84mAScmyccVYj/aoioavoE
+                wR/+Fa7QcDgpnMoiiNvByhWvP5HTyC9Z1qT8JEXcv+IF6NI6u/xmZUT7I3uLcOfvwi+YUNwZoPWZ9It+xO4eaNjfCtj4M4i+
+                bTn74zwZTqctut05MuFb+WJPiksOhgKCeDxnRL0ihEJ9vinfZjr4XskWOlhavByDfXJaYNbeKZxe/ZxirwGtUqBJDIZgKyIs
+                UXO9b1EzmvrSK2Yn4P16ClhfLcMuj+fUD7v5oqsaeq0cOIQHYnYf0/fEB1kXJ4lps13ClpKljAJQ4ewB9mXotDrXCyNwloWO
+                X3RF4df7cTtC9Ip8ofQwNDJq7PG4DT4D6h3/Pc7GNp6+NDPYlr2uz6TPszSx6AcnH9xXJSVGfTFb9IdqRaWOFE+k9dAlHwY2
+                LLSaCY6BHm5y4FYs5XjV+E3NL4TDLeQxU1N4EnWjCMTX/dx2VzkRy4hvkVg7odMy4H5oEEstyXeDul42hsF6ci3zwAAAAAZF
+                eGlmAABJSSoACAAAAAYAEgEDAAEAAAABAAAAGgEFAAEAAABWAAAAGwEFAAEAAABeAAAAKAEDAAEAAAACAAAAEwIDAAEAAAAB
+                AAAAaYcEAAEAAABmAAAAAAAAAEgAAAABAAAASAAAAAEAAAAGAACQBwAEAAAAMDIxMAGRBwAEAAAAAQIDAACgBwAEAAAAMDEw
+                MAGgAwABAAAA//8AAAKgBAABAAAA4AEAAAOgBAABAAAAaAEAAAAAAAA=
+                """, options: .ignoreUnknownCharacters)!)
+
+    /// A 400 x 300 grey PNG made with libvips (`black`, `linear`, `pngsave --compression 9 --strip`).
+    static let png = [UInt8](
+        Data(
+            base64Encoded: """
+                iVBORw0KGgoAAAANSUhEUgAAAZAAAAEsCAIAAABi1XKVAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAC8UlEQVR42u3UQREAAAzC
+                MHTiXwg6tksk9NEU4IhIABgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEBGBaAYQGGBWBYAIYFGBaAYQEYFmBYAIYFYFiA
+                YQEYFoBhAYYFYFiAYQEYFoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEB
+                GBaAYQGGBWBYgGEBGBaAYQGGBWBYAIYFGBaAYQEYFmBYAIYFYFiAYQEYFoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgW
+                gGEBhgVgWIBhARgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEBGBaAYQGGBWBYAIYFGBaAYQEYFmBYAIYFYFiAYQEYFoBh
+                AYYFYFiAYQEYFoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEBGBaAYQGG
+                BWBYgGEBGBaAYQGGBWBYAIYFGBaAYQEYFmBYAIYFYFiAYQEYFoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgWgGEBhgVg
+                WIBhARgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEBGBaAYQGGBWBYAIYFGBaAYQEYFmBYAIYFYFiAYQEYFoBhAYYFYFiA
+                YQEYFoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEBGBaAYQGGBWBYgGEB
+                GBaAYQGGBWBYAIYFGBaAYQEYFmBYAIYFYFiAYQEYFoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgWYFgSAIYFYFiAYQEY
+                FoBhAYYFYFgAhgUYFoBhARgWYFgAhgVgWIBhARgWgGEBhgVgWACGBRgWgGEBGBZgWACGBWBYgGEBGBZgWACGBWBYgGEBGBaA
+                YQGGBWBYAIYFGBaAYQEYFvDZALDqf3NBUNOBAAAAAElFTkSuQmCC
+                """, options: .ignoreUnknownCharacters)!)
+
+    @Test("a HEIC is resized into a JPEG (its loader is not blocked as untrusted); a PNG stays a PNG")
+    func heicAndPNG() throws {
+        #expect(ImageFormat.sniff(Self.heic) == .heic)
+        let fromHEIC = try Vips.thumbnail(Self.heic, longestEdge: 256)
+        #expect(fromHEIC.format == .jpeg && ImageFormat.sniff(fromHEIC.bytes) == .jpeg)
+        let heicSize = try Vips.size(of: fromHEIC.bytes)
+        #expect(heicSize.width == 256 && heicSize.height == 192, "\(heicSize)")
+        let fromPNG = try Vips.thumbnail(Self.png, longestEdge: 256)
+        #expect(fromPNG.format == .png && ImageFormat.sniff(fromPNG.bytes) == .png)
+        let pngSize = try Vips.size(of: fromPNG.bytes)
+        #expect(pngSize.width == 256 && pngSize.height == 192, "\(pngSize)")
+    }
+
+    @Test("bytes that start like a JPEG but are not one fail with libvips' reason, not a crash")
+    func damaged() {
+        let truncated = Array(Self.jpeg.prefix(300))
+        #expect(throws: PhotoResizeError.self) { try Vips.thumbnail(truncated, longestEdge: 256) }
+        let fake = [UInt8]([0xFF, 0xD8, 0xFF, 0xE0]) + [UInt8](repeating: 7, count: 200)
+        do {
+            _ = try Vips.thumbnail(fake, longestEdge: 256)
+            Issue.record("filler behind JPEG magic bytes was resized")
+        } catch {
+            guard case .failed(let reason) = error else {
+                Issue.record("expected .failed, got \(error)")
+                return
+            }
+            #expect(!reason.isEmpty && !reason.contains("\n"), "\(reason)")
+        }
+    }
+
     @Test("the pool runs at most its slots at once and refuses beyond its waiting places")
     func pool() async throws {
         let pool = ResizePool(slots: 1, waiting: 0)
