@@ -55,14 +55,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // libvips from the system, for resizing stored photos (GET /v1/photos/{sha256}?size=).
-        .systemLibrary(
-            name: "CVips",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
-        ),
-        // The libvips calls behind a header of plain C types: Swift imports this, never vips' headers.
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libvips (Debian's libvips42), opened on the first photo resize, behind a header of plain C
+        // types: neither linked nor its headers read at build time (Sources/CVipsShim/cvipsshim.c).
+        .target(name: "CVipsShim"),
         // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
         .target(name: "CCRC32C"),
         // SQLite settings only reachable through variadic C (sqlite3_config).
@@ -282,7 +277,8 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded", "TestSupport",
+                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,6 @@
 import CVipsShim
 
-/// Image resizing over the system libvips.
+/// Image resizing over the system libvips, opened on first use (CVipsShim).
 ///
 /// Only what the photo route needs: an image's size from its header, and a shrunk copy. libvips
 /// is started once per process with its untrusted loaders blocked; every call sniffs the bytes
@@ -16,7 +16,7 @@ public enum Vips {
     /// The image's width and height, read from its header without decoding it.
     public static func size(of bytes: [UInt8]) throws(PhotoResizeError) -> (width: Int, height: Int) {
         guard ImageFormat.sniff(bytes) != nil else { throw .unsupportedFormat }
-        guard started else { throw .failed("libvips did not start") }
+        guard started else { throw .failed("libvips 8.13 or later (Debian: libvips42) could not be opened or started") }
         var width: Int32 = 0
         var height: Int32 = 0
         var error = [CChar](repeating: 0, count: errorCapacity)

@@ -2,11 +2,12 @@
 #define ITEMAUDIT_CVIPSSHIM_H
 // The few libvips calls the photo route makes, with plain C types only: Swift imports this header
 // and never vips' or glib's (VIPS_INIT is a macro and vips' operations take variadic options,
-// which Swift cannot call anyway).
+// which Swift cannot call anyway). libvips itself is opened on first use (cvipsshim.c says why).
 #include <stddef.h>
 
-/// Starts libvips once for the process, with only the loaders fuzzed for untrusted input.
-/// 0 on success. Call once (the caller keeps the result).
+/// Opens and starts libvips once for the process, with only the loaders fuzzed for untrusted
+/// input. 0 on success; -1 when libvips (8.13 or later, libvips.so.42) is missing or did not start.
+/// The other calls start it themselves.
 int itemaudit_vips_start(void);
 
 /// The image's size from its header alone (nothing decoded). 0 on success; on failure, libvips'
