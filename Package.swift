@@ -277,8 +277,7 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded",
-                "TestSupport",
+                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
