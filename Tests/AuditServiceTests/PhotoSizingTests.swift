@@ -117,24 +117,46 @@ struct PhotoSizingTests {
         }
     }
 
-    @Test("the pool runs at most its slots at once and refuses beyond its waiting places")
+    @Test("the pool runs at most its slots at once, queues up to its waiting places and refuses beyond")
     func pool() async throws {
-        let pool = ResizePool(slots: 1, waiting: 0)
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let first = Task {
-            try await pool.run { () throws(PhotoResizeError) -> Int in
-                started.signal()
-                release.wait()
-                return 1
+        // The test waits by suspending, never by blocking one of the few cooperative threads (the
+        // suite runs tests in parallel; blocked threads starve the tasks they wait for). Only the
+        // work itself blocks, on the global queue the pool runs it on.
+        for waiting in [0, 1] {
+            let pool = ResizePool(slots: 1, waiting: waiting)
+            let (events, signal) = AsyncStream<Int>.makeStream()
+            var next = events.makeAsyncIterator()
+            let release = DispatchSemaphore(value: 0)
+            let first = Task {
+                try await pool.run { () throws(PhotoResizeError) -> Int in
+                    signal.yield(1)
+                    release.wait()
+                    return 1
+                }
             }
+            #expect(await next.next() == 1)
+            if waiting == 0 {
+                await #expect(throws: PhotoResizeError.busy) {
+                    try await pool.run { () throws(PhotoResizeError) -> Int in 2 }
+                }
+                release.signal()
+            } else {
+                let second = Task {
+                    try await pool.run { () throws(PhotoResizeError) -> Int in
+                        signal.yield(2)
+                        return 2
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(50))
+                signal.yield(0)
+                #expect(await next.next() == 0, "the second waited for the slot")
+                release.signal()
+                #expect(try await second.value == 2)
+                #expect(await next.next() == 2)
+            }
+            #expect(try await first.value == 1)
+            #expect(try await pool.run { () throws(PhotoResizeError) -> Int in 3 } == 3, "the slot is free again")
+            signal.finish()
         }
-        started.wait()
-        await #expect(throws: PhotoResizeError.busy) {
-            try await pool.run { () throws(PhotoResizeError) -> Int in 2 }
-        }
-        release.signal()
-        #expect(try await first.value == 1)
-        #expect(try await pool.run { () throws(PhotoResizeError) -> Int in 3 } == 3, "the slot is free again")
     }
 }
