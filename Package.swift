@@ -66,6 +66,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libvips (Debian's libvips42), opened on the first photo resize, behind a header of plain C
+        // types: neither linked nor its headers read at build time (Sources/CVipsShim/cvipsshim.c).
+        .target(name: "CVipsShim"),
         // CRC32C with the SSE4.2 instruction and a table fallback; C lives in C* shim targets only.
         .target(name: "CCRC32C"),
         // SQLite settings only reachable through variadic C (sqlite3_config).
@@ -150,6 +153,7 @@ let package = Package(
                 "Projections",
                 "PostgresLog",
                 "CMallocTrim",
+                "CVipsShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -27,6 +27,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case listRules
     case checkDatasheets
     case listTasks
+    case getPhoto
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -49,6 +50,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .getCodeLists, .coverage, .inspectorAnalytics, .searchProducts, .categories, .getProduct, .history, .verify,
             .listRules, .listTasks:
             .get
+        case .getPhoto: .get
         }
     }
 
@@ -78,6 +80,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .listRules: "/v1/rules"
         case .checkDatasheets: "/v1/datasheets/check"
         case .listTasks: "/v1/tasks"
+        case .getPhoto: "/v1/photos/{sha256}"
         }
     }
 
@@ -98,6 +101,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .listLocations, .getCodeLists, .coverage, .inspectorAnalytics, .searchProducts, .categories, .getProduct,
             .history, .verify, .listRules, .listTasks:
             0
+        case .getPhoto: 0
         }
     }
 
@@ -108,6 +112,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     var cachePolicy: CachePolicy {
         switch self {
         case .openAPI: .publicFor(seconds: 300)
+        // Addressed by its hash and size, seen only by those allowed it.
+        case .getPhoto: .privateImmutable
         default: .noStore
         }
     }

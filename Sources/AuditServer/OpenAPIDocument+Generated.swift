@@ -208,6 +208,39 @@ paths:
         "403": { $ref: "#/components/responses/Problem" }
         "413": { $ref: "#/components/responses/Problem" }
         "422": { $ref: "#/components/responses/Problem" }
+    get:
+      operationId: getPhoto
+      summary: >-
+        A stored photo, resized by the server (thumb fits 256 px, view 1280 px; a JPEG, a PNG stays a PNG)
+        or as stored (full, the default). An inspector gets only the photos of their own tasks and the
+        reference images of their tasks' products (any other is 404).
+      parameters:
+        - name: sha256
+          in: path
+          required: true
+          schema: { type: string, pattern: "^[0-9a-f]{64}$" }
+        - { name: size, in: query, schema: { type: string, enum: [thumb, view, full], default: full } }
+        - { name: If-None-Match, in: header, schema: { type: string } }
+      responses:
+        "200":
+          description: The image; ETag names the hash and the size; Cache-Control private, immutable.
+          headers:
+            ETag: { schema: { type: string } }
+          content:
+            image/jpeg:
+              schema: { type: string, format: binary }
+            image/png:
+              schema: { type: string, format: binary }
+            image/heic:
+              schema: { type: string, format: binary }
+        "304": { description: The If-None-Match tag is this answer's ETag. }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "404": { $ref: "#/components/responses/Problem" }
+        "415": { $ref: "#/components/responses/Problem" }
+        "422": { $ref: "#/components/responses/Problem" }
+        "503": { $ref: "#/components/responses/Problem" }
   /v1/batches:
     get:
       operationId: listBatches

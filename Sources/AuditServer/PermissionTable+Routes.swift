@@ -21,6 +21,8 @@ extension PermissionTable {
         // Checking changes nothing; recording (`?record=true`) is ``mayRecordDatasheets(_:)``.
         case .checkDatasheets: roles(forQuery: .datasheetCheck)
         case .listTasks: roles(forQuery: .batches)
+        // As the web pages' photos; an inspector further only their own and their products' references.
+        case .getPhoto: roles(for: WebRoute.photo)
         }
     }
 

@@ -44,6 +44,7 @@ struct Routes: Sendable {
         case .listRules: try listRules(request)
         case .checkDatasheets: try await checkDatasheets(request, context)
         case .listTasks: try await listTasks(request, context)
+        case .getPhoto: try await sizedPhoto(request, context)
         }
     }
 

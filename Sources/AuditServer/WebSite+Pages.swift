@@ -9,7 +9,9 @@ extension WebSite {
     /// The Reports module over this server's data, linking to this server's routes.
     var pages: ReportPages {
         let clock = server.configuration.clock
-        return ReportPages(queries: server.service.queries, links: .server(basePath: ""), now: { clock.now() })
+        let service = server.service
+        return ReportPages(queries: service.queries, links: .server(basePath: ""), now: { clock.now() })
+            .withDatasheets { gtin in await service.productDatasheet(gtin: gtin) }
     }
 
     /// Who is looking, for the page to decide what to show.

@@ -1,13 +1,13 @@
 import AuditService
 
-/// A product's quality history: its catalogue facts, a timeline of inspections and rule checks,
-/// verdict counts, failing attributes and trend.
+/// A product's quality history: its catalogue facts, its current datasheet's values, a timeline of
+/// inspections and rule checks, verdict counts, failing attributes and trend.
 struct ProductPage {
     let scope: PageScope
     /// The most photos a product page shows (the latest).
     static let photoLimit = 48
 
-    func content() throws -> PageContent {
+    func content() async throws -> PageContent {
         guard let gtin = scope.request["gtin"] else {
             throw ReportError(
                 code: "invalid-parameter", message: "the product page needs gtin= (a GTIN; find one with search)",
@@ -48,6 +48,10 @@ struct ProductPage {
         }
         content.sections.append(
             PhotoSection.section(scope, photos: photos, limit: Self.photoLimit, tableName: "photos"))
+        // The values are today's: a page as of an earlier position leaves them out.
+        if scope.asOf == nil, let lookup = scope.pages.datasheets {
+            content.sections.append(datasheet(await lookup(quality.gtin)))
+        }
         content.sections.append(try packaging(quality.gtin))
         content.sections.append(inspections(quality))
         content.sections.append(ruleChecks(quality))
@@ -77,6 +81,30 @@ struct ProductPage {
             columns: [.init("kind"), .init("events", numeric: true)],
             rows: zip(lanes, counts).map { [.init($0), .init(String($1))] })
         return .init("Quality history", chart: chart, table: table)
+    }
+
+    /// The current datasheet's values in the groups and order an inspector's task shows them:
+    /// groups in catalogue order, each attribute's name, the supplier's value, its unit and the
+    /// value in words.
+    private func datasheet(_ sheet: ProductDatasheet?) -> PageContent.Section {
+        let groupNames = Dictionary(
+            (sheet?.groups ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var table = DataTable(
+            name: "datasheet", caption: "The current datasheet's values, grouped as an inspector's task shows them",
+            columns: [
+                .init("group"), .init("name", "attribute"), .init("value", "supplier value"),
+                .init("unit"), .init("valueLabel", "in words"), .init("path"),
+            ],
+            rows: (sheet?.attributes ?? []).map { attribute in
+                [
+                    .init(groupNames[attribute.group] ?? attribute.group), .init(attribute.name),
+                    .init(attribute.value), .init(attribute.unit ?? ""), .init(attribute.valueLabel ?? ""),
+                    .init(attribute.path),
+                ]
+            })
+        table.emptyText = "No datasheet imported for this product."
+        let heading = sheet?.datasheetID.map { "Current datasheet (\($0))" } ?? "Current datasheet"
+        return .init(heading, table: table)
     }
 
     private func packaging(_ gtin: String) throws -> PageContent.Section {

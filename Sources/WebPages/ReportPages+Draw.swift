@@ -21,7 +21,7 @@ extension ReportPages {
         case .dashboard: return try DashboardPage(scope: scope).content()
         case .coverage: return try CoveragePage(scope: scope).content()
         case .inspectors: return try InspectorsPage(scope: scope).content()
-        case .product: return try ProductPage(scope: scope).content()
+        case .product: return try await ProductPage(scope: scope).content()
         case .batch: return try await BatchPage(scope: scope).content()
         case .history: return try await HistoryPage(scope: scope).content()
         case .search: return try ProductSearchPage(scope: scope).content()

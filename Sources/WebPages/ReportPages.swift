@@ -23,6 +23,9 @@ public struct ReportPages: Sendable {
     var staticPages: (@Sendable (String) -> Bool)?
     /// The last verification of the log, shown on the dashboard (see ``withVerification(_:at:)``).
     var verification: (report: VerificationReport, at: Timestamp)?
+    /// A product's current datasheet, grouped as an inspector's task shows it, for the product
+    /// page (see ``withDatasheets(_:)``); nil leaves the values out (a static report).
+    var datasheets: (@Sendable (String) async -> ProductDatasheet?)?
 
     /// Pages over `queries`, with links written as `links` says; `now` is the clock (inject a
     /// fixed one for deterministic pages).
@@ -44,6 +47,14 @@ public struct ReportPages: Sendable {
     public func withVerification(_ report: VerificationReport, at time: Timestamp) -> ReportPages {
         var copy = self
         copy.verification = (report, time)
+        return copy
+    }
+
+    /// These pages showing a product's current datasheet values on its page, as `lookup` gives
+    /// them for a GTIN (the server's ``AuditService/productDatasheet(gtin:language:)``).
+    public func withDatasheets(_ lookup: @escaping @Sendable (String) async -> ProductDatasheet?) -> ReportPages {
+        var copy = self
+        copy.datasheets = lookup
         return copy
     }
 

@@ -13,6 +13,7 @@ struct PermissionMatrixTests {
     static func request(_ endpoint: Endpoint) -> (uri: String, body: String) {
         switch endpoint {
         case .uploadPhoto: ("/v1/photos/" + String(repeating: "a", count: 64), "")
+        case .getPhoto: ("/v1/photos/" + String(repeating: "a", count: 64) + "?size=thumb", "")
         case .getBatch: ("/v1/batches/B404", "")
         case .getTaskDatasheet: ("/v1/tasks/T404/datasheet", "")
         case .getProduct: ("/v1/products/\(ServerFixture.gtin(0))", "")
@@ -86,6 +87,7 @@ struct PermissionMatrixTests {
             .getTaskDatasheet: batches, .coverage: readers, .inspectorAnalytics: readers, .history: readers,
             .verify: [.auditor, .admin], .checkDatasheets: [.steward, .manager, .admin],
             .listTasks: batches,
+            .getPhoto: all,
         ]
         for endpoint in Endpoint.allCases {
             #expect(PermissionTable.roles(for: endpoint) == endpoints[endpoint], "\(endpoint)")

@@ -1,9 +1,10 @@
+import Crypto
 import Foundation
 import Testing
 
 /// An inspector's device against the built `itemaudit serve`: the datasheet it verifies (the
 /// supplier's values, named and explained in the asked language, grouped in inspection order) and
-/// finding a task by whatever a scanner sends.
+/// finding a task by whatever a scanner sends, and the product's reference photo as a thumbnail.
 @Suite("an inspector's datasheet and scanning, with the binary")
 struct InspectorDatasheetTests {
     typealias Server = ServeProcessTests.Server
@@ -46,7 +47,7 @@ struct InspectorDatasheetTests {
     }
 
     @Test(
-        "allocate over HTTP, read a task's datasheet in fi and en, find the task by a GS1-128 string and a Digital Link, list an ad-hoc task"
+        "allocate over HTTP, read a task's datasheet in fi and en, find the task by a GS1-128 string and a Digital Link, list an ad-hoc task, fetch a reference image as a thumbnail"
     )
     func datasheetAndScan() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("datasheet-\(UUID().uuidString)")
@@ -207,5 +208,54 @@ struct InspectorDatasheetTests {
         let svByPath = byPath(sheet["attributes"] as? [[String: Any]] ?? [])
         #expect(svByPath["netContent"]?["name"] as? String == "Nettokvantitet")
         #expect(svByPath["netContent"]?["value"] as? String == "1000 MLT")
+
+        // A passed inspection with a photo: the product's next task carries that photo as its
+        // reference image, which the device fetches as a thumbnail resized by the server and
+        // revalidates by its ETag.
+        let photo = ReferencePhotoFixture.jpeg
+        let sha = SHA256.hash(data: photo).map { String(format: "%02x", $0) }.joined()
+        let upload = try await ServeProcessTests.send(
+            port: server.port, "PUT", "/v1/photos/\(sha)", body: photo, contentType: "image/jpeg", token: inspector,
+            app: app)
+        #expect(upload.status == 201, "\(upload.json)")
+        let verdicts = Self.supplierValues.map { #"{"path":"\#($0.path)","verdict":1}"# }.joined(separator: ",")
+        _ = try await send(
+            [
+                #"{"commandID":"s2","type":"StartInspection","taskID":"\#(adHocTaskID)"}"#,
+                #"{"commandID":"v2","type":"RecordVerdicts","taskID":"\#(adHocTaskID)","verdicts":[\#(verdicts)]}"#,
+                #"{"commandID":"a2","type":"AttachPhoto","taskID":"\#(adHocTaskID)","sha256":"\#(sha)","byteCount":\#(photo.count),"contentType":"image/jpeg"}"#,
+                #"{"commandID":"f2","type":"FinishInspection","taskID":"\#(adHocTaskID)"}"#,
+            ],
+            inspector)
+        let next = try await send(
+            [
+                #"{"commandID":"adhoc2","type":"AllocateAdHocTask","inspectorID":"ins","locationID":"S1","gtin":"\#(Self.adHocGTIN)"}"#
+            ],
+            inspector)
+        let nextID = try #require(next.first?["createdID"] as? String)
+        let listed = try await get("/v1/tasks?mode=4", inspector)
+        let nextTask = (listed.json["items"] as? [[String: Any]])?.first { $0["taskID"] as? String == nextID }
+        let image = try #require(nextTask?["referenceImage"] as? [String: Any], "\(listed.json)")
+        #expect(image["sha256"] as? String == sha)
+        #expect(image["source"] as? String == "inspection")
+        #expect(image["url"] == nil, "a stored photo replaces the datasheet's link")
+
+        let thumbPath = "/v1/photos/\(sha)?size=thumb"
+        let thumb = try await get(thumbPath, inspector)
+        #expect(thumb.status == 200, "\(thumb.json)")
+        #expect(thumb.header("Content-Type") == "image/jpeg")
+        #expect(thumb.body.starts(with: [0xFF, 0xD8, 0xFF]), "JPEG magic bytes")
+        #expect(thumb.body.count < photo.count, "\(thumb.body.count) bytes, the photo \(photo.count)")
+        let thumbSize = try #require(ReferencePhotoFixture.jpegSize(thumb.body))
+        #expect(thumbSize.width == 256 && thumbSize.height == 192, "\(thumbSize)")
+        #expect(ReferencePhotoFixture.jpegSize(photo)?.width == ReferencePhotoFixture.width)
+        let etag = try #require(thumb.header("ETag"))
+        #expect(thumb.header("Cache-Control") == "private, max-age=31536000, immutable")
+        let revalidated = try await ServeProcessTests.exchange(
+            port: server.port, "GET", thumbPath, token: inspector, app: app, headers: ["If-None-Match": etag])
+        #expect(revalidated.status == 304)
+        #expect(revalidated.body.isEmpty)
+        let full = try await get("/v1/photos/\(sha)?size=full", inspector)
+        #expect(full.body == photo, "full is the stored bytes")
     }
 }

@@ -59,6 +59,8 @@ struct ServeProcessTests {
         var status: Int
         var headers: [String: String]
         var json: [String: Any]
+        /// The body's bytes as received (an image's, where `json` is empty).
+        var body = Data()
 
         /// The value of header `name`, whatever its case.
         func header(_ name: String) -> String? {
@@ -96,7 +98,7 @@ struct ServeProcessTests {
         for (name, value) in http?.allHeaderFields ?? [:] {
             if let name = name as? String, let value = value as? String { replyHeaders[name] = value }
         }
-        return Reply(status: http?.statusCode ?? 0, headers: replyHeaders, json: json)
+        return Reply(status: http?.statusCode ?? 0, headers: replyHeaders, json: json, body: data)
     }
 
     static func bundle(_ round: Int) -> Data {
