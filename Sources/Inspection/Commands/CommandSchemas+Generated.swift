@@ -695,8 +695,8 @@ extension CommandSchemas {
     },
     "gtin": {
       "type": "string",
-      "pattern": "^[0-9]{8}$|^[0-9]{12,14}$",
-      "description": "GTIN with 8, 12, 13 or 14 digits."
+      "minLength": 1,
+      "description": "The scanned code: GTIN digits (8, 12, 13 or 14), UPC-E, a GS1-128 element string (bracketed, raw with FNC1 as GS, with or without a symbology identifier) or a Digital Link URI."
     },
     "locationID": {
       "type": "string",
@@ -739,9 +739,6 @@ extension CommandSchemas {
     "receptionID",
     "gtin",
     "locationID",
-    "condition",
-    "priority",
-    "decommission",
     "storageLocation"
   ],
   "additionalProperties": false

@@ -185,6 +185,24 @@ public struct ReceiveProduct: Sendable, Hashable, Codable {
         self.decommission = decommission
         self.storageLocation = storageLocation
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case receptionID, gtin, locationID, condition, priority, inspectBefore, decommission, storageLocation
+    }
+
+    /// Condition, priority and decommission may be left out: good, normal and donate (seed 4.2.5).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            receptionID: try container.decode(String.self, forKey: .receptionID),
+            gtin: try container.decode(String.self, forKey: .gtin),
+            locationID: try container.decode(String.self, forKey: .locationID),
+            condition: try container.decodeIfPresent(ProductCondition.self, forKey: .condition) ?? .good,
+            priority: try container.decodeIfPresent(ReceptionPriority.self, forKey: .priority) ?? .normal,
+            inspectBefore: try container.decodeIfPresent(Timestamp.self, forKey: .inspectBefore),
+            decommission: try container.decodeIfPresent(DecommissionType.self, forKey: .decommission) ?? .donate,
+            storageLocation: try container.decode(String.self, forKey: .storageLocation))
+    }
 }
 
 /// Asks for a batch at a location: give exactly one of `quantity` or `minutes`.

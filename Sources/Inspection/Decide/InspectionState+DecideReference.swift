@@ -97,7 +97,7 @@ extension InspectionState {
     func decideReceiveProduct(_ command: ReceiveProduct, actor: String, _ name: String) throws(CommandRefusal)
         -> Decision
     {
-        let gtin = try normalizedGTIN(command.gtin, field: "gtin", name)
+        let gtin = try scannedGTIN(command.gtin, name)
         let product = try product(gtin, name)
         guard let location = locations[command.locationID] else {
             throw CommandRefusal(
@@ -131,6 +131,19 @@ extension InspectionState {
                 .invalidInput, command: name, state: "input",
                 reason: "\(field) must be 1 to 200 characters, got \(value.count)")
         }
+    }
+
+    /// The registered product a receiver's scan names (any form a device scans: GTIN digits, UPC-E,
+    /// a GS1-128 element string with or without its symbology identifier, a Digital Link URI);
+    /// the scan's most likely GTIN when none is registered, so the refusal names it.
+    func scannedGTIN(_ text: String, _ name: String) throws(CommandRefusal) -> String {
+        let reading: ScanReading
+        do {
+            reading = try ScanReading(text)
+        } catch {
+            throw CommandRefusal(.invalidInput, command: name, state: "input", reason: "gtin: \(error.message)")
+        }
+        return reading.candidates.first { products[$0] != nil } ?? reading.candidates[0]
     }
 
     func normalizedGTIN(_ text: String, field: String, _ name: String) throws(CommandRefusal) -> String {
