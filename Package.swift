@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PostgresLog", targets: ["PostgresLog"]),
         .library(name: "SampleData", targets: ["SampleData"]),
         .library(name: "WebPages", targets: ["WebPages"]),
+        .library(name: "Proofs", targets: ["Proofs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -319,6 +320,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Snapshots"]),
+        // RFC 6962 Merkle tree over the records, its proofs and their verification (#44).
+        .target(name: "Proofs", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ProofsTests", dependencies: ["Proofs"]),
     ],
     swiftLanguageModes: [.v6]
 )
