@@ -54,7 +54,8 @@ public struct MerkleTree: Sendable {
     public func consistencyProof(from oldSize: Int, to newSize: Int? = nil) throws(MerkleProofError) -> [[UInt8]] {
         let newSize = newSize ?? leafHashes.count
         guard newSize <= leafHashes.count else {
-            throw MerkleProofError(.sizeBeyondTree, "tree size \(newSize) is beyond the tree's \(leafHashes.count) leaves")
+            throw MerkleProofError(
+                .sizeBeyondTree, "tree size \(newSize) is beyond the tree's \(leafHashes.count) leaves")
         }
         guard oldSize >= 0, oldSize <= newSize else {
             throw MerkleProofError(.indexBeyondSize, "old size \(oldSize) is larger than new size \(newSize)")

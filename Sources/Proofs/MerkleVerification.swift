@@ -7,7 +7,9 @@ public enum MerkleVerification {
     ) throws(MerkleProofError) {
         let computed = try rootFromInclusionProof(leafHash: leafHash, index: index, size: size, proof: proof)
         guard computed == root else {
-            throw MerkleProofError(.rootMismatch, "the inclusion proof of leaf \(index) does not lead to the root of the tree of size \(size)")
+            throw MerkleProofError(
+                .rootMismatch,
+                "the inclusion proof of leaf \(index) does not lead to the root of the tree of size \(size)")
         }
     }
 
@@ -23,7 +25,8 @@ public enum MerkleVerification {
         var r = leafHash
         for p in proof {
             guard sn != 0 else {
-                throw MerkleProofError(.wrongProofLength, "the inclusion proof of leaf \(index) in size \(size) is too long")
+                throw MerkleProofError(
+                    .wrongProofLength, "the inclusion proof of leaf \(index) in size \(size) is too long")
             }
             if fn & 1 == 1 || fn == sn {
                 r = MerkleHash.node(p, r)
@@ -40,7 +43,8 @@ public enum MerkleVerification {
             sn >>= 1
         }
         guard sn == 0 else {
-            throw MerkleProofError(.wrongProofLength, "the inclusion proof of leaf \(index) in size \(size) is too short")
+            throw MerkleProofError(
+                .wrongProofLength, "the inclusion proof of leaf \(index) in size \(size) is too short")
         }
         return r
     }
@@ -83,7 +87,8 @@ public enum MerkleVerification {
         var sr = path[0]
         for c in path.dropFirst() {
             guard sn != 0 else {
-                throw MerkleProofError(.wrongProofLength, "the consistency proof from \(oldSize) to \(newSize) is too long")
+                throw MerkleProofError(
+                    .wrongProofLength, "the consistency proof from \(oldSize) to \(newSize) is too long")
             }
             if fn & 1 == 1 || fn == sn {
                 fr = MerkleHash.node(c, fr)
@@ -101,13 +106,15 @@ public enum MerkleVerification {
             sn >>= 1
         }
         guard sn == 0 else {
-            throw MerkleProofError(.wrongProofLength, "the consistency proof from \(oldSize) to \(newSize) is too short")
+            throw MerkleProofError(
+                .wrongProofLength, "the consistency proof from \(oldSize) to \(newSize) is too short")
         }
         guard fr == oldRoot else {
             throw MerkleProofError(.rootMismatch, "the tree of size \(oldSize) differs from the one kept")
         }
         guard sr == newRoot else {
-            throw MerkleProofError(.rootMismatch, "the consistency proof does not lead to the root of the tree of size \(newSize)")
+            throw MerkleProofError(
+                .rootMismatch, "the consistency proof does not lead to the root of the tree of size \(newSize)")
         }
     }
 }
