@@ -42,8 +42,18 @@ extension DeviceTask {
         text.member("gtin", gtin)
         text.member("inspectionStatus", inspectionStatus)
         text.member("name", name)
+        text.member("packageSize", packageSize)
         text.member("photos", photos)
         text.member("productType", productType)
+        if let referenceImage {
+            text.key("referenceImage")
+            text.beginObject()
+            text.member("sha256", referenceImage.sha256)
+            text.member("source", referenceImage.source)
+            text.member("url", referenceImage.url)
+            text.endObject()
+        }
+        text.member("shelf", shelf)
         text.member("skipReason", skipReason)
         text.member("taskID", taskID)
         text.endObject()

@@ -26,6 +26,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case verify
     case listRules
     case checkDatasheets
+    case listTasks
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -46,7 +47,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .uploadPhoto: .put
         case .health, .openAPI, .metrics, .me, .listBatches, .getBatch, .getTaskDatasheet, .listLocations,
             .getCodeLists, .coverage, .inspectorAnalytics, .searchProducts, .categories, .getProduct, .history, .verify,
-            .listRules:
+            .listRules, .listTasks:
             .get
         }
     }
@@ -76,6 +77,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .verify: "/v1/verify"
         case .listRules: "/v1/rules"
         case .checkDatasheets: "/v1/datasheets/check"
+        case .listTasks: "/v1/tasks"
         }
     }
 
@@ -94,7 +96,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .checkDatasheets: server.configuration.maxDatasheetBytes
         case .health, .openAPI, .metrics, .deleteSession, .me, .listBatches, .getBatch, .getTaskDatasheet,
             .listLocations, .getCodeLists, .coverage, .inspectorAnalytics, .searchProducts, .categories, .getProduct,
-            .history, .verify, .listRules:
+            .history, .verify, .listRules, .listTasks:
             0
         }
     }

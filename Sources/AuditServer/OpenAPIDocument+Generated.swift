@@ -228,6 +228,10 @@ paths:
                   batches:
                     type: array
                     items: { $ref: "#/components/schemas/Batch" }
+                  adHocTasks:
+                    type: array
+                    description: "With mode=4 only: the ad-hoc tasks, which have no batch."
+                    items: { $ref: "#/components/schemas/Task" }
         "400": { $ref: "#/components/responses/Problem" }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
@@ -274,6 +278,22 @@ paths:
                         path: { type: string }
                         group: { type: string }
                         verdict: { type: [integer, "null"], minimum: 0, maximum: 3 }
+                        name: { type: string, description: "Display name in the answer's language (Content-Language)." }
+                        order: { type: integer, minimum: 1, description: "Position inside its group." }
+                        parent: { type: string, description: "The path this attribute's result rolls up into (hasAllergen[AM])." }
+                        value: { type: string, description: "The supplier's value as written (numbers as written, codes as codes); empty for a parent." }
+                        unit: { type: string, description: "The unit the inspector measures in (measured attributes)." }
+                        valueLabel: { type: string, description: "The value in words (a code's meaning, a quantity's unit symbol)." }
+                        instruction: { type: string, description: "What to compare or measure, and the tolerance." }
+                        measured: { type: boolean }
+                        measuredValue: { type: string }
+                        note: { type: string }
+                  language: { type: string, enum: [en, fi, sv], description: "The language of names and instructions, from Accept-Language (en by default)." }
+                  packageSize: { type: string }
+                  groups:
+                    type: array
+                    description: "The attribute catalogue's groups present in the datasheet, in inspection order."
+                    items: { $ref: "#/components/schemas/DatasheetGroup" }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
         "404": { $ref: "#/components/responses/Problem" }
@@ -592,6 +612,26 @@ paths:
         "413": { $ref: "#/components/responses/Problem" }
         "415": { $ref: "#/components/responses/Problem" }
         "503": { $ref: "#/components/responses/Problem" }
+  /v1/tasks:
+    get:
+      operationId: listTasks
+      summary: Tasks (batch and ad-hoc), open work first; scan finds the task of a scanned code. An inspector sees only their own.
+      parameters:
+        - { name: scan, in: query, description: "A scanned code: GTIN-8/12/13/14, UPC-E, a GS1 element string (bracketed, with FNC1 as GS, with or without a symbology identifier such as ]C1) or a GS1 Digital Link URI.", schema: { type: string, maxLength: 1024 } }
+        - { name: gtin, in: query, schema: { type: string, maxLength: 1024 } }
+        - { name: mode, in: query, schema: { type: integer, minimum: 0, maximum: 4 } }
+        - { name: inspector, in: query, schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 200 } }
+        - { name: offset, in: query, schema: { type: integer, minimum: 0, maximum: 1000000 } }
+      responses:
+        "200":
+          description: One page of tasks.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/TaskPage" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
 components:
   parameters:
     waitFor:
@@ -699,6 +739,16 @@ components:
         photos:
           type: array
           items: { type: string }
+        shelf: { type: string, description: "Where a received sample waits at the inspection centre (new-product inspections)." }
+        packageSize: { type: string, description: "The net content with its unit (e.g. 500 g), to tell the pack from its neighbours." }
+        referenceImage:
+          type: object
+          description: "What the product looks like: the latest stored photo of a passed inspection (sha256), else the datasheet's image link (url, never fetched by the server)."
+          required: [source]
+          properties:
+            sha256: { type: string }
+            url: { type: string }
+            source: { type: string, enum: [inspection, datasheet] }
     Batch:
       type: object
       required: [batchID, inspectorID, locationID, mode, status, collectionPaused, expired, allocatedAt, expiresAt, taskCount, missingPhotos]
@@ -719,6 +769,33 @@ components:
         missingPhotos:
           type: array
           items: { type: string }
+    TaskPage:
+      type: object
+      required: [total, offset, limit, items]
+      properties:
+        total: { type: integer, minimum: 0 }
+        offset: { type: integer, minimum: 0 }
+        limit: { type: integer, minimum: 1 }
+        items:
+          type: array
+          items: { $ref: "#/components/schemas/Task" }
+    DatasheetGroup:
+      type: object
+      required: [id, name, order, attributeCount, verdictCounts]
+      properties:
+        id: { type: string, description: "The attribute catalogue's group id (identification, nutrition, quantity, other, ...)." }
+        name: { type: string }
+        order: { type: integer, minimum: 1 }
+        attributeCount: { type: integer, minimum: 0 }
+        verdictCounts:
+          type: object
+          required: [unableToValidate, passed, warning, failure, open]
+          properties:
+            unableToValidate: { type: integer, minimum: 0 }
+            passed: { type: integer, minimum: 0 }
+            warning: { type: integer, minimum: 0 }
+            failure: { type: integer, minimum: 0 }
+            open: { type: integer, minimum: 0 }
 
 """#
 }

@@ -20,6 +20,7 @@ extension PermissionTable {
         case .verify: roles(forQuery: .verification)
         // Checking changes nothing; recording (`?record=true`) is ``mayRecordDatasheets(_:)``.
         case .checkDatasheets: roles(forQuery: .datasheetCheck)
+        case .listTasks: roles(forQuery: .batches)
         }
     }
 

@@ -5,6 +5,8 @@ import Hummingbird
 extension Routes {
     struct BatchList: Encodable {
         var batches: [DeviceBatch]
+        /// With `?mode=4`: ad-hoc tasks have no batch, so they are listed here.
+        var adHocTasks: [DeviceTask]?
     }
 
     struct LocationList: Encodable {
@@ -34,8 +36,14 @@ extension Routes {
             }
             inspector = user.username
         }
+        let adHocTasks =
+            mode == InspectionMode.adHoc.rawValue
+            ? await service.deviceTasks(inspectorID: inspector, gtins: nil, mode: mode, limit: 200, offset: 0).items
+            : nil
         return try json(
-            BatchList(batches: await service.deviceBatches(inspectorID: inspector, status: status, mode: mode)))
+            BatchList(
+                batches: await service.deviceBatches(inspectorID: inspector, status: status, mode: mode),
+                adHocTasks: adHocTasks))
     }
 
     /// `GET /v1/batches/{batchID}`: the batch, its tasks and its missing photos.
@@ -52,17 +60,22 @@ extension Routes {
         return Self.jsonResponse(batch.json())
     }
 
-    /// `GET /v1/tasks/{taskID}/datasheet`: the attributes to verify and the verdicts so far.
-    func taskDatasheet(_ context: ServerRequestContext) async throws -> Response {
+    /// `GET /v1/tasks/{taskID}/datasheet`: the supplier's values to verify, grouped, named and
+    /// explained in the `Accept-Language` asked for (en when none is supported), and the verdicts so far.
+    func taskDatasheet(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let user = try context.requireUser()
         let id = context.parameters.get("taskID") ?? ""
-        guard let (owner, datasheet) = await service.deviceDatasheet(taskID: id) else {
+        let language = CatalogueLanguage(acceptLanguage: request.headers[.acceptLanguage])
+        guard let (owner, datasheet) = await service.deviceDatasheet(taskID: id, language: language) else {
             throw Problem.notFound("no task '\(id)'", remedy: "open a batch to see its task ids")
         }
         if PermissionTable.isLimitedToOwnWork(user.role), owner != user.username {
             throw Problem.forbidden("task '\(id)' belongs to another inspector", remedy: "open one of your own tasks")
         }
-        return try json(datasheet)
+        var response = try json(datasheet)
+        response.headers[.contentLanguage] = language.rawValue
+        response.headers[.vary] = "Accept-Language"
+        return response
     }
 
     /// `GET /v1/locations`.

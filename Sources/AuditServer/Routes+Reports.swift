@@ -109,12 +109,26 @@ extension Routes {
     /// `GET /v1/products?q=&type=&manufacturer=&limit=&offset=`: search, one page.
     func searchProducts(_ request: Request) async throws -> Response {
         let query = Query(request)
-        let filter = ProductFilter(
-            text: query["q"] ?? "", productType: try query.integer("type", 0...2), manufacturer: query["manufacturer"])
+        let text = query["q"] ?? ""
+        var filter = ProductFilter(
+            text: text, productType: try query.integer("type", 0...2), manufacturer: query["manufacturer"])
         let limit = try query.integer("limit", 1...200) ?? 20
         let offset = try query.integer("offset", 0...1_000_000) ?? 0
         try await waitIfAsked(query)
-        return try json(try await report { try $0.search(filter, limit: limit, offset: offset) })
+        // A scanned code (element string, Digital Link, UPC-E…) is searched as the GTIN it names;
+        // eight digits are an EAN-8 or a UPC-E, whichever names a product.
+        let scanned = text.utf8.count <= Self.maxScanLength ? AuditService.scannedGTINs(text) : []
+        let isDigits = !text.isEmpty && text.utf8.allSatisfy { $0 &- 0x30 < 10 }
+        var candidates = isDigits ? [text] + scanned : scanned
+        if candidates.isEmpty { candidates = [text] }
+        var page: SearchPage?
+        for candidate in candidates {
+            filter.text = candidate
+            let found = try await report { [filter] in try $0.search(filter, limit: limit, offset: offset) }
+            if page == nil || found.total > 0 { page = found }
+            if found.total > 0 { break }
+        }
+        return try json(page)
     }
 
     /// `GET /v1/categories?q=&type=&manufacturer=`: the category tree with counts.
@@ -130,19 +144,23 @@ extension Routes {
     struct ProductAnswer: Encodable {
         var quality: ProductQuality
         var packaging: PackagingHierarchy?
+        /// The current datasheet's values, grouped as an inspector's task shows them.
+        var datasheet: ProductDatasheet?
 
-        enum Keys: String, CodingKey { case packaging, lastInspection }
+        enum Keys: String, CodingKey { case packaging, lastInspection, datasheet }
 
         func encode(to encoder: any Encoder) throws {
             try quality.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encodeIfPresent(packaging, forKey: .packaging)
             try container.encodeIfPresent(quality.inspections.last, forKey: .lastInspection)
+            try container.encodeIfPresent(datasheet, forKey: .datasheet)
         }
     }
 
     /// `GET /v1/products/{gtin}`: the product's quality history (inspections, rule checks), its
-    /// packaging hierarchy (what it contains, what contains it) and its last inspection.
+    /// packaging hierarchy (what it contains, what contains it), its last inspection and its current
+    /// datasheet's values grouped by the attribute catalogue (names in the `Accept-Language` asked for).
     func product(_ request: Request, _ context: ServerRequestContext) async throws -> Response {
         let gtin = context.parameters.get("gtin") ?? ""
         let user = try context.requireUser()
@@ -152,12 +170,18 @@ extension Routes {
         let answer = try await report { queries -> ProductAnswer? in
             guard var quality = try queries.product(gtin: gtin) else { return nil }
             if let inspector { quality = ColleagueRedaction.quality(quality, seenBy: inspector) }
-            return ProductAnswer(quality: quality, packaging: try queries.packagingHierarchy(gtin: quality.gtin))
+            return ProductAnswer(
+                quality: quality, packaging: try queries.packagingHierarchy(gtin: quality.gtin), datasheet: nil)
         }
-        guard let answer else {
+        guard var answer else {
             throw Problem.notFound("no product \(gtin) in the log", remedy: "search: GET /v1/products?q=…")
         }
-        return try json(answer)
+        let language = CatalogueLanguage(acceptLanguage: request.headers[.acceptLanguage])
+        answer.datasheet = await service.productDatasheet(gtin: answer.quality.gtin, language: language)
+        var response = try json(answer)
+        response.headers[.contentLanguage] = language.rawValue
+        response.headers[.vary] = "Accept-Language"
+        return response
     }
 
     /// `GET /v1/history?gtin=|batch=|task=|inspector=&asOf=`: every event about one subject, as of a

@@ -31,7 +31,7 @@ struct Routes: Sendable {
         case .uploadPhoto: try await uploadPhoto(request, context)
         case .listBatches: try await listBatches(request, context)
         case .getBatch: try await getBatch(context)
-        case .getTaskDatasheet: try await taskDatasheet(context)
+        case .getTaskDatasheet: try await taskDatasheet(request, context)
         case .listLocations: try await locations()
         case .getCodeLists: try json(CodeLists.all)
         case .coverage: try await coverage(request)
@@ -43,6 +43,7 @@ struct Routes: Sendable {
         case .verify: try await verify()
         case .listRules: try listRules(request)
         case .checkDatasheets: try await checkDatasheets(request, context)
+        case .listTasks: try await listTasks(request, context)
         }
     }
 

@@ -114,14 +114,20 @@ struct Chart: Sendable {
         id: String, title: String, lanes: [String], events: [(time: Timestamp, lane: Int, label: String)],
         counts: [Int]? = nil
     ) -> Chart {
-        let width = 720.0
-        let labelWidth = 150.0
+        // The lane labels sit left of the plot, right-aligned: the margin is as wide as the longest
+        // label (`AttributeVerdictRecorded (70)`) at about 7 px a character in the 12 px chart font,
+        // so none starts left of the picture; a label longer than the cap is clipped (its full text
+        // is in the lane's title). The plot keeps its width.
         let laneHeight = 24.0
         let height = Double(max(lanes.count, 1)) * laneHeight + 30
         let first = events.map(\.time).min() ?? Timestamp(microsecondsSinceEpoch: 0)
         let last = events.map(\.time).max() ?? Timestamp(microsecondsSinceEpoch: 0)
         let span = Double(max(last.microsecondsSinceEpoch - first.microsecondsSinceEpoch, 1))
         let counts = counts ?? lanes.indices.map { lane in events.filter { $0.lane == lane }.count }
+        let longest = zip(lanes, counts).map { "\($0) (\($1))".count }.max() ?? 0
+        let maxLabelCharacters = 48
+        let labelWidth = max(150.0, Double(min(longest, maxLabelCharacters)) * 7 + 12)
+        let width = 570.0 + labelWidth
         let summary =
             title + ". " + zip(lanes, counts).map { "\($0): \($1)" }.joined(separator: "; ")
             + (events.isEmpty
@@ -130,9 +136,11 @@ struct Chart: Sendable {
         var svg = open(id: id, width: width, height: height, title: title, summary: summary)
         for (index, lane) in lanes.enumerated() {
             let y = Double(index) * laneHeight + 16
-            svg += "<g data-series=\"\(HTML.escape(lane))\" data-value=\"\(counts[index])\">"
+            let label = "\(lane) (\(counts[index]))"
+            svg +=
+                "<g data-series=\"\(HTML.escape(lane))\" data-value=\"\(counts[index])\"><title>\(HTML.escape(label))</title>"
             svg += "<text class=\"label\" x=\"\(fmt(labelWidth - 6))\" y=\"\(fmt(y + 4))\" text-anchor=\"end\">"
-            svg += HTML.escape(lane) + " (\(counts[index]))</text>"
+            svg += HTML.escape(clip(label, maxLabelCharacters)) + "</text>"
             svg +=
                 "<line class=\"axis\" x1=\"\(fmt(labelWidth))\" y1=\"\(fmt(y))\" x2=\"\(fmt(width - 10))\" y2=\"\(fmt(y))\"/></g>"
         }

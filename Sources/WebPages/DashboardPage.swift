@@ -100,7 +100,7 @@ struct DashboardPage {
         return CoverageSections.progressSection(scope, rows: rows, unit: "week", tableName: "inspections-week")
     }
 
-    /// Failed and warned attributes of finished inspections, by the rule set that reads them.
+    /// Failed and warned attributes of finished inspections, by the attribute catalogue's groups.
     private func attributeGroupSection(period: ReportPeriod) throws -> PageContent.Section {
         let counts = try translate { try scope.queries.attributeFailures(from: period.from, to: period.to) }
         let groups = AttributeGroups.shared.group(counts)
@@ -115,7 +115,7 @@ struct DashboardPage {
             name: "attribute-groups", caption: "Failures and warnings by attribute group",
             columns: [
                 .init("group"), .init("failures", numeric: true), .init("warnings", numeric: true),
-                .init("attributes", "most failed attributes"), .init("ruleSet", "rule set"),
+                .init("attributes", "most failed attributes"), .init("covers", "what the group covers"),
             ],
             rows: groups.map { group in
                 [
@@ -126,7 +126,7 @@ struct DashboardPage {
         return .init(
             "Failures by attribute group",
             note:
-                "Attributes of finished inspections judged failure or warning, grouped by the rule set that reads them.",
+                "Attributes of finished inspections judged failure or warning, grouped as the attribute catalogue groups them.",
             chart: chart, table: table)
     }
 

@@ -47,8 +47,9 @@ struct AnswerEncodingTests {
     func batchMatchesEncoder() throws {
         let full = DeviceTask(
             taskID: "T1", gtin: "06412345678903", name: Self.awkward, brand: "Brand/B", productType: 3,
-            childGTIN: "06412345678910", childQuantity: -2, aisle: "A 7", collectionStatus: 1, skipReason: 4,
-            inspectionStatus: 2, photos: ["ab", Self.awkward])
+            childGTIN: "06412345678910", childQuantity: -2, aisle: "A 7", shelf: Self.awkward, packageSize: "500 g",
+            referenceImage: ReferenceImage(sha256: "ab", url: Self.awkward, source: "inspection"), collectionStatus: 1,
+            skipReason: 4, inspectionStatus: 2, photos: ["ab", Self.awkward])
         let bare = DeviceTask(
             taskID: "T2", gtin: "06412345678927", name: "", brand: "", productType: 0, childGTIN: nil,
             childQuantity: nil, aisle: nil, collectionStatus: 0, skipReason: nil, inspectionStatus: nil, photos: [])

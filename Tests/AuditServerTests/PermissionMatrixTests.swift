@@ -85,6 +85,7 @@ struct PermissionMatrixTests {
             .uploadPhoto: [.inspector, .admin], .listBatches: batches, .getBatch: batches,
             .getTaskDatasheet: batches, .coverage: readers, .inspectorAnalytics: readers, .history: readers,
             .verify: [.auditor, .admin], .checkDatasheets: [.steward, .manager, .admin],
+            .listTasks: batches,
         ]
         for endpoint in Endpoint.allCases {
             #expect(PermissionTable.roles(for: endpoint) == endpoints[endpoint], "\(endpoint)")

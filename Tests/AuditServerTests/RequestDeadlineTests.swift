@@ -68,7 +68,7 @@ struct RequestDeadlineTests {
         #expect(steady.isActive)
     }
 
-    @Test("over a real socket: a connection that sends nothing, or half a head, is closed by the server")
+    @Test("over a real socket: a connection that sends nothing, half a head, or no next head after an answer is closed")
     func liveServer() async throws {
         let fixture = try await ServerFixture { clock in
             var configuration = ServerConfiguration(clock: clock)
@@ -79,6 +79,10 @@ struct RequestDeadlineTests {
             let port = try #require(client.port)
             #expect(try await RawHTTP.closedByServer(port: port, sending: []))
             #expect(try await RawHTTP.closedByServer(port: port, sending: Array("GET /health HTTP/1.1\r\nHo".utf8)))
+            // A kept-alive connection waits for its next head from the end of the answer: a client
+            // that pauses longer between two requests finds the connection closed.
+            let whole = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+            #expect(try await RawHTTP.closedByServer(port: port, sending: whole))
         }
     }
 }

@@ -66,10 +66,11 @@ struct ServeProcessTests {
         }
     }
 
-    /// Like ``send(port:_:_:body:token:app:)``, with the reply's headers and a request timeout.
+    /// Like ``send(port:_:_:body:token:app:)``, with the reply's headers, a request timeout and
+    /// unsigned extra request headers (`Accept-Language`).
     static func exchange(
         port: Int, _ method: String, _ path: String, body: Data = Data(), contentType: String? = nil,
-        token: String? = nil, app: (String, String), timeout: TimeInterval = 60
+        token: String? = nil, app: (String, String), timeout: TimeInterval = 60, headers extra: [String: String] = [:]
     ) async throws -> Reply {
         let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: bodyFile) }
@@ -86,6 +87,7 @@ struct ServeProcessTests {
         request.httpMethod = method
         request.timeoutInterval = timeout
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         if !body.isEmpty { request.httpBody = body }
         let (data, response) = try await URLSession.shared.data(for: request)
         let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]

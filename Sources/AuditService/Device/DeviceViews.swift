@@ -31,28 +31,17 @@ public struct DeviceTask: Sendable, Hashable, Codable {
     public var childQuantity: Int?
     /// Where to find it at the batch's location.
     public var aisle: String?
+    /// Where a received sample waits at the inspection centre (new-product inspections).
+    public var shelf: String?
+    /// The net content with its unit (`500 g`), to tell the pack from its neighbours.
+    public var packageSize: String?
+    /// What the product looks like: the latest photo of a passed inspection stored here, else the
+    /// datasheet's image link (never fetched by the server).
+    public var referenceImage: ReferenceImage?
     public var collectionStatus: Int
     public var skipReason: Int?
     public var inspectionStatus: Int?
     public var photos: [String]
-}
-
-/// A task's datasheet as the inspection view needs it: the attributes to verify, in order, with
-/// the verdicts recorded so far.
-public struct DeviceDatasheet: Sendable, Hashable, Codable {
-    public struct Attribute: Sendable, Hashable, Codable {
-        public var path: String
-        /// The attribute group (the path's first segment: `nutrition`, `name`, …).
-        public var group: String
-        /// 0–3 when recorded in the open inspection.
-        public var verdict: Int?
-    }
-
-    public var taskID: String
-    public var gtin: String
-    public var datasheetID: String?
-    public var inspectionStatus: Int?
-    public var attributes: [Attribute]
 }
 
 /// A location a batch can be allocated at.
@@ -99,32 +88,18 @@ extension AuditService {
             tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing)
     }
 
-    private func deviceTask(_ task: InspectionState.Task) -> DeviceTask {
+    func deviceTask(_ task: InspectionState.Task) -> DeviceTask {
         let product = state.products[task.gtin]?.registration
         return DeviceTask(
             taskID: task.id, gtin: task.gtin, name: product?.name ?? "", brand: product?.brand ?? "",
             productType: product?.productType.rawValue ?? 0, childGTIN: product?.childGTIN,
             childQuantity: product?.childGTIN == nil ? nil : product?.childQuantity,
             aisle: product?.listings.first { $0.locationID == task.locationID }?.aisle,
+            shelf: task.mode == .newProduct ? state.products[task.gtin]?.shelf : nil,
+            packageSize: state.products[task.gtin].flatMap(Self.packageSize(of:)),
+            referenceImage: state.products[task.gtin].flatMap { referenceImage(of: $0) },
             collectionStatus: task.collectionStatus.rawValue, skipReason: task.skipReason?.rawValue,
             inspectionStatus: task.inspectionStatus?.rawValue, photos: task.photos)
-    }
-
-    /// The inspector owning a task, and its datasheet view; nil when there is no such task.
-    public func deviceDatasheet(taskID: String) -> (inspectorID: String, datasheet: DeviceDatasheet)? {
-        guard let task = state.tasks[taskID] else { return nil }
-        let product = state.products[task.gtin]
-        let attributes = (product?.attributePaths ?? []).map { path in
-            DeviceDatasheet.Attribute(
-                path: path, group: String(path.split(separator: "/").first ?? Substring(path)),
-                verdict: task.verdicts[path]?.rawValue)
-        }
-        return (
-            task.inspectorID,
-            DeviceDatasheet(
-                taskID: task.id, gtin: task.gtin, datasheetID: product?.datasheetID,
-                inspectionStatus: task.inspectionStatus?.rawValue, attributes: attributes)
-        )
     }
 
     /// Every location, by id.

@@ -22,6 +22,13 @@ public struct AttributeFailureCount: Sendable, Hashable, Codable {
     public var failures: Int
     /// Inspections in which it warned (verdict 2).
     public var warnings: Int
+
+    /// Counts for one attribute path.
+    public init(attribute: String, failures: Int, warnings: Int) {
+        self.attribute = attribute
+        self.failures = failures
+        self.warnings = warnings
+    }
 }
 
 extension AuditQueries {

@@ -9,7 +9,8 @@ extension InspectionState {
     public mutating func apply(_ event: InspectionEvent, at time: Timestamp) {
         switch event {
         case .attributeVerdictRecorded(let event):
-            tasks[event.taskID]?.verdicts[event.path] = event.verdict
+            // One access to the task: this runs once per attribute of every inspection.
+            tasks[event.taskID]?.record(event)
         case .locationRegistered(let event):
             locations[event.locationID] = Location(id: event.locationID, name: event.name, kind: event.kind)
         case .inspectorRegistered(let event):
@@ -22,6 +23,7 @@ extension InspectionState {
                 state.products[event.gtin]?.datasheetID = event.datasheetID
                 state.products[event.gtin]?.attributePaths = event.attributes.map(\.path)
                 state.products[event.gtin]?.attributeSet = Set(event.attributes.map(\.path))
+                state.products[event.gtin]?.attributeValues = event.attributes.map(\.value)
             }
         case .productReceived(let event):
             guard products[event.gtin] != nil else { return }
@@ -29,12 +31,14 @@ extension InspectionState {
                 state.products[event.gtin]?.pendingReception = Reception(
                     receptionID: event.receptionID, locationID: event.locationID, priority: event.priority,
                     inspectBefore: event.inspectBefore, receivedAt: time)
+                state.products[event.gtin]?.shelf = event.storageLocation
                 state.productsByLocation[event.locationID, default: []].insert(event.gtin)
             }
         case .batchAllocated(let event):
             applyBatchAllocated(event, at: time)
         case .adHocTaskAllocated(let event):
             adHocCount += 1
+            adHocTaskIDsByInspector[event.inspectorID, default: []].append(event.taskID)
             tasks[event.taskID] = Task(
                 id: event.taskID, batchID: nil, inspectorID: event.inspectorID, locationID: event.locationID,
                 gtin: event.gtin, mode: .adHoc, progress: .allocatedAdHoc)
@@ -69,6 +73,7 @@ extension InspectionState {
         case .inspectionSkipped(let event):
             tasks[event.taskID]?.progress.skipInspection()
             tasks[event.taskID]?.verdicts = [:]
+            tasks[event.taskID]?.verdictDetails = [:]
             release(taskID: event.taskID)
             settle(taskID: event.taskID)
         case .batchSubmitted(let event):
@@ -118,6 +123,7 @@ extension InspectionState {
         guard var task = tasks[event.taskID] else { return }
         task.progress.finishInspection(event.result)
         task.verdicts = [:]
+        task.verdictDetails = [:]
         task.passedCount = event.passedCount
         task.warningCount = event.warningCount
         task.failureCount = event.failureCount
@@ -125,10 +131,7 @@ extension InspectionState {
         tasks[event.taskID] = task
         if products[task.gtin] != nil {
             changingQueues(of: task.gtin) { state in
-                state.products[task.gtin]?.lastInspectedAt = time
-                state.products[task.gtin]?.lastResult = event.result
-                state.products[task.gtin]?.inspectionCount += 1
-                if task.mode == .newProduct { state.products[task.gtin]?.pendingReception = nil }
+                state.products[task.gtin]?.recordInspection(of: task, result: event.result, at: time)
             }
         }
         release(taskID: event.taskID)
@@ -153,6 +156,7 @@ extension InspectionState {
             release(taskID: taskID)
             task.progress.returnWithClosedBatch()
             task.verdicts = [:]
+            task.verdictDetails = [:]
             tasks[taskID] = task
         }
     }

@@ -28,6 +28,8 @@ public struct InspectionState: Sendable, Hashable {
     public internal(set) var batchCount = 0
     /// How many ad-hoc tasks were ever allocated (numbers the next ad-hoc task id).
     public internal(set) var adHocCount = 0
+    /// Every ad-hoc task id allocated to each inspector, oldest first (ad-hoc tasks have no batch to list them).
+    public internal(set) var adHocTaskIDsByInspector: [String: [String]] = [:]
     /// Every (location, mode)'s work queue in allocation order (derived from the products).
     var allocationQueues = AllocationQueues()
 
@@ -68,14 +70,35 @@ public struct InspectionState: Sendable, Hashable {
         public var attributePaths: [String] = []
         /// The same paths as a set, for membership checks.
         public var attributeSet: Set<String> = []
+        /// The latest datasheet's values, in the order of `attributePaths` (what the inspector compares).
+        public var attributeValues: [String] = []
         /// The reception waiting for a new-product inspection, if any.
         public var pendingReception: Reception?
+        /// The SHA-256 of the latest photo of a passed inspection: how the product looks.
+        public var referencePhoto: String?
+        /// The shelf the latest received sample was stored on (its scanned shelf code).
+        public var shelf: String?
         /// When an inspection of it last finished.
         public var lastInspectedAt: Timestamp?
         /// That inspection's result (2 passed or 3 failed).
         public var lastResult: InspectionStatus?
         /// How many inspections finished.
         public var inspectionCount = 0
+
+        /// Records a finished inspection of the product (one access to the product per inspection).
+        mutating func recordInspection(of task: Task, result: InspectionStatus, at time: Timestamp) {
+            lastInspectedAt = time
+            lastResult = result
+            inspectionCount += 1
+            if result == .passed, let photo = task.photos.last { referencePhoto = photo }
+            if task.mode == .newProduct { pendingReception = nil }
+        }
+    }
+
+    /// What an inspector measured or read, and noted, with one attribute's verdict.
+    public struct VerdictDetail: Sendable, Hashable {
+        public var measuredValue: String?
+        public var note: String?
     }
 
     /// A batch of tasks held by one inspector.
@@ -118,12 +141,27 @@ public struct InspectionState: Sendable, Hashable {
         public var scanned: String?
         /// Verdicts so far (cleared when the inspection finishes; the counts remain).
         public var verdicts: [String: Verdict] = [:]
+        /// What the inspector last measured or read and noted, by path, for the verdicts so far (only
+        /// the paths a verdict gave either for: most give neither).
+        public var verdictDetails: [String: VerdictDetail] = [:]
         public var passedCount = 0
         public var warningCount = 0
         public var failureCount = 0
         public var unableCount = 0
         /// SHA-256 of attached photos, in order.
         public var photos: [String] = []
+
+        /// Records one attribute's verdict, and what was measured and the note when the verdict
+        /// gives them (a verdict without them keeps the last ones given: most verdicts carry
+        /// neither, and this runs for every attribute of every inspection).
+        mutating func record(_ event: AttributeVerdictRecorded) {
+            verdicts[event.path] = event.verdict
+            guard event.measuredValue != nil || event.note != nil else { return }
+            var detail = verdictDetails[event.path] ?? VerdictDetail()
+            if let measuredValue = event.measuredValue { detail.measuredValue = measuredValue }
+            if let note = event.note { detail.note = note }
+            verdictDetails[event.path] = detail
+        }
 
         /// The seed's `collectionStatus`, 0–3 (0 once released by cancellation or expiry).
         public var collectionStatus: CollectionStatus { progress.collection }

@@ -17,17 +17,9 @@ public struct LintProblem: Sendable, Hashable, CustomStringConvertible {
 /// twice in the file, and attributes that neither the GS1 Web Vocabulary terms this project knows nor
 /// the built-in rules use. Reports every problem it can, not just the first.
 public enum RuleLinter {
-    /// The attribute terms a rule may read: the catalogue's, the built-in rules', and `measured.` forms.
-    public static var knownTerms: Set<String> {
-        var terms = Set(AttributeCatalog.groups.flatMap(\.terms))
-        terms.formUnion([
-            "starchPerNutrientBasis", "polyolsPerNutrientBasis", "useByDate", "firstFreezeDate", "netWeight",
-            "childTradeItemGtin", "quantityOfNextLowerLevelTradeItem", "targetMarketCountryCode",
-            // Members of list items, read as `$.member` in an `each` rule.
-            "allergenLevelOfContainmentCode", "allergenType",
-        ])
-        return terms
-    }
+    /// The attribute terms a rule may read: the attribute catalogue's (`Schemas/attributes/`), so every
+    /// attribute a rule reads has a name, a group and an instruction for the inspector.
+    public static var knownTerms: Set<String> { AttributeCatalog.terms }
 
     /// Lints the text of one rule file named `file` (the name is only used in positions): every
     /// problem of every line and rule, not just the first.
