@@ -140,6 +140,7 @@ let package = Package(
                 "Projections",
                 "PostgresLog",
                 "CMallocTrim",
+                "Proofs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -274,7 +275,8 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded", "TestSupport",
+                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -315,7 +317,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport", "Proofs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -323,6 +325,13 @@ let package = Package(
         // RFC 6962 Merkle tree over the records, its proofs and their verification (#44).
         .target(name: "Proofs", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "ProofsTests", dependencies: ["Proofs"]),
+        .testTarget(
+            name: "TransparencyTests",
+            dependencies: [
+                "AuditService", "AuditLog", "Chronology", "Proofs", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

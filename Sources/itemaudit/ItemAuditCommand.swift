@@ -45,6 +45,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             LogFillCommand.self,
             LogOpenCommand.self,
             SampleHistoryCommand.self,
+            ProofCommand.self,
         ]
     )
 }

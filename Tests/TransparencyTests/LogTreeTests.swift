@@ -1,0 +1,168 @@
+import AuditLog
+import AuditService
+import Chronology
+import Foundation
+import Logging
+import PostgresTestSupport
+import Proofs
+import TestSupport
+import Testing
+
+/// The log's Merkle tree: its leaves (``LogTreeLeaf``), the same root in both stores and after
+/// `store copy`, checkpoints made, kept and checked, and the proofs the commands print.
+@Suite struct LogTreeTests {
+    static let logger = Logger(label: "itemaudit.test.tree") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Writes `count` events over a few streams into a new file log in `directory`, at recorded-at
+    /// times a manual clock gives, so two runs write the same history.
+    static func writeLog(_ directory: DataDirectory, count: Int, payloadSeed: UInt8 = 0) async throws {
+        let clock = ManualClock(Timestamp(microsecondsSinceEpoch: 1_780_000_000_000_000))
+        let log = try EventLog.open(directory: directory.log, clock: clock, logger: logger)
+        for index in 0..<count {
+            clock.advance(microseconds: 1_000)
+            _ = try await log.append(
+                to: "stream-\(index % 3)", expected: .any, commandID: "command-\(index)", actor: "tester",
+                events: [
+                    ProposedEvent(
+                        eventType: "Tested", occurredAt: clock.now(), payload: [UInt8(index & 0xFF), payloadSeed])
+                ])
+        }
+        try log.close()
+    }
+
+    @Test func theLeafIsPositionStreamVersionRecordedAtAndTheContentDigest() throws {
+        let record = EventRecord(
+            position: 7, streamID: "s", streamVersion: 3, eventType: "T", schemaVersion: 1,
+            recordedAt: Timestamp(microsecondsSinceEpoch: 0x0102_0304),
+            occurredAt: Timestamp(microsecondsSinceEpoch: 5),
+            actor: "a", commandID: "c", payload: [1, 2])
+        let data = LogTreeLeaf.data(of: record)
+        #expect(data.count == 56)
+        #expect(Array(data[0..<8]) == [7, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(data[8..<16]) == [3, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(data[16..<24]) == [4, 3, 2, 1, 0, 0, 0, 0])
+        #expect(Array(data[24...]) == RecordChain.digest(of: record))
+    }
+
+    @Test func theRootIsTheTreeOverTheRecordsLeavesAndStoreCopyKeepsIt() async throws {
+        try await withTemporaryDirectory { root in
+            let source = DataDirectory(root.appendingPathComponent("source"))
+            try await Self.writeLog(source, count: 37)
+            let log = try EventLog.open(
+                directory: source.log, configuration: .init(readOnly: true), logger: Self.logger)
+            let expected = try MerkleTree(leafData: log.readRecords().map(LogTreeLeaf.data(of:))).root()
+            try log.close()
+            #expect(try AuditProofs.treeRoot(source) == RecordChain.hex(expected))
+            let copy = DataDirectory(root.appendingPathComponent("copy"))
+            _ = try await StoreCopy.copy(from: source, to: copy)
+            #expect(try AuditProofs.treeRoot(copy) == RecordChain.hex(expected))
+            #expect(try AuditProofs.treeRoot(copy, size: 0) == RecordChain.hex(MerkleHash.emptyRoot))
+        }
+    }
+
+    @Test func postgresGivesTheSameRootAsTheFileLog() async throws {
+        let database = try TemporaryDatabase()
+        try await withTemporaryDirectory { root in
+            let source = DataDirectory(root.appendingPathComponent("source"))
+            try await Self.writeLog(source, count: 20)
+            _ = try await StoreCopy.copy(from: source.path, to: database.urlString)
+            let location = LogStoreLocation(url: database.urlString)
+            let other = DataDirectory(root.appendingPathComponent("server"))
+            for size: UInt64 in [0, 1, 13, 20] {
+                #expect(
+                    try AuditProofs.treeRoot(other, location: location, size: size)
+                        == (try AuditProofs.treeRoot(source, size: size)))
+            }
+        }
+    }
+
+    @Test func aCheckpointIsSignedKeptAndChecksAgainstTheLog() async throws {
+        try await withTemporaryDirectory { root in
+            let data = DataDirectory(root.appendingPathComponent("data"))
+            try await Self.writeLog(data, count: 10)
+            // A reader makes nothing: no key yet.
+            #expect(throws: AuditServiceError.self) { try AuditProofs.verifierKey(data) }
+            #expect(throws: AuditServiceError.self) { try AuditProofs.makeCheckpoint(data, identity: .init()) }
+            #expect(!FileManager.default.fileExists(atPath: data.keys.path))
+            let first = try AuditProofs.makeCheckpoint(data, identity: .init(publicURL: "https://audit.example.com/"))
+            #expect(first.keyCreated == true && first.origin == "audit.example.com" && first.size == 10)
+            let key = try NoteVerifierKey(text: try AuditProofs.verifierKey(data))
+            let signed = try SignedCheckpoint(first.text)
+            try signed.verify(by: key)
+            #expect(signed.checkpoint.text.hasPrefix("audit.example.com\n10\n"))
+            #expect(AuditProofs.latestCheckpoint(data)?.text == first.text)
+
+            let check = try AuditProofs.verifyCheckpoint(data, text: first.text, file: "first")
+            #expect(check.isConsistent && check.findings.isEmpty && check.proofHashes == 0)
+
+            // The log grows; the old checkpoint is still consistent, with a real proof.
+            try await Self.append(data, from: 10, count: 7)
+            let second = try AuditProofs.makeCheckpoint(data, identity: .init())
+            #expect(second.keyCreated == false && second.size == 17)
+            let later = try AuditProofs.verifyCheckpoint(data, text: first.text, file: "first")
+            #expect(later.isConsistent && later.logSize == 17 && (later.proofHashes ?? 0) > 0)
+            #expect(later.consistentWithKeptUpTo == 10)
+
+            // The printed proofs verify with the hashes alone.
+            let consistency = try ProofText.parse(AuditProofs.consistencyProof(data, from: first.text, file: "first"))
+            #expect(consistency.number == 10 && consistency.checkpoint.text == second.text)
+            try MerkleVerification.verifyConsistency(
+                oldSize: 10, newSize: 17, oldRoot: signed.checkpoint.root,
+                newRoot: consistency.checkpoint.checkpoint.root,
+                proof: consistency.hashes)
+            for position: UInt64 in [1, 9, 17] {
+                let inclusion = try ProofText.parse(AuditProofs.inclusionProof(data, position: position))
+                let leaf = try #require(inclusion.extra)
+                #expect(leaf.count == 56 && leaf[0] == UInt8(position))
+                try MerkleVerification.verifyInclusion(
+                    leafHash: MerkleHash.leaf(leaf), index: inclusion.number, size: 17, proof: inclusion.hashes,
+                    root: inclusion.checkpoint.checkpoint.root)
+            }
+            #expect(throws: AuditServiceError.self) { try AuditProofs.inclusionProof(data, position: 18) }
+        }
+    }
+
+    @Test func aCheckpointOfAnotherHistoryIsNamedAsDifferent() async throws {
+        try await withTemporaryDirectory { root in
+            let data = DataDirectory(root.appendingPathComponent("data"))
+            try await Self.writeLog(data, count: 8)
+            let kept = try AuditProofs.makeCheckpoint(data, identity: .init(origin: "audit.example.com/log"))
+            // The same key signs a different history of the same size.
+            let other = DataDirectory(root.appendingPathComponent("other"))
+            try await Self.writeLog(other, count: 8, payloadSeed: 1)
+            try FileManager.default.copyItem(at: data.keys, to: other.keys)
+            let forged = try AuditProofs.makeCheckpoint(other, identity: .init())
+            #expect(forged.size == 8 && forged.root != kept.root)
+            let check = try AuditProofs.verifyCheckpoint(other, text: kept.text, file: "kept.checkpoint")
+            #expect(!check.isConsistent)
+            #expect(check.findings.contains { $0.hasPrefix("the log's tree of size 8 differs from the checkpoint's") })
+            #expect(
+                check.findings.contains { $0.hasPrefix("a fork: the log's key signed two different trees of size 8") })
+            // The forged log refuses to sign on top of a kept checkpoint it no longer holds.
+            try FileManager.default.copyItem(
+                at: data.checkpoints.appendingPathComponent("8.checkpoint"),
+                to: other.checkpoints.appendingPathComponent("8.checkpoint"), replacing: true)
+            #expect(throws: AuditServiceError.self) { try AuditProofs.makeCheckpoint(other, identity: .init()) }
+        }
+    }
+
+    static func append(_ directory: DataDirectory, from start: Int, count: Int) async throws {
+        let log = try EventLog.open(directory: directory.log, logger: logger)
+        for index in start..<(start + count) {
+            _ = try await log.append(
+                to: "stream-\(index % 3)", expected: .any, commandID: "command-\(index)", actor: "tester",
+                events: [
+                    ProposedEvent(eventType: "Tested", occurredAt: Timestamp(microsecondsSinceEpoch: 1), payload: [])
+                ])
+        }
+        try log.close()
+    }
+}
+
+extension FileManager {
+    fileprivate func copyItem(at source: URL, to target: URL, replacing: Bool) throws {
+        if replacing { try? removeItem(at: target) }
+        try createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try copyItem(at: source, to: target)
+    }
+}
