@@ -166,3 +166,62 @@ extension FileManager {
         try copyItem(at: source, to: target)
     }
 }
+
+/// The tree stored from level 1 up in tiles: written by checkpoints, used by proofs, and checked
+/// against the records by `verify --checkpoint`.
+@Suite struct StoredTreeTests {
+    @Test func checkpointsStoreTilesProofsUseThemAndAChangedBlockIsNamed() async throws {
+        try await withTemporaryDirectory { root in
+            let data = DataDirectory(root.appendingPathComponent("data"))
+            try await LogTreeTests.writeLog(data, count: 600)
+            let first = try AuditProofs.makeCheckpoint(data, identity: .init(origin: "audit.example.com/log"))
+            let partial = data.tree.appendingPathComponent("tile/1/000.p/2")
+            #expect((try? Data(contentsOf: partial))?.count == 64)
+
+            try await LogTreeTests.append(data, from: 600, count: 200)
+            let second = try AuditProofs.makeCheckpoint(data, identity: .init())
+            #expect(second.size == 800)
+            #expect((try? Data(contentsOf: data.tree.appendingPathComponent("tile/1/000.p/3")))?.count == 96)
+            #expect(!FileManager.default.fileExists(atPath: partial.path), "the narrower tile is replaced")
+
+            // Proofs over the tiles are the in-memory tree's.
+            let log = try EventLog.open(
+                directory: data.log, configuration: .init(readOnly: true), logger: LogTreeTests.logger)
+            let tree = MerkleTree(leafData: try log.readRecords().map(LogTreeLeaf.data(of:)))
+            try log.close()
+            for position: UInt64 in [1, 256, 257, 700, 800] {
+                let proof = try ProofText.parse(AuditProofs.inclusionProof(data, position: position))
+                #expect(proof.hashes == (try tree.inclusionProof(index: Int(position - 1))), "position \(position)")
+            }
+            let consistency = try ProofText.parse(AuditProofs.consistencyProof(data, from: first.text, file: "first"))
+            #expect(consistency.hashes == (try tree.consistencyProof(from: 600, to: 800)))
+
+            // An attacker rewrites one record in the second block, chain and all.
+            try await rewrite(data) { records in
+                var records = records
+                records[299].actor = "someone-else"
+                return records
+            }
+            let check = try AuditProofs.verifyCheckpoint(data, text: second.text, file: "second")
+            #expect(!check.isConsistent)
+            #expect(check.findings.contains { $0.hasPrefix("the log's tree of size 800 differs") })
+            #expect(
+                check.findings.contains { $0.hasPrefix("the records at positions 257-512 no longer give the hashes") })
+            #expect(
+                check.findings.contains { $0.hasPrefix("no checkpoint kept with the log matches it below size 800") })
+        }
+    }
+
+    func rewrite(_ data: DataDirectory, _ transform: ([EventRecord]) -> [EventRecord]) async throws {
+        let reader = try EventLog.open(
+            directory: data.log, configuration: .init(readOnly: true), logger: LogTreeTests.logger)
+        let records = transform(try reader.readRecords())
+        try reader.close()
+        let fresh = data.url.appendingPathComponent("log.rewritten")
+        let writer = try EventLog.open(directory: fresh, logger: LogTreeTests.logger)
+        try await writer.appendCopies(records)
+        try writer.close()
+        try FileManager.default.removeItem(at: data.log)
+        try FileManager.default.moveItem(at: fresh, to: data.log)
+    }
+}

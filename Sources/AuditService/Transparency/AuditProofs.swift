@@ -66,12 +66,13 @@ public enum AuditProofs {
     public static func makeCheckpoint(
         _ directory: DataDirectory, location: LogStoreLocation = .dataDirectory, identity: LogIdentity
     ) throws -> CheckpointSummary {
+        let keyFile = LogKeyFile(directory: directory, explicit: identity.keyFile)
+        try keyFile.requireUsable(origin: identity.origin)
         let store = try openStore(directory, location: location)
         defer { try? store.close() }
         let kept = KeptCheckpoints(directory)
         let size = Int(store.lastPosition)
         let latest = kept.latest()
-        var sizes: Set<Int> = [size]
         if let latest {
             guard latest.checkpoint.checkpoint.size <= size else {
                 throw AuditServiceError(
@@ -79,18 +80,17 @@ public enum AuditProofs {
                     "the log holds \(size) events, fewer than the \(latest.checkpoint.checkpoint.size) of the checkpoint kept in \(latest.file.path): events were removed; not signing (run `itemaudit verify --checkpoint \(latest.file.path)`)"
                 )
             }
-            sizes.insert(latest.checkpoint.checkpoint.size)
         }
-        let scan = try LogTreeScan.run(store, rootsAt: sizes)
-        if let latest, scan.roots[latest.checkpoint.checkpoint.size] != latest.checkpoint.checkpoint.root {
+        let tree = LogTreeScan.tiled(store, size: size, tiles: try TileStore(directory).extend(store, to: size))
+        let root = try tree.root()
+        if let latest, try tree.root(size: latest.checkpoint.checkpoint.size) != latest.checkpoint.checkpoint.root {
             throw AuditServiceError(
                 .logDamaged,
                 "the log's tree of size \(latest.checkpoint.checkpoint.size) differs from the checkpoint kept in \(latest.file.path): not signing a tree inconsistent with one already signed (run `itemaudit verify --checkpoint \(latest.file.path)`)"
             )
         }
-        let (key, created) = try LogKeyFile(directory: directory, explicit: identity.keyFile).loadOrCreate(
-            origin: identity.origin)
-        let checkpoint = TreeCheckpoint(origin: key.verifier.name, size: size, root: scan.roots[size]!)
+        let (key, created) = try keyFile.loadOrCreate(origin: identity.origin)
+        let checkpoint = TreeCheckpoint(origin: key.verifier.name, size: size, root: root)
         let text: String
         do { text = try key.sign(checkpoint.text) } catch {
             throw AuditServiceError(.invalidRequest, "cannot sign the checkpoint: \(error.message)")
@@ -146,12 +146,12 @@ public enum AuditProofs {
         defer { try? store.close() }
         let size = latest.checkpoint.checkpoint.size
         try requireEvents(store, size: size, file: latest.file)
-        let plan = try proofPlan(try MerkleProofPlan.inclusion(index: Int(position - 1), size: size))
-        let scan = try LogTreeScan.run(store, rootsAt: [size], plans: [plan], leafAt: position)
-        try requireRoot(scan.roots[size], of: latest.checkpoint, file: latest.file)
+        let tree = LogTreeScan.tiled(store, size: size, tiles: TileStore(directory).blockHashes())
+        try requireRoot(try tree.root(), of: latest.checkpoint, file: latest.file)
+        let index = Int(position - 1)
         return ProofText.inclusion(
-            leafData: scan.leafData ?? [], index: Int(position - 1), proof: scan.proofs[0],
-            checkpoint: latest.checkpoint.text)
+            leafData: try LogTreeScan.leafData(store, position: position), index: index,
+            proof: try tree.inclusionProof(index: index), checkpoint: latest.checkpoint.text)
     }
 
     /// The consistency proof from the checkpoint `text` (read from `file`) to the latest kept one.
@@ -173,11 +173,11 @@ public enum AuditProofs {
         defer { try? store.close() }
         let size = latest.checkpoint.checkpoint.size
         try requireEvents(store, size: size, file: latest.file)
-        let plan = try proofPlan(try MerkleProofPlan.consistency(from: old.checkpoint.size, to: size))
-        let scan = try LogTreeScan.run(store, rootsAt: [size], plans: [plan])
-        try requireRoot(scan.roots[size], of: latest.checkpoint, file: latest.file)
+        let tree = LogTreeScan.tiled(store, size: size, tiles: TileStore(directory).blockHashes())
+        try requireRoot(try tree.root(), of: latest.checkpoint, file: latest.file)
         return ProofText.consistency(
-            oldSize: old.checkpoint.size, proof: scan.proofs[0], checkpoint: latest.checkpoint.text)
+            oldSize: old.checkpoint.size, proof: try tree.consistencyProof(from: old.checkpoint.size),
+            checkpoint: latest.checkpoint.text)
     }
 
     /// What `verify --checkpoint` found.
@@ -231,8 +231,9 @@ public enum AuditProofs {
             sizes.insert(size)
             plans.append(try proofPlan(try MerkleProofPlan.consistency(from: size, to: logSize)))
         }
-        let scan = try LogTreeScan.run(store, rootsAt: sizes, plans: plans)
+        let scan = try LogTreeScan.run(store, rootsAt: sizes, plans: plans, blockRoots: true)
         let root = given.checkpoint.root
+
         if size > logSize {
             result.findings.append(
                 "the log holds \(logSize) events, fewer than the checkpoint's \(size): events after position \(logSize) were removed"
@@ -254,6 +255,9 @@ public enum AuditProofs {
                 "a fork: the log's key signed two different trees of size \(size): root \(base64(root)) in \(file), \(base64(other.checkpoint.checkpoint.root)) in \(other.file.path)"
             )
         }
+        let treeDiffers = !result.findings.isEmpty
+        result.findings += storedTreeDisagreements(
+            scan.blockRoots, stored: TileStore(directory).blockHashes(), directory)
         let matching = kept.filter { scan.roots[$0.checkpoint.checkpoint.size] == $0.checkpoint.checkpoint.root }
         let broken = kept.filter {
             $0.checkpoint.checkpoint.size <= logSize
@@ -268,7 +272,9 @@ public enum AuditProofs {
             result.consistentWithKeptUpTo = upTo
             let first = (upTo ?? 0) + 1
             let last = size
-            if let upTo {
+            if !treeDiffers {
+                // Only the stored tree disagrees: the checkpoint's tree itself is intact.
+            } else if let upTo {
                 result.findings.append(
                     "the log still matches its kept checkpoint of size \(upTo): what differs lies in positions \(first)-\(last)"
                 )
@@ -287,6 +293,20 @@ public enum AuditProofs {
     }
 
     // MARK: - Helpers
+
+    /// The blocks of 256 positions whose recomputed root differs from the stored tree's.
+    private static func storedTreeDisagreements(
+        _ recomputed: [[UInt8]], stored: [[UInt8]], _ directory: DataDirectory
+    ) -> [String] {
+        let differing = zip(recomputed, stored).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        guard !differing.isEmpty else { return [] }
+        let block = TiledTree.blockSize
+        let ranges = differing.prefix(5).map { "\($0 * block + 1)-\(($0 + 1) * block)" }.joined(separator: ", ")
+        let more = differing.count > 5 ? " and \(differing.count - 5) more blocks" : ""
+        return [
+            "the records at positions \(ranges)\(more) no longer give the hashes the stored tree (\(directory.tree.path)) holds for them: they were changed after the tree was stored, or its tile files were damaged"
+        ]
+    }
 
     private static func summary(_ checkpoint: SignedCheckpoint, file: URL) -> CheckpointSummary {
         CheckpointSummary(

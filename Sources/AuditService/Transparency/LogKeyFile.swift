@@ -32,6 +32,7 @@ struct LogKeyFile {
     /// - Throws: ``AuditServiceError`` `.invalidRequest` when there is no key and no origin to
     ///   name one, or the key's name is not `origin`; `.dataDirectory` when it cannot be written.
     func loadOrCreate(origin: String?) throws -> (NoteSigner, created: Bool) {
+        try requireUsable(origin: origin)
         if let key = try load() {
             if let origin, origin != key.verifier.name {
                 throw AuditServiceError(
@@ -64,5 +65,25 @@ struct LogKeyFile {
                 .dataDirectory, "cannot create the log key file (check permissions)", context: ["file": url.path])
         }
         return (key, true)
+    }
+
+    /// Throws what ``loadOrCreate(origin:)`` would before making anything: no key and no origin,
+    /// or a key under another name.
+    func requireUsable(origin: String?) throws {
+        if let key = try load() {
+            if let origin, origin != key.verifier.name {
+                throw AuditServiceError(
+                    .invalidRequest,
+                    "the log key \(url.path) is named '\(key.verifier.name)', not '\(origin)' (drop --log-origin, or pass --log-key with another key file)"
+                )
+            }
+            return
+        }
+        guard origin != nil else {
+            throw AuditServiceError(
+                .invalidRequest,
+                "there is no log key yet at \(url.path): pass --log-origin (or --public-url) to name the log, e.g. --log-origin audit.example.com/log"
+            )
+        }
     }
 }
