@@ -170,4 +170,29 @@ struct CheckpointTamperingTests {
         #expect(check.stderr.contains("a fork: the log's key signed two different trees of size 7"), "\(check.stderr)")
         #expect(check.stderr.contains("what differs lies in positions 6-7"))
     }
+
+    @Test("serve signs a checkpoint while the log has grown past the last one (--checkpoint-seconds)")
+    func serveSignsCheckpoints() async throws {
+        let scratch = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let data = scratch.appendingPathComponent("data")
+        try Self.record(data, "a", 0..<3)
+        let refused = try ItemAuditBinary.run(["serve", "--data", data.path, "--checkpoint-seconds", "100000"])
+        #expect(refused.status == 2 && refused.stderr.contains("--checkpoint-seconds must be 0 to 86400"))
+        let server = try ServeProcessTests.Server(
+            data: data, options: ["--log-origin", Self.origin, "--checkpoint-seconds", "1"])
+        defer {
+            server.process.interrupt()
+            server.process.waitUntilExit()
+        }
+        let kept = data.appendingPathComponent("checkpoints/3.checkpoint")
+        // A bound so a broken schedule cannot hang the test, not a measure.
+        for _ in 0..<120 where !FileManager.default.fileExists(atPath: kept.path) {
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let signed = try SignedCheckpoint(String(contentsOf: kept, encoding: .utf8))
+        #expect(signed.checkpoint.size == 3 && signed.checkpoint.origin == Self.origin)
+        let key = try NoteVerifierKey(text: try ItemAuditBinary.run(["proof", "key", "--data", data.path]).stdout)
+        try signed.verify(by: key)
+    }
 }
