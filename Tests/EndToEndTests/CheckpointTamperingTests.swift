@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import Logging
 import Proofs
+import TestSupport
 import Testing
 
 /// Signed checkpoints with the built binary: an auditor keeps one, and `verify --checkpoint`
@@ -79,6 +80,15 @@ struct CheckpointTamperingTests {
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout.contains("the log holds its tree and only grew since"))
         #expect(check.stdout.contains("checkpoint") && check.stdout.contains("size 9"))
+        // The JSON form follows Schemas/output/verify.json, the checkpoint and the check included.
+        let json = try ItemAuditBinary.run([
+            "verify", "--data", data.path, "--checkpoint", kept.path, "--format", "json",
+        ])
+        let value = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
+        #expect(JSONSchemaValidator.validate(value, against: try OutputSchemaTests.schema("verify")).isEmpty)
+        let object = value as? [String: Any]
+        #expect((object?["checkpoint"] as? [String: Any])?["size"] as? Int == 9)
+        #expect((object?["checkpointCheck"] as? [String: Any])?["status"] as? String == "consistent")
 
         let consistency = try ItemAuditBinary.run(["proof", "consistency", "--data", data.path, "--from", kept.path])
         #expect(consistency.status == 0, "\(consistency.stderr)")

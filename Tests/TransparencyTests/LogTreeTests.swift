@@ -73,6 +73,16 @@ import Testing
                     try AuditProofs.treeRoot(other, location: location, size: size)
                         == (try AuditProofs.treeRoot(source, size: size)))
             }
+            // Checkpoints and proofs on PostgreSQL are the file log's.
+            let onFile = try AuditProofs.makeCheckpoint(source, identity: .init(origin: "audit.example.com/log"))
+            let onPostgres = try AuditProofs.makeCheckpoint(
+                other, location: location, identity: .init(origin: "audit.example.com/log"))
+            #expect(onFile.size == 20 && onPostgres.size == 20 && onFile.root == onPostgres.root)
+            let fileProof = try ProofText.parse(AuditProofs.inclusionProof(source, position: 13))
+            let postgresProof = try ProofText.parse(AuditProofs.inclusionProof(other, location: location, position: 13))
+            #expect(fileProof.hashes == postgresProof.hashes && fileProof.extra == postgresProof.extra)
+            let check = try AuditProofs.verifyCheckpoint(other, location: location, text: onPostgres.text, file: "pg")
+            #expect(check.isConsistent, "\(check.findings)")
         }
     }
 
