@@ -222,6 +222,42 @@ extension FileManager {
         }
     }
 
+    @Test func aLogPastOneFullLevelOneTileStoresLevelTwoAndItsProofsVerify() async throws {
+        try await withTemporaryDirectory { root in
+            let data = DataDirectory(root.appendingPathComponent("data"))
+            let log = try EventLog.open(directory: data.log, logger: LogTreeTests.logger)
+            // 66,000 events: one full level-1 tile (65,536 events), a partial one, and level 2.
+            for batch in 0..<66 {
+                let events = (0..<1000).map {
+                    ProposedEvent(
+                        eventType: "Tested", occurredAt: Timestamp(microsecondsSinceEpoch: 1),
+                        payload: [UInt8($0 & 0xFF)])
+                }
+                _ = try await log.append(
+                    contentsOf: [
+                        StreamAppend(streamID: "s", expected: .any, commandID: "c\(batch)", actor: "t", events: events)
+                    ])
+            }
+            try log.close()
+            let made = try AuditProofs.makeCheckpoint(data, identity: .init(origin: "audit.example.com/log"))
+            #expect(made.size == 66_000)
+            let tile = { (path: String) in (try? Data(contentsOf: data.tree.appendingPathComponent(path)))?.count }
+            #expect(tile("tile/1/000") == 256 * 32)
+            #expect(tile("tile/1/001.p/1") == 32)
+            #expect(tile("tile/2/000.p/1") == 32)
+            let key = try NoteVerifierKey(text: try AuditProofs.verifierKey(data))
+            for position: UInt64 in [1, 65_536, 65_537, 66_000] {
+                let proof = try ProofText.parse(AuditProofs.inclusionProof(data, position: position))
+                try proof.checkpoint.verify(by: key)
+                try MerkleVerification.verifyInclusion(
+                    leafHash: MerkleHash.leaf(try #require(proof.extra)), index: Int(position - 1), size: 66_000,
+                    proof: proof.hashes, root: proof.checkpoint.checkpoint.root)
+            }
+            let check = try AuditProofs.verifyCheckpoint(data, text: made.text, file: "made")
+            #expect(check.isConsistent, "\(check.findings)")
+        }
+    }
+
     func rewrite(_ data: DataDirectory, _ transform: ([EventRecord]) -> [EventRecord]) async throws {
         let reader = try EventLog.open(
             directory: data.log, configuration: .init(readOnly: true), logger: LogTreeTests.logger)
