@@ -205,4 +205,19 @@ struct CheckpointTamperingTests {
         let key = try NoteVerifierKey(text: try ItemAuditBinary.run(["proof", "key", "--data", data.path]).stdout)
         try signed.verify(by: key)
     }
+
+    @Test("bench proof fills a log, signs it and reports proof times against reading one event")
+    func benchProof() throws {
+        let scratch = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let data = scratch.appendingPathComponent("bench")
+        let result = try ItemAuditBinary.run([
+            "bench", "proof", "--data", data.path, "--events", "600", "--samples", "3", "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let names = (report?["results"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(names.count == 5 && names.contains("inclusion proof p99 vs reading one event"))
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("tree/tile/1/000.p/2").path))
+    }
 }

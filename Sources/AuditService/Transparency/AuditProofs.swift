@@ -161,13 +161,20 @@ public enum AuditProofs {
         _ directory: DataDirectory, location: LogStoreLocation = .dataDirectory, from text: String, file: String
     ) throws -> String {
         let old = try parse(text, file: file)
-        guard let latest = KeptCheckpoints(directory).latest(),
-            latest.checkpoint.checkpoint.size >= old.checkpoint.size
-        else {
+        return try consistencyProof(
+            directory, location: location, fromSize: old.checkpoint.size, named: "\(file)'s tree")
+    }
+
+    /// The consistency proof from the tree of `oldSize` events to the latest kept checkpoint.
+    /// - Throws: as ``consistencyProof(_:location:from:file:)``.
+    public static func consistencyProof(
+        _ directory: DataDirectory, location: LogStoreLocation = .dataDirectory, fromSize oldSize: Int,
+        named name: String = "the tree"
+    ) throws -> String {
+        guard let latest = KeptCheckpoints(directory).latest(), latest.checkpoint.checkpoint.size >= oldSize else {
             throw AuditServiceError(
                 .invalidRequest,
-                "no kept checkpoint is as large as \(file)'s tree of size \(old.checkpoint.size) (run `itemaudit proof checkpoint`)"
-            )
+                "no kept checkpoint is as large as \(name) of size \(oldSize) (run `itemaudit proof checkpoint`)")
         }
         let store = try openStore(directory, location: location)
         defer { try? store.close() }
@@ -176,7 +183,7 @@ public enum AuditProofs {
         let tree = LogTreeScan.tiled(store, size: size, tiles: TileStore(directory).blockHashes())
         try requireRoot(try tree.root(), of: latest.checkpoint, file: latest.file)
         return ProofText.consistency(
-            oldSize: old.checkpoint.size, proof: try tree.consistencyProof(from: old.checkpoint.size),
+            oldSize: oldSize, proof: try tree.consistencyProof(from: oldSize),
             checkpoint: latest.checkpoint.text)
     }
 
@@ -367,6 +374,16 @@ public enum AuditProofs {
     /// The log at `location`, opened for reading.
     static func openStore(_ directory: DataDirectory, location: LogStoreLocation) throws -> any EventStore {
         try AuditQueries.open(directory, location: location).log
+    }
+
+    /// The leaf data of the event at `position`, read as the proofs read it (opening the log):
+    /// `bench proof`'s baseline, reading one event.
+    public static func leafData(
+        _ directory: DataDirectory, location: LogStoreLocation = .dataDirectory, position: UInt64
+    ) throws -> [UInt8] {
+        let store = try openStore(directory, location: location)
+        defer { try? store.close() }
+        return try LogTreeScan.leafData(store, position: position)
     }
 
     /// The root of the log's tree over its first `size` records (all of them when nil), as
