@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PostgresLog", targets: ["PostgresLog"]),
         .library(name: "SampleData", targets: ["SampleData"]),
         .library(name: "WebPages", targets: ["WebPages"]),
+        .library(name: "Proofs", targets: ["Proofs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -154,6 +155,7 @@ let package = Package(
                 "PostgresLog",
                 "CMallocTrim",
                 "CVipsShim",
+                "Proofs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -288,7 +290,8 @@ let package = Package(
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [
-                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded", "TestSupport",
+                "Projections", "AuditLog", "Chronology", "Inspection", "AuditService", "SampleData", "Seeded",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -329,11 +332,21 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                "itemaudit", "AuditLog", "PostgresLog", "PostgresTestSupport", "TestSupport", "Proofs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Snapshots"]),
+        // RFC 6962 Merkle tree over the records, its proofs and their verification (#44).
+        .target(name: "Proofs", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ProofsTests", dependencies: ["Proofs"]),
+        .testTarget(
+            name: "TransparencyTests",
+            dependencies: [
+                "AuditService", "AuditLog", "Chronology", "Proofs", "PostgresLog", "PostgresTestSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchReplayCommand.self,
             BenchServeCommand.self,
             BenchPagesCommand.self,
+            BenchProofCommand.self,
         ]
     )
 }

@@ -46,6 +46,7 @@ struct ItemAuditCommand: AsyncParsableCommand {
             LogOpenCommand.self,
             SampleHistoryCommand.self,
             DatasheetsCommand.self,
+            ProofCommand.self,
         ]
     )
 }

@@ -42,13 +42,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
-            "The address of a reverse proxy whose X-Forwarded-For names the client (repeatable).", valueName: "address"))
+            "The address of a reverse proxy whose X-Forwarded-For names the client (repeatable).", valueName: "address")
+    )
     var trustedProxies: [String] = []
     @Option(
         help: ArgumentHelp(
             "How long a connection may take to send a whole request head, and the grace before its body must keep 1 KiB/s.",
             valueName: "seconds"))
     var requestTimeoutSeconds = 10
+    @OptionGroup var logKey: LogKeyOption
+    @Option(
+        name: .customLong("log-origin"),
+        help: ArgumentHelp(
+            "The log's name in its checkpoints (default: the first --public-url without its scheme).",
+            valueName: "origin"))
+    var logOrigin: String?
+    @Option(
+        help: ArgumentHelp(
+            "Seconds between signed checkpoints while the log grows, once the log key exists or --log-origin or --public-url names it (0: none).",
+            valueName: "seconds"))
+    var checkpointSeconds = 5
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -56,11 +69,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("give both --tls-cert and --tls-key, or neither")
         }
         for url in publicURLs where ServerConfiguration.authority(ofPublicURL: url) == nil {
-            throw ValidationError("--public-url '\(url)' is not an http or https URL with a host (e.g. https://audit.example.com)")
+            throw ValidationError(
+                "--public-url '\(url)' is not an http or https URL with a host (e.g. https://audit.example.com)")
         }
         guard sessionMinutes > 0 else { throw ValidationError("--session-minutes must be positive") }
         guard (1...3600).contains(requestTimeoutSeconds) else {
             throw ValidationError("--request-timeout-seconds must be 1 to 3600")
+        }
+        guard (0...86400).contains(checkpointSeconds) else {
+            throw ValidationError("--checkpoint-seconds must be 0 to 86400")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning or error")
@@ -92,6 +109,12 @@ struct ServeCommand: AsyncParsableCommand {
                 print("itemaudit serve: listening on \(scheme)://\(host):\(port) (data \(dataPath))")
                 fflush(nil)
             }
+            let checkpoints = CheckpointSchedule(
+                directory: DataDirectory(data.url), location: data.location,
+                identity: .init(keyFile: logKey.file, origin: logOrigin, publicURL: publicURLs.first),
+                seconds: checkpointSeconds, logger: logger
+            ).start()
+            defer { checkpoints?.cancel() }
             try await app.runService()
         } catch let error as ServerSetupError {
             throw CLIFailure.badInput(error.message)

@@ -17,11 +17,30 @@ struct VerifyCommand: ParsableCommand {
 
             Example:
               itemaudit verify --data ./itemaudit-data --format json
+              itemaudit verify --data ./itemaudit-data --checkpoint kept.checkpoint
+
+            With a checkpoint kept in <data>/checkpoints/ (`itemaudit proof checkpoint`), prints the \
+            latest one too. --checkpoint FILE checks that the log still holds the tree of a \
+            checkpoint an auditor kept: its signature by the log key (--verifier-key, else the key \
+            file), a consistency proof from it to the log now, and the checkpoints kept with the \
+            log; on failure it names what differs (the tree of that size, a fork, the positions \
+            between the last matching kept checkpoint and it) and exits 1.
             """
     )
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @Option(
+        help: ArgumentHelp(
+            "A signed checkpoint an auditor kept: check that the log still holds its tree.", valueName: "file"))
+    var checkpoint: String?
+    @Option(
+        name: .customLong("verifier-key"),
+        help: ArgumentHelp(
+            "With --checkpoint: the log's verifier key as `itemaudit proof key` printed it (default: the log key file's).",
+            valueName: "key"))
+    var verifierKey: String?
+    @OptionGroup var logKey: LogKeyOption
 
     func run() throws {
         let location = data.location
@@ -31,7 +50,36 @@ struct VerifyCommand: ParsableCommand {
         } catch let error as AuditServiceError where location.isPostgres {
             throw CLIFailure.badInput("cannot verify the log at \(location): \(error.message)")
         }
-        print(render(report), terminator: "")
+        let directory = DataDirectory(data.url)
+        let latest = AuditProofs.latestCheckpoint(directory)
+        var check: AuditProofs.CheckpointVerification?
+        if let checkpoint {
+            check = try AuditProofs.verifyCheckpoint(
+                directory, location: location, text: try readCheckpointFile(checkpoint), file: checkpoint,
+                verifierKey: verifierKey, keyFile: logKey.file)
+        }
+        if output.format == .json {
+            var json = JSONReport(report)
+            json.checkpoint = latest.map {
+                KeptCheckpoint(origin: $0.origin, size: $0.size, root: $0.root, file: $0.file)
+            }
+            json.checkpointCheck = check
+            print(JSONOutput.text(json, fallback: "{}"), terminator: "")
+        } else {
+            var table = Self.table(report)
+            if let latest {
+                table.append(["checkpoint", "\(latest.origin), size \(latest.size), root \(latest.root)"])
+                table.append(["checkpoint file", latest.file])
+            }
+            if let check {
+                table.append(["checked checkpoint", "\(check.checkpointOrigin), size \(check.checkpointSize)"])
+                table.append([
+                    "consistency", check.isConsistent ? "the log holds its tree and only grew since" : "FAILED",
+                ])
+                if let hashes = check.proofHashes { table.append(["proof hashes", String(hashes)]) }
+            }
+            print(output.render(table), terminator: "")
+        }
         if let torn = report.unfinishedWrite {
             FileHandle.standardError.write(
                 Data(
@@ -48,15 +96,16 @@ struct VerifyCommand: ParsableCommand {
                 "frame at \(problem.segment) offset \(problem.offset) is bad: \(problem.reason) (restore the log from a copy, or run `itemaudit recover` to see what cutting it would remove)"
             )
         }
+        if let check, !check.isConsistent {
+            throw CLIFailure.problemsFound(
+                "the log does not hold the tree of \(checkpoint ?? "the checkpoint"): "
+                    + check.findings.joined(separator: "; "))
+        }
         if let file = report.quarantined.first(where: \.acknowledged) {
             throw CLIFailure.problemsFound(
                 "acknowledged events were cut off the log and are kept in \(file.name) (keep it as evidence; the log itself is intact up to position \(report.lastPosition))"
             )
         }
-    }
-
-    private func render(_ report: VerificationReport) -> String {
-        output.format == .json ? Self.json(report) : output.render(Self.table(report))
     }
 
     /// The report as `{"status", "eventCount", …}`.
@@ -108,6 +157,10 @@ struct VerifyCommand: ParsableCommand {
         var bytes: UInt64
         var problem: VerificationProblem?
         var quarantined: [QuarantinedFile]
+        /// The latest checkpoint kept with the log, when there is one.
+        var checkpoint: KeptCheckpoint?
+        /// What `--checkpoint FILE` found.
+        var checkpointCheck: AuditProofs.CheckpointVerification?
 
         init(_ report: VerificationReport) {
             status = report.isIntact ? (report.hasAcknowledgedQuarantine ? "quarantined" : "intact") : "damaged"
@@ -122,4 +175,12 @@ struct VerifyCommand: ParsableCommand {
             quarantined = report.quarantined
         }
     }
+}
+
+/// The latest checkpoint kept with the log, as `verify --format json` prints it.
+struct KeptCheckpoint: Encodable {
+    var origin: String
+    var size: Int
+    var root: String
+    var file: String
 }
