@@ -47,11 +47,13 @@ struct CINWriterTests {
             for attribute in original.attributes {
                 #expect(
                     imported[attribute.path] == attribute.value,
-                    "\(original.gtin ?? "?") \(attribute.path): wrote \(attribute.value), read \(imported[attribute.path] ?? "nothing")")
+                    "\(original.gtin ?? "?") \(attribute.path): wrote \(attribute.value), read \(imported[attribute.path] ?? "nothing")"
+                )
                 compared += 1
             }
             let extra = Set(imported.paths).subtracting(original.paths).filter { !Self.isDerived($0, in: original) }
-            #expect(extra.isEmpty, "\(original.gtin ?? "?"): read attributes the datasheet did not have: \(extra.sorted())")
+            #expect(
+                extra.isEmpty, "\(original.gtin ?? "?"): read attributes the datasheet did not have: \(extra.sorted())")
         }
         #expect(compared > sheets.count * 15)
         // Cases (one child) and base units both occur, so both shapes were compared.

@@ -7,7 +7,8 @@ import Testing
 struct CINWriterBenchTests {
     @Test("convert --to cin, then show: the fixture's datasheets read back the same")
     func convertToCIN() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cin-convert-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cin-convert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = GDSNCINTests.fixture("food-consumer-unit.xml")
@@ -37,11 +38,13 @@ struct CINWriterBenchTests {
 
     @Test("convert --to cin names what CIN cannot carry")
     func convertWarns() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cin-convert-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cin-convert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("in.jsonl")
-        try Data(#"{"gs1:gtin":"06410000000018","gs1:netContent":"500 GRM","gs1:brandName":""}"#.utf8 + [0x0A]).write(to: file)
+        try Data(#"{"gs1:gtin":"06410000000018","gs1:netContent":"500 GRM","gs1:brandName":""}"#.utf8 + [0x0A]).write(
+            to: file)
         let cin = try ItemAuditBinary.run(["datasheets", "convert", file.path, "--to", "cin"])
         #expect(cin.status == 0, "\(cin.stderr)")
         #expect(cin.stderr.contains("brandName"), "\(cin.stderr)")
@@ -51,7 +54,8 @@ struct CINWriterBenchTests {
     @Test("bench rules at a tiny size reports the CIN import against xmllint and JSON Lines, and its memory")
     func benchRulesCIN() throws {
         let result = try ItemAuditBinary.run([
-            "bench", "rules", "--datasheets", "40", "--import-gb", "0.0005", "--cin-megabytes", "0.5", "--format", "json",
+            "bench", "rules", "--datasheets", "40", "--import-gb", "0.0005", "--cin-megabytes", "0.5", "--format",
+            "json",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
