@@ -10,6 +10,7 @@ import Rules
 ///   Baseline: `JSONSerialization` parsing the same file's lines (no flattening, no checking).
 /// - `import-check-mb`: the same in MB of JSON per second; `memory`: peak resident set (VmHWM) in MB
 ///   during the streaming import and check, after resetting the peak.
+/// - `cin-*`: the same generated datasheets as a GDSN CIN file (`CINImportBenchmark`).
 public struct RulesBenchmark: Sendable {
     /// Distinct generated datasheets to check (cycled).
     public var datasheets: Int
@@ -17,14 +18,21 @@ public struct RulesBenchmark: Sendable {
     public var importBytes: Int
     /// Where the temporary file goes; removed afterwards.
     public var directory: URL
+    /// Size of the GDSN CIN file for the `cin-*` figures, in bytes.
+    public var cinBytes: Int
+    /// The xmllint the CIN import is compared with.
+    public var xmllint: String
 
-    /// Creates the benchmark; `importBytes` of 1 << 30 is the 1 GB run.
+    /// Creates the benchmark; `importBytes` or `cinBytes` of 1 << 30 is the 1 GB run.
     public init(
-        datasheets: Int = 5000, importBytes: Int = 64 << 20, directory: URL = FileManager.default.temporaryDirectory
+        datasheets: Int = 5000, importBytes: Int = 64 << 20, directory: URL = FileManager.default.temporaryDirectory,
+        cinBytes: Int = 64 << 20, xmllint: String = "xmllint"
     ) {
         self.datasheets = datasheets
         self.importBytes = importBytes
         self.directory = directory
+        self.cinBytes = cinBytes
+        self.xmllint = xmllint
     }
 
     /// Runs it and returns the results (throws when the rules do not compile or the file cannot be written).
@@ -88,6 +96,11 @@ public struct RulesBenchmark: Sendable {
             BenchmarkResult(name: "import-check-datasheets", value: Double(imported), unit: "datasheets", baseline: nil)
         )
         _ = failed
+        // The same datasheets again (same seed) rather than kept from above, so the JSON Lines
+        // figures' peak memory does not carry them.
+        var generator = DatasheetGenerator(seed: 20_261_122, defectRate: 0.1)
+        let sheets = (0..<datasheets).map { _ in generator.next() }
+        results += try CINImportBenchmark(sheets: sheets, bytes: cinBytes, directory: directory, xmllint: xmllint).run()
         return results
     }
 

@@ -16,6 +16,7 @@ struct DatasheetsCommand: ParsableCommand {
               itemaudit datasheets show pool-export.xml
               itemaudit datasheets show pool-export.xml --format json
               itemaudit datasheets convert pool-export.xml --to jsonl > products.jsonl
+              itemaudit datasheets convert products.jsonl --to cin > products.xml
             """,
         subcommands: [DatasheetsShowCommand.self, DatasheetsConvertCommand.self]
     )
@@ -101,23 +102,26 @@ struct DatasheetsShowCommand: ParsableCommand {
     }
 }
 
-/// `itemaudit datasheets convert FILE… --to jsonld|jsonl|csv`: values as they are, for re-import.
+/// `itemaudit datasheets convert FILE… --to jsonld|jsonl|csv|cin`: values as they are, for re-import.
 struct DatasheetsConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Write the datasheets of any supported file as JSON-LD, JSON Lines or CSV.",
+        abstract: "Write the datasheets of any supported file as JSON-LD, JSON Lines, CSV or GDSN CIN XML.",
         discussion: """
             Values are written as they are (no formula protection in CSV), so the output reads back \
-            to the same attributes.
+            to the same attributes. cin writes one Catalogue Item Notification (BMS 3.1) with an ADD \
+            transaction per datasheet (docs/gdsn-cin-mapping.md, "Writing"); attributes CIN cannot \
+            carry are named in warnings.
 
             Example:
               itemaudit datasheets convert pool-export.xml --to csv > products.csv
+              itemaudit datasheets convert products.jsonl --to cin > products.xml
             """)
 
     @Argument(help: "Datasheet files: .jsonld/.json, .jsonl/.ndjson, .csv or GDSN CIN .xml.")
     var files: [String]
 
-    @Option(help: "Target format: jsonld, jsonl or csv.")
+    @Option(help: "Target format: jsonld, jsonl, csv or cin.")
     var to: String
 
     func run() throws {
@@ -139,8 +143,20 @@ struct DatasheetsConvertCommand: ParsableCommand {
                 for attribute in sheet.attributes { values[attribute.path] = attribute.value }
                 print(columns.map { Self.field(values[$0] ?? "") }.joined(separator: ","))
             }
+        case "cin":
+            var number = 0
+            print(DatasheetFiles.cinHeader, terminator: "")
+            try DatasheetsCommand.forEach(files) { sheet in
+                number += 1
+                let transaction = DatasheetFiles.cinTransaction(sheet, number: number)
+                for reason in transaction.notWritten {
+                    DatasheetsCommand.warn("\(sheet.gtin ?? "datasheet \(number)"): \(reason)")
+                }
+                print(transaction.xml, terminator: "")
+            }
+            print(DatasheetFiles.cinFooter, terminator: "")
         default:
-            throw CLIFailure.badInput("--to must be jsonld, jsonl or csv (got '\(TerminalText.escaped(to))')")
+            throw CLIFailure.badInput("--to must be jsonld, jsonl, csv or cin (got '\(TerminalText.escaped(to))')")
         }
     }
 

@@ -13,4 +13,17 @@ public enum DatasheetFiles {
 
     /// The datasheet as one JSON-LD object on one line, the shape the JSON-LD importer reads.
     public static func jsonLine(_ datasheet: Datasheet) -> String { DatasheetJSONWriter.jsonLine(datasheet) }
+
+    /// The start of a GDSN Catalogue Item Notification (declaration, root, document header).
+    public static var cinHeader: String { CINWriter.header }
+
+    /// One datasheet as a CIN `transaction` (ADD), and the attributes it could not carry, each
+    /// "path: reason".
+    public static func cinTransaction(_ datasheet: Datasheet, number: Int) -> (xml: String, notWritten: [String]) {
+        let transaction = CINWriter.transaction(datasheet, number: number)
+        return (transaction.xml, transaction.notWritten)
+    }
+
+    /// The end of a CIN message.
+    public static var cinFooter: String { CINWriter.footer }
 }
