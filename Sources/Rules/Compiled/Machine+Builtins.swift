@@ -32,6 +32,9 @@ extension Machine {
         case .maxPercentage:
             guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
             return IngredientList.maxPercentage(buffer(span)).map(Fast.number) ?? .missing
+        case .percentageSum:
+            guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
+            return IngredientList.topLevelPercentageSum(buffer(span)).map(Fast.number) ?? .missing
         case .unquantifiedIngredient:
             let name = evaluate(program.arguments[Int(node.b)])
             let statement = evaluate(program.arguments[Int(node.b) + 1])

@@ -182,6 +182,11 @@ extension Builtin {
             guard let text = first.text else { return .missing }
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBufferPointer { IngredientList.maxPercentage($0) }.map(Value.number) ?? .missing
+        case .percentageSum:
+            guard let text = first.text else { return .missing }
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { IngredientList.topLevelPercentageSum($0) }.map(Value.number)
+                ?? .missing
         case .round:
             guard let value = first.number, let places = arguments[1].number else { return .missing }
             var scale = 1.0

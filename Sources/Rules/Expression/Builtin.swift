@@ -51,6 +51,9 @@ enum Builtin: String, CaseIterable, Sendable {
     case unquantifiedIngredient
     /// `maxPercentage(text)`: the largest figure written before a `%` in the text; missing when none.
     case maxPercentage
+    /// `percentageSum(text)`: the sum of the top-level ingredients' percentages (outside parentheses, in
+    /// the list's first sentence); missing when none.
+    case percentageSum
     /// `min`/`max` ignore missing arguments (missing only when all are).
     case abs, min, max
     /// `round(x, decimals)`.
@@ -80,7 +83,7 @@ enum Builtin: String, CaseIterable, Sendable {
             .gtinCountry, .known:
             1...1
         case .amount, .convert, .has, .mentionsAllergen, .matches, .round, .inList, .unquantifiedIngredient: 2...2
-        case .maxPercentage: 1...1
+        case .maxPercentage, .percentageSum: 1...1
         case .sameValueNames: 2...32
         case .concat: 1...16
         case .mentions: 2...64

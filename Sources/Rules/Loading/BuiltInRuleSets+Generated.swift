@@ -383,16 +383,19 @@ rule EU-017
   expected  "the ingredient's percentage in the list, e.g. strawberries 12%"
   reference EU 1169/2011 Art. 9(1)(d), Art. 22, Annex VIII
   attribute ingredientStatement
+# Annex VIII(4)(a) (quoted from memory, verify): where an ingredient's quantity or the total of all
+# ingredients on the label exceeds 100 %, the weight used to prepare 100 g of the food is declared
+# instead. Only top-level percentages add up: a compound ingredient's parts are shares of it.
 rule EU-018
-  title     Ingredient percentages at most 100 %
+  title     Ingredient percentages at most 100 %, each and together
   severity  failure
   reads     ingredientStatement
   when      present(maxPercentage(ingredientStatement))
-  check     maxPercentage(ingredientStatement) <= 100
-  message   The ingredient list declares {observed}, more than the whole food
-  observed  concat(maxPercentage(ingredientStatement), " %")
-  expected  "at most 100 %"
-  reference EU 1169/2011 Art. 22, Annex VIII(3)
+  check     maxPercentage(ingredientStatement) <= 100 and not known(percentageSum(ingredientStatement) > 100)
+  message   The ingredient list declares {observed}, more than the whole food; above 100 % the weight used for 100 g of the food is declared instead
+  observed  if known(maxPercentage(ingredientStatement) > 100) then concat(maxPercentage(ingredientStatement), " %") else concat(percentageSum(ingredientStatement), " % in all (the top-level ingredients' percentages added up)")
+  expected  "at most 100 % for each ingredient and for all of them together"
+  reference EU 1169/2011 Art. 22, Annex VIII(3) and (4)(a)
 """#),
         ("Schemas/rules/allergens.rules", #"""
 set allergens
@@ -1151,6 +1154,11 @@ define SameCarbohydrate = if known(Carbohydrate >= 1) then Carbohydrate else mis
 define SameSugars = if known(Sugars >= 1) and not known(Sugars == Carbohydrate) then Sugars else missing
 define SameProtein = if known(Protein >= 1) then Protein else missing
 define SameSalt = if known(Salt >= 1) then Salt else missing
+# A table of nothing but zeros (energy, fat, carbohydrate and protein 0, salt 0 or not given) is a
+# template left unfilled; water, tea, coffee, sweeteners and the other Annex V foods really are zero.
+define AllZero = known(num(energyPerNutrientBasis) == 0) and known(Fat == 0) and known(Carbohydrate == 0) and known(Protein == 0) and not known(Salt > 0)
+define ZeroFood = AnnexV or known(mentions(productName, "water", "vesi", "vatten", "tea", "coffee", "kahvi", "kaffe", "sweetener", "makeutus", "sötningsmedel"))
+define UnfilledTable = AllZero and not ZeroFood
 
 rule PLA-002
   title     Fat, carbohydrate, protein and salt add up to at most 105 g
@@ -1193,15 +1201,15 @@ rule PLA-006
   expected  concat(round(ComputedKcal, 0), " kcal ± 30 % from fat, carbohydrate, protein, fibre and alcohol")
   reference Open Food Facts nutrition checks
 rule PLA-008
-  title     Not three or more major nutrients with the same value of 1 g or more
+  title     Not three or more major nutrients with the same value of 1 g or more, nor every value 0
   severity  warning
-  reads     fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis
+  reads     fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, energyPerNutrientBasis
   when      HasNutrition
-  check     sameValueCount(SameFat, SameSaturates, SameCarbohydrate, SameSugars, SameProtein, SameSalt) < 3
-  message   Three or more major nutrients have the same value ({observed} g per 100 g); the declaration is probably copied wrong
-  observed  sameValueNames("fat", SameFat, "saturates", SameSaturates, "carbohydrate", SameCarbohydrate, "sugars", SameSugars, "protein", SameProtein, "salt", SameSalt)
-  expected  "at most two nutrients of 1 g or more with one value (sugars equal to carbohydrate count once)"
-  reference Open Food Facts nutrition checks
+  check     sameValueCount(SameFat, SameSaturates, SameCarbohydrate, SameSugars, SameProtein, SameSalt) < 3 and not UnfilledTable
+  message   Major nutrients share one value ({observed} g per 100 g); the declaration is probably copied wrong or left unfilled
+  observed  if UnfilledTable then "energy, fat, carbohydrate, protein and salt: 0" else sameValueNames("fat", SameFat, "saturates", SameSaturates, "carbohydrate", SameCarbohydrate, "sugars", SameSugars, "protein", SameProtein, "salt", SameSalt)
+  expected  "at most two nutrients of 1 g or more with one value (sugars equal to carbohydrate count once), and not every value 0 (except water, tea, coffee, sweeteners and other Annex V foods)"
+  reference Open Food Facts nutrition checks; EU 1169/2011 Art. 30(1), Annex V
 rule PLA-009
   title     Serving size not larger than the pack
   severity  warning
@@ -1430,6 +1438,8 @@ EU-017 pass master ; regulatedProductName@en = Strawberry jam ; ingredientStatem
 EU-017 fail master ; regulatedProductName@en = Strawberry jam ; ingredientStatement@en = sugar, strawberries, gelling agent (pectin)
 EU-018 pass food
 EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 140%, WHEAT flour, sugar
+EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 60%, WHEAT flour 45%, sugar
+EU-018 pass food ; ingredientStatement = milk chocolate 60% (sugar, cocoa butter 30%, whole MILK powder 25%), wholegrain OAT flakes 40%. Cocoa solids 30 % minimum.
 
 ALG-001 pass food
 ALG-001 fail food ; hasAllergen[XX].allergenLevelOfContainmentCode = CONTAINS
@@ -1587,6 +1597,8 @@ PLA-008 pass food
 PLA-008 pass food ; productName = Skimmed milk ; fatPerNutrientBasis = 0.1 GRM ; saturatedFatPerNutrientBasis = 0.1 GRM ; saltPerNutrientBasis = 0.1 GRM
 PLA-008 pass juice
 PLA-008 fail food ; fatPerNutrientBasis = 8 GRM ; saturatedFatPerNutrientBasis = 8 GRM
+PLA-008 fail food ; energyPerNutrientBasis = 0 KJO|0 E14 ; fatPerNutrientBasis = 0 GRM ; saturatedFatPerNutrientBasis = 0 GRM ; carbohydratesPerNutrientBasis = 0 GRM ; sugarsPerNutrientBasis = 0 GRM ; fibrePerNutrientBasis = 0 GRM ; proteinPerNutrientBasis = 0 GRM ; saltPerNutrientBasis = 0 GRM ; sodiumPerNutrientBasis = 0 GRM
+PLA-008 pass food ; productName = Spring water ; energyPerNutrientBasis = 0 KJO|0 E14 ; fatPerNutrientBasis = 0 GRM ; saturatedFatPerNutrientBasis = 0 GRM ; carbohydratesPerNutrientBasis = 0 GRM ; sugarsPerNutrientBasis = 0 GRM ; fibrePerNutrientBasis = 0 GRM ; proteinPerNutrientBasis = 0 GRM ; saltPerNutrientBasis = 0 GRM ; sodiumPerNutrientBasis = 0 GRM
 PLA-009 pass food
 PLA-009 fail food ; servingSize = 250 GRM
 PLA-010 pass beer
