@@ -985,6 +985,20 @@ rule NUT-053
   observed  concat(EnergyKcal, " kcal")
   expected  "0 kcal or more"
   reference EU 1169/2011 Art. 32(2), Annex XIV
+# Values per portion (a further nutrient header, `nutrientHeader[N].…` from a GDSN CIN) need the
+# portion quantified: a header whose basis is not a quantity, or is 0, says per what nothing.
+rule NUT-054
+  title     Per-serving values on a quantified serving size above 0
+  severity  failure
+  reads     nutrientBasisQuantity, servingSize
+  each      nutrientHeader
+  when      present($.energyPerNutrientBasis) or present($.fatPerNutrientBasis) or present($.carbohydratesPerNutrientBasis) or present($.sugarsPerNutrientBasis) or present($.proteinPerNutrientBasis) or present($.saltPerNutrientBasis)
+  check     known(dimension(if present($.nutrientBasisQuantity) then $.nutrientBasisQuantity else $.servingSize) in ["mass", "volume"]) and known(num(if present($.nutrientBasisQuantity) then $.nutrientBasisQuantity else $.servingSize) > 0)
+  message   Nutrient header {key} gives values per {observed}, which is not a serving size: expected {expected}
+  observed  if present($.nutrientBasisQuantity) then $.nutrientBasisQuantity else if present($.servingSize) then $.servingSize else "(no basis or serving size)"
+  expected  "a quantity in g or ml above 0, such as 30 GRM"
+  reference EU 1169/2011 Art. 33(1)
+  attribute nutrientHeader[$].nutrientBasisQuantity
 """#),
         ("Schemas/rules/quantity-dates.rules", #"""
 set quantity-dates
@@ -1250,6 +1264,26 @@ rule PLA-012
   observed  productName
   expected  "at least 3 characters"
   reference Open Food Facts checks
+# A further nutrient header as sold (not PREPARED) in the primary header's dimension gives the per-100 g
+# values scaled by its basis: within 10 % of that, plus what rounding allows (Annex XV; 5 kJ, 2 kcal,
+# 0.5 g, 0.05 g of salt).
+rule PLA-013
+  title     Per-serving values follow the per-100 g values and the serving size
+  severity  warning
+  reads     energyPerNutrientBasis, fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, nutrientBasisQuantity
+  each      nutrientHeader
+  when      not known($.preparationStateCode == "PREPARED") and known(dimension($.nutrientBasisQuantity) == dimension(nutrientBasisQuantity)) and known(convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) > 0) and known(num(nutrientBasisQuantity) > 0)
+  check     not known(abs(amount($.energyPerNutrientBasis, "KJO") - EnergyKJ * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > EnergyKJ * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 5)
+            and not known(abs(amount($.energyPerNutrientBasis, "E14") - EnergyKcal * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > EnergyKcal * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 2)
+            and not known(abs(convert($.fatPerNutrientBasis, "GRM") - Fat * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Fat * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.5)
+            and not known(abs(convert($.carbohydratesPerNutrientBasis, "GRM") - Carbohydrate * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Carbohydrate * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.5)
+            and not known(abs(convert($.proteinPerNutrientBasis, "GRM") - Protein * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Protein * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.5)
+            and not known(abs(convert($.saltPerNutrientBasis, "GRM") - Salt * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Salt * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.05)
+  message   Nutrient header {key} declares {observed}, which does not follow the per-100 g values and its basis: expected {expected}
+  observed  concat("energy ", $.energyPerNutrientBasis, ", fat ", $.fatPerNutrientBasis, ", carbohydrate ", $.carbohydratesPerNutrientBasis, ", protein ", $.proteinPerNutrientBasis, ", salt ", $.saltPerNutrientBasis, " per ", $.nutrientBasisQuantity)
+  expected  concat("about ", round(EnergyKJ * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 0), " kJ, fat ", round(Fat * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 1), " g, carbohydrate ", round(Carbohydrate * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 1), " g, protein ", round(Protein * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 1), " g, salt ", round(Salt * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 2), " g (the per-100 values scaled to ", $.nutrientBasisQuantity, ", within 10 %)")
+  reference EU 1169/2011 Art. 33(1), Annex XV; EC guidance on tolerances (2012)
+  attribute nutrientHeader[$].energyPerNutrientBasis
 """#),
     ]
 
@@ -1583,6 +1617,9 @@ NUT-052 pass food
 NUT-052 fail food ; energyPerNutrientBasis = 3900 KJO|932 E14
 NUT-053 pass food
 NUT-053 fail food ; energyPerNutrientBasis = 1975 KJO|-472 E14
+NUT-054 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+NUT-054 fail food ; nutrientHeader[2].nutrientBasisQuantity = 0 GRM ; nutrientHeader[2].servingSize = 0 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+NUT-054 fail food ; nutrientHeader[2].servingSize = 2 biscuits ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
 
 PLA-002 pass food
 PLA-002 fail food ; fatPerNutrientBasis = 40 GRM ; carbohydratesPerNutrientBasis = 60 GRM ; proteinPerNutrientBasis = 10 GRM
@@ -1607,6 +1644,9 @@ PLA-011 pass food
 PLA-011 fail food ; netContent = 60 KGM ; grossWeight = 61 KGM ; -packagingMarkedEstimatedSign
 PLA-012 pass food
 PLA-012 fail food ; productName = Ok
+PLA-013 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+PLA-013 fail food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 20 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+PLA-013 fail food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 1975 KJO|472 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
 DAT-002 fail food ; -bestBeforeDate ; useByDate = 2026-02-30
 DAT-004 fail food ; firstFreezeDate = 2025-13-01
 """#
