@@ -182,6 +182,15 @@ extension Builtin {
             guard let text = first.text else { return .missing }
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBufferPointer { IngredientList.maxPercentage($0) }.map(Value.number) ?? .missing
+        case .letterShare:
+            guard let text = first.text else { return .missing }
+            var letters = 0
+            var characters = 0
+            for character in text where !character.isWhitespace {
+                characters += 1
+                if character.isLetter { letters += 1 }
+            }
+            return characters == 0 ? .missing : .number(Double(letters) / Double(characters))
         case .percentageSum:
             guard let text = first.text else { return .missing }
             let bytes = Array(text.utf8)

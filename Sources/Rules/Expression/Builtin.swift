@@ -54,6 +54,9 @@ enum Builtin: String, CaseIterable, Sendable {
     /// `percentageSum(text)`: the sum of the top-level ingredients' percentages (outside parentheses, in
     /// the list's first sentence); missing when none.
     case percentageSum
+    /// `letterShare(text)`: the share (0 to 1) of the characters other than spaces that are letters;
+    /// missing when there are none.
+    case letterShare
     /// `min`/`max` ignore missing arguments (missing only when all are).
     case abs, min, max
     /// `round(x, decimals)`.
@@ -83,7 +86,7 @@ enum Builtin: String, CaseIterable, Sendable {
             .gtinCountry, .known:
             1...1
         case .amount, .convert, .has, .mentionsAllergen, .matches, .round, .inList, .unquantifiedIngredient: 2...2
-        case .maxPercentage, .percentageSum: 1...1
+        case .maxPercentage, .percentageSum, .letterShare: 1...1
         case .sameValueNames: 2...32
         case .concat: 1...16
         case .mentions: 2...64

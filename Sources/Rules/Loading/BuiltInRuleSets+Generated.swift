@@ -396,6 +396,18 @@ rule EU-018
   observed  if known(maxPercentage(ingredientStatement) > 100) then concat(maxPercentage(ingredientStatement), " %") else concat(percentageSum(ingredientStatement), " % in all (the top-level ingredients' percentages added up)")
   expected  "at most 100 % for each ingredient and for all of them together"
   reference EU 1169/2011 Art. 22, Annex VIII(3) and (4)(a)
+# A list of ingredients names ingredients: a statement that is mostly digits, signs or codes, or a
+# placeholder, is a field filled to pass a mandatory check (Art. 18(1): the ingredients, by name).
+rule EU-019
+  title     Ingredient statement in words, not digits, noise or a placeholder
+  severity  failure
+  reads     ingredientStatement
+  when      present(ingredientStatement)
+  check     known(letterShare(ingredientStatement) >= 0.5) and known(length(ingredientStatement) >= 3) and not known(lower(ingredientStatement) in ["n/a", "na", "n.a.", "tbd", "tba", "none", "null", "xxx", "xxxx", "test", "ingredients", "ingredients:", "-", "--", "---", "..."])
+  message   The ingredient statement "{observed}" names no ingredients: it is mostly digits or signs, or a placeholder
+  observed  ingredientStatement
+  expected  concat("the ingredients by name (", round(letterShare(ingredientStatement) * 100, 0), " % of its characters are letters; at least 50 % expected)")
+  reference EU 1169/2011 Art. 9(1)(b), Art. 18(1)
 """#),
         ("Schemas/rules/allergens.rules", #"""
 set allergens
@@ -1474,6 +1486,11 @@ EU-018 pass food
 EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 140%, WHEAT flour, sugar
 EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 60%, WHEAT flour 45%, sugar
 EU-018 pass food ; ingredientStatement = milk chocolate 60% (sugar, cocoa butter 30%, whole MILK powder 25%), wholegrain OAT flakes 40%. Cocoa solids 30 % minimum.
+EU-019 pass food
+EU-019 pass food ; ingredientStatement = Water, sugar 10%, acid (E 330), vitamin B12, E 202, E 211.
+EU-019 fail food ; ingredientStatement = 0000000000 1234 5678
+EU-019 fail food ; ingredientStatement = N/A
+EU-019 fail food ; ingredientStatement = ###-### ***
 
 ALG-001 pass food
 ALG-001 fail food ; hasAllergen[XX].allergenLevelOfContainmentCode = CONTAINS
