@@ -19,6 +19,10 @@ enum Builtin: String, CaseIterable, Sendable {
     /// `isNumber(x)`: the text is a plain number.
     case isNumber
     /// `isQuantity(x)`: every `|`-separated value is a number and a known Rec 20 unit.
+    ///
+    /// These quantity functions (`num`, `unit`, `units`, `convert`, `dimension`, `isQuantity`) also read a
+    /// part written as on a label (`"225 g ℮"`, `"1 litre"`, `"300g"`: `Quantity.reading`); `amount`
+    /// reads only the exact unit code.
     case isQuantity
     /// `count(x)`: how many `|`-separated values.
     case count

@@ -1021,15 +1021,17 @@ define MeasuredNet = if Liquid then convert(measured.netContent, "MLT") else con
 # Directive 76/211/EEC Annex I(2.4): tolerable negative error by nominal quantity (g or ml).
 define TolerableNegativeError = if NetGrams <= 50 then 0.09 * NetGrams else if NetGrams <= 100 then 4.5 else if NetGrams <= 200 then 0.045 * NetGrams else if NetGrams <= 300 then 9 else if NetGrams <= 500 then 0.03 * NetGrams else if NetGrams <= 1000 then 15 else if NetGrams <= 10000 then 0.015 * NetGrams else if NetGrams <= 15000 then 150 else 0.01 * NetGrams
 
+# Quantities written as on packs ("225 g ℮", "1 litre", "300g", "4 x 125 g") are read into a number and a
+# Rec 20 unit by every quantity function (Quantity.reading), so these rules flag only what cannot be read.
 rule QTY-001
-  title     Net quantity is a number and a unit
+  title     Net quantity is a number and a unit (a Rec 20 code, or a unit as written on packs)
   severity  failure
   reads     netContent
   when      present(netContent)
   check     isQuantity(netContent) and num(netContent) > 0
-  message   Net quantity {observed} must be a positive number with a UN/ECE Rec 20 unit, e.g. 500 GRM
+  message   Net quantity {observed} cannot be read as a positive number and a unit, e.g. 500 GRM or 500 g
   observed  netContent
-  expected  "number and unit code"
+  expected  "number and unit (500 GRM, 500 g, 1 litre, 4 x 125 g)"
   reference EU 1169/2011 Art. 23(1)
 rule QTY-002
   title     Net quantity in litres, centilitres, millilitres, kilograms or grams
@@ -1577,7 +1579,11 @@ NUT-039 pass food ; measured.saltPerNutrientBasis = 0.95 GRM
 NUT-039 fail food ; measured.saltPerNutrientBasis = 1 GRM
 
 QTY-001 pass food
-QTY-001 fail food ; netContent = 200 grams
+QTY-001 pass food ; netContent = 200 grams
+QTY-001 pass food ; netContent = 200 g ℮
+QTY-001 pass juice ; netContent = 1 litre
+QTY-001 fail food ; netContent = about 200 grams
+QTY-001 fail food ; netContent = 0 g
 QTY-002 pass food
 QTY-002 fail food ; netContent = 0.2 DLT
 QTY-003 pass beer
@@ -1586,12 +1592,16 @@ QTY-004 pass food ; regulatedProductName = Tuna chunks in brine ; drainedWeight 
 QTY-004 fail food ; regulatedProductName = Tuna chunks in brine
 QTY-005 pass food ; drainedWeight = 120 GRM
 QTY-005 fail food ; drainedWeight = 250 GRM
+QTY-005 pass food ; drainedWeight = 120g ; netContent = 200 g ℮
+QTY-005 fail food ; drainedWeight = 0.25 kg ; netContent = 200 g ℮
 QTY-006 pass food
 QTY-006 fail food ; netContent = 12 KGM ; grossWeight = 12.5 KGM
 QTY-007 pass food
 QTY-007 fail food ; packagingMarkedEstimatedSign = yes
 QTY-008 pass food
 QTY-008 fail food ; grossWeight = 190 GRM
+QTY-008 pass food ; grossWeight = 0,215 kg ; netContent = 200g
+QTY-008 fail food ; grossWeight = 190 g ; netContent = 200 g ℮
 QTY-009 pass food ; measured.netContent = 191.5 GRM
 QTY-009 fail food ; measured.netContent = 190.5 GRM
 DAT-001 pass food
