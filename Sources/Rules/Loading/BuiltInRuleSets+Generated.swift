@@ -1011,6 +1011,30 @@ rule NUT-054
   expected  "a quantity in g or ml above 0, such as 30 GRM"
   reference EU 1169/2011 Art. 33(1)
   attribute nutrientHeader[$].nutrientBasisQuantity
+# One nutrient, one value per basis (Art. 30(1), 32): a pool export with two entries of one nutrient code
+# in one header arrives as two values joined by "|" (energy: one in kJ and one in kcal).
+define DuplicateNutrient = if count(energyPerNutrientBasis) > (if present(amount(energyPerNutrientBasis, "KJO")) then 1 else 0) + (if present(amount(energyPerNutrientBasis, "E14")) then 1 else 0) then concat("energy ", energyPerNutrientBasis) else if count(fatPerNutrientBasis) > 1 then concat("fat ", fatPerNutrientBasis) else if count(saturatedFatPerNutrientBasis) > 1 then concat("saturates ", saturatedFatPerNutrientBasis) else if count(carbohydratesPerNutrientBasis) > 1 then concat("carbohydrate ", carbohydratesPerNutrientBasis) else if count(sugarsPerNutrientBasis) > 1 then concat("sugars ", sugarsPerNutrientBasis) else if count(fibrePerNutrientBasis) > 1 then concat("fibre ", fibrePerNutrientBasis) else if count(proteinPerNutrientBasis) > 1 then concat("protein ", proteinPerNutrientBasis) else if count(saltPerNutrientBasis) > 1 then concat("salt ", saltPerNutrientBasis) else if count(sodiumPerNutrientBasis) > 1 then concat("sodium ", sodiumPerNutrientBasis) else missing
+rule NUT-055
+  title     One value per nutrient (energy: one kJ and one kcal)
+  severity  failure
+  reads     energyPerNutrientBasis, fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, fibrePerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, sodiumPerNutrientBasis
+  when      HasNutrition
+  check     absent(DuplicateNutrient)
+  message   The nutrition declaration gives {observed}: two values for one nutrient on one basis
+  observed  DuplicateNutrient
+  expected  "one value per nutrient (energy: one in kJ and one in kcal)"
+  reference EU 1169/2011 Art. 30(1), Art. 32
+rule NUT-056
+  title     One value per nutrient in each further nutrient header
+  severity  failure
+  reads     energyPerNutrientBasis, fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, fibrePerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, sodiumPerNutrientBasis
+  each      nutrientHeader
+  check     absent(if count($.energyPerNutrientBasis) > (if present(amount($.energyPerNutrientBasis, "KJO")) then 1 else 0) + (if present(amount($.energyPerNutrientBasis, "E14")) then 1 else 0) then concat("energy ", $.energyPerNutrientBasis) else if count($.fatPerNutrientBasis) > 1 then concat("fat ", $.fatPerNutrientBasis) else if count($.saturatedFatPerNutrientBasis) > 1 then concat("saturates ", $.saturatedFatPerNutrientBasis) else if count($.carbohydratesPerNutrientBasis) > 1 then concat("carbohydrate ", $.carbohydratesPerNutrientBasis) else if count($.sugarsPerNutrientBasis) > 1 then concat("sugars ", $.sugarsPerNutrientBasis) else if count($.fibrePerNutrientBasis) > 1 then concat("fibre ", $.fibrePerNutrientBasis) else if count($.proteinPerNutrientBasis) > 1 then concat("protein ", $.proteinPerNutrientBasis) else if count($.saltPerNutrientBasis) > 1 then concat("salt ", $.saltPerNutrientBasis) else if count($.sodiumPerNutrientBasis) > 1 then concat("sodium ", $.sodiumPerNutrientBasis) else missing)
+  message   Nutrient header {key} gives {observed}: two values for one nutrient on one basis
+  observed  if count($.energyPerNutrientBasis) > (if present(amount($.energyPerNutrientBasis, "KJO")) then 1 else 0) + (if present(amount($.energyPerNutrientBasis, "E14")) then 1 else 0) then concat("energy ", $.energyPerNutrientBasis) else if count($.fatPerNutrientBasis) > 1 then concat("fat ", $.fatPerNutrientBasis) else if count($.saturatedFatPerNutrientBasis) > 1 then concat("saturates ", $.saturatedFatPerNutrientBasis) else if count($.carbohydratesPerNutrientBasis) > 1 then concat("carbohydrate ", $.carbohydratesPerNutrientBasis) else if count($.sugarsPerNutrientBasis) > 1 then concat("sugars ", $.sugarsPerNutrientBasis) else if count($.fibrePerNutrientBasis) > 1 then concat("fibre ", $.fibrePerNutrientBasis) else if count($.proteinPerNutrientBasis) > 1 then concat("protein ", $.proteinPerNutrientBasis) else if count($.saltPerNutrientBasis) > 1 then concat("salt ", $.saltPerNutrientBasis) else if count($.sodiumPerNutrientBasis) > 1 then concat("sodium ", $.sodiumPerNutrientBasis) else missing
+  expected  "one value per nutrient (energy: one in kJ and one in kcal)"
+  reference EU 1169/2011 Art. 30(1), Art. 32, Art. 33
+  attribute nutrientHeader[$].energyPerNutrientBasis
 """#),
         ("Schemas/rules/quantity-dates.rules", #"""
 set quantity-dates
@@ -1647,6 +1671,11 @@ NUT-053 fail food ; energyPerNutrientBasis = 1975 KJO|-472 E14
 NUT-054 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
 NUT-054 fail food ; nutrientHeader[2].nutrientBasisQuantity = 0 GRM ; nutrientHeader[2].servingSize = 0 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
 NUT-054 fail food ; nutrientHeader[2].servingSize = 2 biscuits ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+NUT-055 pass food
+NUT-055 fail food ; fatPerNutrientBasis = 20 GRM|21 GRM
+NUT-055 fail food ; energyPerNutrientBasis = 1975 KJO|1980 KJO|472 E14
+NUT-056 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM
+NUT-056 fail food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM|6 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM|6 GRM
 
 PLA-002 pass food
 PLA-002 fail food ; fatPerNutrientBasis = 40 GRM ; carbohydratesPerNutrientBasis = 60 GRM ; proteinPerNutrientBasis = 10 GRM
