@@ -34,6 +34,18 @@ extension Machine {
         case .maxPercentage:
             guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
             return IngredientList.maxPercentage(buffer(span)).map(Fast.number) ?? .missing
+        case .letterShare:
+            guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
+            let text = buffer(span)
+            // In ASCII every byte is one `Character` but CR LF, which is whitespace either way.
+            guard Bytes.isASCII(text) else { return nil }
+            var letters = 0
+            var characters = 0
+            for byte in text where byte != 0x20 && !(byte >= 0x09 && byte <= 0x0D) {
+                characters += 1
+                if (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") { letters += 1 }
+            }
+            return characters == 0 ? .missing : .number(Double(letters) / Double(characters))
         case .percentageSum:
             guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
             return IngredientList.topLevelPercentageSum(buffer(span)).map(Fast.number) ?? .missing

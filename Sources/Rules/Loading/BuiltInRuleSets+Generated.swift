@@ -1262,16 +1262,18 @@ rule PLA-008
   observed  if UnfilledTable then "energy, fat, carbohydrate, protein and salt: 0" else sameValueNames("fat", SameFat, "saturates", SameSaturates, "carbohydrate", SameCarbohydrate, "sugars", SameSugars, "protein", SameProtein, "salt", SameSalt)
   expected  "at most two nutrients of 1 g or more with one value (sugars equal to carbohydrate count once), and not every value 0 (except water, tea, coffee, sweeteners and other Annex V foods)"
   reference Open Food Facts nutrition checks; EU 1169/2011 Art. 30(1), Annex V
+# A serving size says how much one serving is: a quantity above 0 (as a code or as written on packs),
+# and no more than the pack.
 rule PLA-009
-  title     Serving size not larger than the pack
+  title     Serving size a quantity above 0 and not larger than the pack
   severity  warning
   reads     servingSize, netContent
-  when      present(NetGrams) and present(if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM"))
-  check     (if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM")) <= NetGrams
-  message   Serving size {observed} is larger than the pack: expected {expected}
+  when      present(servingSize)
+  check     known(dimension(servingSize) in ["mass", "volume"]) and known(num(servingSize) > 0) and not known((if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM")) > NetGrams)
+  message   Serving size {observed} is not a serving of this pack: expected {expected}
   observed  servingSize
-  expected  concat("at most the net content, ", netContent)
-  reference Open Food Facts quantity checks
+  expected  if present(NetGrams) then concat("a quantity above 0, at most the net content, ", netContent) else "a quantity above 0 (30 GRM, 30 g)"
+  reference Open Food Facts quantity checks; EU 1169/2011 Art. 33(1)
 rule PLA-010
   title     Plausible alcoholic strength
   severity  warning
@@ -1694,6 +1696,9 @@ PLA-008 fail food ; energyPerNutrientBasis = 0 KJO|0 E14 ; fatPerNutrientBasis =
 PLA-008 pass food ; productName = Spring water ; energyPerNutrientBasis = 0 KJO|0 E14 ; fatPerNutrientBasis = 0 GRM ; saturatedFatPerNutrientBasis = 0 GRM ; carbohydratesPerNutrientBasis = 0 GRM ; sugarsPerNutrientBasis = 0 GRM ; fibrePerNutrientBasis = 0 GRM ; proteinPerNutrientBasis = 0 GRM ; saltPerNutrientBasis = 0 GRM ; sodiumPerNutrientBasis = 0 GRM
 PLA-009 pass food
 PLA-009 fail food ; servingSize = 250 GRM
+PLA-009 fail food ; servingSize = 0 GRM
+PLA-009 fail food ; servingSize = a handful
+PLA-009 pass food ; servingSize = 25 g
 PLA-010 pass beer
 PLA-010 fail beer ; percentageOfAlcoholByVolume = 85
 PLA-011 pass food
