@@ -106,6 +106,8 @@ extension AttributeCatalog {
               names: Names(en: "Nutrition claim", fi: "Ravitsemusväite", sv: "Näringspåstående")),
         Entry(term: "measured", group: "nutrition", parent: nil, unit: nil, instruction: "check-other",
               names: Names(en: "Measured values", fi: "Mitatut arvot", sv: "Uppmätta värden")),
+        Entry(term: "nutrientHeader", group: "nutrition", parent: nil, unit: nil, instruction: "compare-nutrient",
+              names: Names(en: "Further nutrient basis (per serving, prepared)", fi: "Muu ravintoarvoperuste (annos, valmistettu)", sv: "Annan näringsvärdesbas (portion, tillagad)")),
         Entry(term: "percentageOfAlcoholByVolume", group: "alcohol", parent: nil, unit: nil, instruction: "measure-alcohol",
               names: Names(en: "Alcohol by volume", fi: "Alkoholipitoisuus", sv: "Alkoholhalt")),
         Entry(term: "alcoholicBeverageSubregion", group: "alcohol", parent: nil, unit: nil, instruction: "compare-text",

@@ -17,12 +17,14 @@ extension Machine {
             switch builtin {
             case .num: return num(span)
             case .unit:
-                guard let (_, unit) = firstQuantity(span) else { return .missing }
+                guard let first = firstPart(span) else { return .missing }
+                guard let (_, unit) = knownQuantity(first) else { return nil }
                 return .text(unit)
-            case .isQuantity: return .bool(isQuantity(span))
+            case .isQuantity: return isQuantity(span) ? .bool(true) : nil
             case .dimension:
-                guard let (_, unit) = firstQuantity(span), let known = program.unitTable.lookup(buffer(unit)) else {
-                    return .missing
+                guard let first = firstPart(span) else { return .missing }
+                guard let (_, unit) = knownQuantity(first), let known = program.unitTable.lookup(buffer(unit)) else {
+                    return nil
                 }
                 return .text(store(Bytes.units[Int(known)].dimension.rawValue))
             default: return .bool(Bytes.number(text) != nil)
@@ -32,6 +34,21 @@ extension Machine {
         case .maxPercentage:
             guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
             return IngredientList.maxPercentage(buffer(span)).map(Fast.number) ?? .missing
+        case .letterShare:
+            guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
+            let text = buffer(span)
+            // In ASCII every byte is one `Character` but CR LF, which is whitespace either way.
+            guard Bytes.isASCII(text) else { return nil }
+            var letters = 0
+            var characters = 0
+            for byte in text where byte != 0x20 && !(byte >= 0x09 && byte <= 0x0D) {
+                characters += 1
+                if (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") { letters += 1 }
+            }
+            return characters == 0 ? .missing : .number(Double(letters) / Double(characters))
+        case .percentageSum:
+            guard case .text(let span) = evaluate(program.arguments[Int(node.b)]) else { return nil }
+            return IngredientList.topLevelPercentageSum(buffer(span)).map(Fast.number) ?? .missing
         case .unquantifiedIngredient:
             let name = evaluate(program.arguments[Int(node.b)])
             let statement = evaluate(program.arguments[Int(node.b) + 1])
@@ -183,34 +200,38 @@ extension Machine {
         return (number, Span(start: part.start + Int32(unitStart), count: part.count - Int32(unitStart)))
     }
 
-    /// `Quantity.all(text).first`.
-    private func firstQuantity(_ span: Span) -> (Double, Span)? {
-        var found: (Double, Span)?
+    /// The first non-empty `|`-separated part; nil when there is none.
+    private func firstPart(_ span: Span) -> Span? {
+        var found: Span?
         forEachPart(span) { part in
-            found = quantity(part)
-            return found == nil
+            found = part
+            return false
         }
         return found
     }
 
-    /// `num(x)`: the first part as a plain number, else as a quantity's number.
-    private func num(_ span: Span) -> Fast {
-        var head = span
-        forEachPart(span) { part in
-            head = part
-            return false
-        }
-        if let number = Bytes.number(buffer(head)) { return .number(number) }
-        return quantity(head).map { .number($0.0) } ?? .missing
+    /// `quantity(part)` when its unit is a known Rec 20 code: then `Quantity.reading` reads it the same
+    /// way; anything else (a label's `300g`, an unknown unit) is left to `Builtin.apply`.
+    private func knownQuantity(_ part: Span) -> (Double, Span)? {
+        guard let (number, unit) = quantity(part), program.unitTable.lookup(buffer(unit)) != nil else { return nil }
+        return (number, unit)
     }
 
-    /// `isQuantity(x)`: at least one part, and every part a number and a known unit.
+    /// `num(x)`: the first part as a plain number, else as a quantity's number; nil (to `Builtin.apply`)
+    /// when the part is no quantity in a known unit.
+    private func num(_ span: Span) -> Fast? {
+        guard let head = firstPart(span) else { return .missing }
+        if let number = Bytes.number(buffer(head)) { return .number(number) }
+        return knownQuantity(head).map { .number($0.0) }
+    }
+
+    /// `isQuantity(x)` when true: at least one part, and every part a number and a known unit code.
     private func isQuantity(_ span: Span) -> Bool {
         var any = false
         var all = true
         forEachPart(span) { part in
             any = true
-            guard let (_, unit) = quantity(part), program.unitTable.lookup(buffer(unit)) != nil else {
+            guard knownQuantity(part) != nil else {
                 all = false
                 return false
             }

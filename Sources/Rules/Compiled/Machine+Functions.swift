@@ -40,12 +40,13 @@ extension Machine {
             defer { start = end + 1 }
             guard end > start else { continue }
             let part = UnsafeBufferPointer(rebasing: text[start..<end])
-            guard let space = part.firstIndex(of: 0x20) else { continue }
+            guard let space = part.firstIndex(of: 0x20) else { return .none }
             var unitStart = space
             while unitStart < part.count, part[unitStart] == 0x20 { unitStart += 1 }
+            // A part in no known unit code may be a label's (`300g`, `1 litre`): `Builtin.apply` reads those.
             guard unitStart < part.count, let number = Bytes.number(UnsafeBufferPointer(rebasing: part[..<space])),
                 let from = program.unitTable.lookup(UnsafeBufferPointer(rebasing: part[unitStart...]))
-            else { continue }
+            else { return .none }
             let known = Bytes.units[Int(from)]
             guard known.dimension == target.dimension else { continue }
             return .some(number * known.factor / target.factor)

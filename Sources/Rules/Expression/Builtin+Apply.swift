@@ -77,13 +77,13 @@ extension Builtin {
             guard let text = first.text else { return first.number.map(Value.number) ?? .missing }
             let head = text.split(separator: "|").first ?? text
             if let number = Quantity.number(head) { return .number(number) }
-            return Quantity(head).map { .number($0.value) } ?? .missing
+            return Quantity.reading(head).map { .number($0.value) } ?? .missing
         case .unit:
-            guard let text = first.text, let quantity = Quantity.all(text).first else { return .missing }
+            guard let text = first.text, let quantity = Quantity.readingAll(text).first else { return .missing }
             return .text(Substring(quantity.unitCode))
         case .units:
             guard let text = first.text else { return .missing }
-            return .list(Quantity.all(text).map { .text(Substring($0.unitCode)) })
+            return .list(Quantity.readingAll(text).map { .text(Substring($0.unitCode)) })
         case .amount, .convert:
             guard let text = first.text, case .text(let unit)? = arguments[1].textValue else {
                 return .missing
@@ -97,13 +97,13 @@ extension Builtin {
                 }
             }
             if self == .convert {
-                for quantity in Quantity.all(text) {
+                for quantity in Quantity.readingAll(text) {
                     if let value = quantity.converted(to: String(unit)) { return .number(value) }
                 }
             }
             return .missing
         case .dimension:
-            guard let text = first.text, let dimension = Quantity.all(text).first?.dimension else { return .missing }
+            guard let text = first.text, let dimension = Quantity.readingAll(text).first?.dimension else { return .missing }
             return .text(Substring(dimension.rawValue))
         case .isNumber:
             guard let text = first.text else { return .missing }
@@ -113,7 +113,7 @@ extension Builtin {
             let parts = text.split(separator: "|")
             return .bool(
                 !parts.isEmpty
-                    && parts.allSatisfy { part in Quantity(part).map { Quantity.units[$0.unitCode] != nil } ?? false })
+                    && parts.allSatisfy { part in Quantity.reading(part).map { Quantity.units[$0.unitCode] != nil } ?? false })
         case .count:
             guard let text = first.text else { return .number(0) }
             return .number(Double(text.split(separator: "|").count))
@@ -182,6 +182,20 @@ extension Builtin {
             guard let text = first.text else { return .missing }
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBufferPointer { IngredientList.maxPercentage($0) }.map(Value.number) ?? .missing
+        case .letterShare:
+            guard let text = first.text else { return .missing }
+            var letters = 0
+            var characters = 0
+            for character in text where !character.isWhitespace {
+                characters += 1
+                if character.isLetter { letters += 1 }
+            }
+            return characters == 0 ? .missing : .number(Double(letters) / Double(characters))
+        case .percentageSum:
+            guard let text = first.text else { return .missing }
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { IngredientList.topLevelPercentageSum($0) }.map(Value.number)
+                ?? .missing
         case .round:
             guard let value = first.number, let places = arguments[1].number else { return .missing }
             var scale = 1.0

@@ -19,6 +19,10 @@ enum Builtin: String, CaseIterable, Sendable {
     /// `isNumber(x)`: the text is a plain number.
     case isNumber
     /// `isQuantity(x)`: every `|`-separated value is a number and a known Rec 20 unit.
+    ///
+    /// These quantity functions (`num`, `unit`, `units`, `convert`, `dimension`, `isQuantity`) also read a
+    /// part written as on a label (`"225 g ℮"`, `"1 litre"`, `"300g"`: `Quantity.reading`); `amount`
+    /// reads only the exact unit code.
     case isQuantity
     /// `count(x)`: how many `|`-separated values.
     case count
@@ -51,6 +55,12 @@ enum Builtin: String, CaseIterable, Sendable {
     case unquantifiedIngredient
     /// `maxPercentage(text)`: the largest figure written before a `%` in the text; missing when none.
     case maxPercentage
+    /// `percentageSum(text)`: the sum of the top-level ingredients' percentages (outside parentheses, in
+    /// the list's first sentence); missing when none.
+    case percentageSum
+    /// `letterShare(text)`: the share (0 to 1) of the characters other than spaces that are letters;
+    /// missing when there are none.
+    case letterShare
     /// `min`/`max` ignore missing arguments (missing only when all are).
     case abs, min, max
     /// `round(x, decimals)`.
@@ -80,7 +90,7 @@ enum Builtin: String, CaseIterable, Sendable {
             .gtinCountry, .known:
             1...1
         case .amount, .convert, .has, .mentionsAllergen, .matches, .round, .inList, .unquantifiedIngredient: 2...2
-        case .maxPercentage: 1...1
+        case .maxPercentage, .percentageSum, .letterShare: 1...1
         case .sameValueNames: 2...32
         case .concat: 1...16
         case .mentions: 2...64

@@ -196,4 +196,40 @@ enum IngredientList {
         }
         return result
     }
+
+    /// The sum of the percentages of the top-level ingredients: figures before a `%` outside parentheses
+    /// and brackets (a compound ingredient's parts are shares of that ingredient, not of the food), up to
+    /// the end of the list's first sentence (`. ` outside parentheses: "Cocoa solids 70 % minimum." after
+    /// the list is not an ingredient); nil when there is none.
+    static func topLevelPercentageSum(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var result: Double?
+        var depth = 0
+        for index in 0..<text.count {
+            switch text[index] {
+            case UInt8(ascii: "("), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
+            case UInt8(ascii: "."):
+                if depth == 0, index + 1 < text.count, text[index + 1] == 0x20 { return result }
+            case UInt8(ascii: "%") where depth == 0:
+                if let value = figure(before: index, in: text) { result = (result ?? 0) + value }
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// The number written just before `text[index]` (spaces between allowed; `,` as a decimal point).
+    private static func figure(before index: Int, in text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var end = index
+        while end > 0, text[end - 1] == 0x20 { end -= 1 }
+        var start = end
+        while start > 0,
+            text[start - 1] >= 0x30 && text[start - 1] <= 0x39 || text[start - 1] == UInt8(ascii: ".")
+                || text[start - 1] == UInt8(ascii: ",")
+        {
+            start -= 1
+        }
+        guard start < end else { return nil }
+        return Bytes.number(UnsafeBufferPointer(rebasing: text[start..<end]))
+    }
 }

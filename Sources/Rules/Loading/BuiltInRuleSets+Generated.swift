@@ -383,16 +383,31 @@ rule EU-017
   expected  "the ingredient's percentage in the list, e.g. strawberries 12%"
   reference EU 1169/2011 Art. 9(1)(d), Art. 22, Annex VIII
   attribute ingredientStatement
+# Annex VIII(4)(a) (quoted from memory, verify): where an ingredient's quantity or the total of all
+# ingredients on the label exceeds 100 %, the weight used to prepare 100 g of the food is declared
+# instead. Only top-level percentages add up: a compound ingredient's parts are shares of it.
 rule EU-018
-  title     Ingredient percentages at most 100 %
+  title     Ingredient percentages at most 100 %, each and together
   severity  failure
   reads     ingredientStatement
   when      present(maxPercentage(ingredientStatement))
-  check     maxPercentage(ingredientStatement) <= 100
-  message   The ingredient list declares {observed}, more than the whole food
-  observed  concat(maxPercentage(ingredientStatement), " %")
-  expected  "at most 100 %"
-  reference EU 1169/2011 Art. 22, Annex VIII(3)
+  check     maxPercentage(ingredientStatement) <= 100 and not known(percentageSum(ingredientStatement) > 100)
+  message   The ingredient list declares {observed}, more than the whole food; above 100 % the weight used for 100 g of the food is declared instead
+  observed  if known(maxPercentage(ingredientStatement) > 100) then concat(maxPercentage(ingredientStatement), " %") else concat(percentageSum(ingredientStatement), " % in all (the top-level ingredients' percentages added up)")
+  expected  "at most 100 % for each ingredient and for all of them together"
+  reference EU 1169/2011 Art. 22, Annex VIII(3) and (4)(a)
+# A list of ingredients names ingredients: a statement that is mostly digits, signs or codes, or a
+# placeholder, is a field filled to pass a mandatory check (Art. 18(1): the ingredients, by name).
+rule EU-019
+  title     Ingredient statement in words, not digits, noise or a placeholder
+  severity  failure
+  reads     ingredientStatement
+  when      present(ingredientStatement)
+  check     known(letterShare(ingredientStatement) >= 0.5) and known(length(ingredientStatement) >= 3) and not known(lower(ingredientStatement) in ["n/a", "na", "n.a.", "tbd", "tba", "none", "null", "xxx", "xxxx", "test", "ingredients", "ingredients:", "-", "--", "---", "..."])
+  message   The ingredient statement "{observed}" names no ingredients: it is mostly digits or signs, or a placeholder
+  observed  ingredientStatement
+  expected  concat("the ingredients by name (", round(letterShare(ingredientStatement) * 100, 0), " % of its characters are letters; at least 50 % expected)")
+  reference EU 1169/2011 Art. 9(1)(b), Art. 18(1)
 """#),
         ("Schemas/rules/allergens.rules", #"""
 set allergens
@@ -982,6 +997,44 @@ rule NUT-053
   observed  concat(EnergyKcal, " kcal")
   expected  "0 kcal or more"
   reference EU 1169/2011 Art. 32(2), Annex XIV
+# Values per portion (a further nutrient header, `nutrientHeader[N].…` from a GDSN CIN) need the
+# portion quantified: a header whose basis is not a quantity, or is 0, says per what nothing.
+rule NUT-054
+  title     Per-serving values on a quantified serving size above 0
+  severity  failure
+  reads     nutrientBasisQuantity, servingSize
+  each      nutrientHeader
+  when      present($.energyPerNutrientBasis) or present($.fatPerNutrientBasis) or present($.carbohydratesPerNutrientBasis) or present($.sugarsPerNutrientBasis) or present($.proteinPerNutrientBasis) or present($.saltPerNutrientBasis)
+  check     known(dimension(if present($.nutrientBasisQuantity) then $.nutrientBasisQuantity else $.servingSize) in ["mass", "volume"]) and known(num(if present($.nutrientBasisQuantity) then $.nutrientBasisQuantity else $.servingSize) > 0)
+  message   Nutrient header {key} gives values per {observed}, which is not a serving size: expected {expected}
+  observed  if present($.nutrientBasisQuantity) then $.nutrientBasisQuantity else if present($.servingSize) then $.servingSize else "(no basis or serving size)"
+  expected  "a quantity in g or ml above 0, such as 30 GRM"
+  reference EU 1169/2011 Art. 33(1)
+  attribute nutrientHeader[$].nutrientBasisQuantity
+# One nutrient, one value per basis (Art. 30(1), 32): a pool export with two entries of one nutrient code
+# in one header arrives as two values joined by "|" (energy: one in kJ and one in kcal).
+define DuplicateNutrient = if count(energyPerNutrientBasis) > (if present(amount(energyPerNutrientBasis, "KJO")) then 1 else 0) + (if present(amount(energyPerNutrientBasis, "E14")) then 1 else 0) then concat("energy ", energyPerNutrientBasis) else if count(fatPerNutrientBasis) > 1 then concat("fat ", fatPerNutrientBasis) else if count(saturatedFatPerNutrientBasis) > 1 then concat("saturates ", saturatedFatPerNutrientBasis) else if count(carbohydratesPerNutrientBasis) > 1 then concat("carbohydrate ", carbohydratesPerNutrientBasis) else if count(sugarsPerNutrientBasis) > 1 then concat("sugars ", sugarsPerNutrientBasis) else if count(fibrePerNutrientBasis) > 1 then concat("fibre ", fibrePerNutrientBasis) else if count(proteinPerNutrientBasis) > 1 then concat("protein ", proteinPerNutrientBasis) else if count(saltPerNutrientBasis) > 1 then concat("salt ", saltPerNutrientBasis) else if count(sodiumPerNutrientBasis) > 1 then concat("sodium ", sodiumPerNutrientBasis) else missing
+rule NUT-055
+  title     One value per nutrient (energy: one kJ and one kcal)
+  severity  failure
+  reads     energyPerNutrientBasis, fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, fibrePerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, sodiumPerNutrientBasis
+  when      HasNutrition
+  check     absent(DuplicateNutrient)
+  message   The nutrition declaration gives {observed}: two values for one nutrient on one basis
+  observed  DuplicateNutrient
+  expected  "one value per nutrient (energy: one in kJ and one in kcal)"
+  reference EU 1169/2011 Art. 30(1), Art. 32
+rule NUT-056
+  title     One value per nutrient in each further nutrient header
+  severity  failure
+  reads     energyPerNutrientBasis, fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, fibrePerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, sodiumPerNutrientBasis
+  each      nutrientHeader
+  check     absent(if count($.energyPerNutrientBasis) > (if present(amount($.energyPerNutrientBasis, "KJO")) then 1 else 0) + (if present(amount($.energyPerNutrientBasis, "E14")) then 1 else 0) then concat("energy ", $.energyPerNutrientBasis) else if count($.fatPerNutrientBasis) > 1 then concat("fat ", $.fatPerNutrientBasis) else if count($.saturatedFatPerNutrientBasis) > 1 then concat("saturates ", $.saturatedFatPerNutrientBasis) else if count($.carbohydratesPerNutrientBasis) > 1 then concat("carbohydrate ", $.carbohydratesPerNutrientBasis) else if count($.sugarsPerNutrientBasis) > 1 then concat("sugars ", $.sugarsPerNutrientBasis) else if count($.fibrePerNutrientBasis) > 1 then concat("fibre ", $.fibrePerNutrientBasis) else if count($.proteinPerNutrientBasis) > 1 then concat("protein ", $.proteinPerNutrientBasis) else if count($.saltPerNutrientBasis) > 1 then concat("salt ", $.saltPerNutrientBasis) else if count($.sodiumPerNutrientBasis) > 1 then concat("sodium ", $.sodiumPerNutrientBasis) else missing)
+  message   Nutrient header {key} gives {observed}: two values for one nutrient on one basis
+  observed  if count($.energyPerNutrientBasis) > (if present(amount($.energyPerNutrientBasis, "KJO")) then 1 else 0) + (if present(amount($.energyPerNutrientBasis, "E14")) then 1 else 0) then concat("energy ", $.energyPerNutrientBasis) else if count($.fatPerNutrientBasis) > 1 then concat("fat ", $.fatPerNutrientBasis) else if count($.saturatedFatPerNutrientBasis) > 1 then concat("saturates ", $.saturatedFatPerNutrientBasis) else if count($.carbohydratesPerNutrientBasis) > 1 then concat("carbohydrate ", $.carbohydratesPerNutrientBasis) else if count($.sugarsPerNutrientBasis) > 1 then concat("sugars ", $.sugarsPerNutrientBasis) else if count($.fibrePerNutrientBasis) > 1 then concat("fibre ", $.fibrePerNutrientBasis) else if count($.proteinPerNutrientBasis) > 1 then concat("protein ", $.proteinPerNutrientBasis) else if count($.saltPerNutrientBasis) > 1 then concat("salt ", $.saltPerNutrientBasis) else if count($.sodiumPerNutrientBasis) > 1 then concat("sodium ", $.sodiumPerNutrientBasis) else missing
+  expected  "one value per nutrient (energy: one in kJ and one in kcal)"
+  reference EU 1169/2011 Art. 30(1), Art. 32, Art. 33
+  attribute nutrientHeader[$].energyPerNutrientBasis
 """#),
         ("Schemas/rules/quantity-dates.rules", #"""
 set quantity-dates
@@ -992,15 +1045,17 @@ define MeasuredNet = if Liquid then convert(measured.netContent, "MLT") else con
 # Directive 76/211/EEC Annex I(2.4): tolerable negative error by nominal quantity (g or ml).
 define TolerableNegativeError = if NetGrams <= 50 then 0.09 * NetGrams else if NetGrams <= 100 then 4.5 else if NetGrams <= 200 then 0.045 * NetGrams else if NetGrams <= 300 then 9 else if NetGrams <= 500 then 0.03 * NetGrams else if NetGrams <= 1000 then 15 else if NetGrams <= 10000 then 0.015 * NetGrams else if NetGrams <= 15000 then 150 else 0.01 * NetGrams
 
+# Quantities written as on packs ("225 g ℮", "1 litre", "300g", "4 x 125 g") are read into a number and a
+# Rec 20 unit by every quantity function (Quantity.reading), so these rules flag only what cannot be read.
 rule QTY-001
-  title     Net quantity is a number and a unit
+  title     Net quantity is a number and a unit (a Rec 20 code, or a unit as written on packs)
   severity  failure
   reads     netContent
   when      present(netContent)
   check     isQuantity(netContent) and num(netContent) > 0
-  message   Net quantity {observed} must be a positive number with a UN/ECE Rec 20 unit, e.g. 500 GRM
+  message   Net quantity {observed} cannot be read as a positive number and a unit, e.g. 500 GRM or 500 g
   observed  netContent
-  expected  "number and unit code"
+  expected  "number and unit (500 GRM, 500 g, 1 litre, 4 x 125 g)"
   reference EU 1169/2011 Art. 23(1)
 rule QTY-002
   title     Net quantity in litres, centilitres, millilitres, kilograms or grams
@@ -1151,6 +1206,11 @@ define SameCarbohydrate = if known(Carbohydrate >= 1) then Carbohydrate else mis
 define SameSugars = if known(Sugars >= 1) and not known(Sugars == Carbohydrate) then Sugars else missing
 define SameProtein = if known(Protein >= 1) then Protein else missing
 define SameSalt = if known(Salt >= 1) then Salt else missing
+# A table of nothing but zeros (energy, fat, carbohydrate and protein 0, salt 0 or not given) is a
+# template left unfilled; water, tea, coffee, sweeteners and the other Annex V foods really are zero.
+define AllZero = known(num(energyPerNutrientBasis) == 0) and known(Fat == 0) and known(Carbohydrate == 0) and known(Protein == 0) and not known(Salt > 0)
+define ZeroFood = AnnexV or known(mentions(productName, "water", "vesi", "vatten", "tea", "coffee", "kahvi", "kaffe", "sweetener", "makeutus", "sötningsmedel"))
+define UnfilledTable = AllZero and not ZeroFood
 
 rule PLA-002
   title     Fat, carbohydrate, protein and salt add up to at most 105 g
@@ -1193,25 +1253,27 @@ rule PLA-006
   expected  concat(round(ComputedKcal, 0), " kcal ± 30 % from fat, carbohydrate, protein, fibre and alcohol")
   reference Open Food Facts nutrition checks
 rule PLA-008
-  title     Not three or more major nutrients with the same value of 1 g or more
+  title     Not three or more major nutrients with the same value of 1 g or more, nor every value 0
   severity  warning
-  reads     fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis
+  reads     fatPerNutrientBasis, saturatedFatPerNutrientBasis, carbohydratesPerNutrientBasis, sugarsPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, energyPerNutrientBasis
   when      HasNutrition
-  check     sameValueCount(SameFat, SameSaturates, SameCarbohydrate, SameSugars, SameProtein, SameSalt) < 3
-  message   Three or more major nutrients have the same value ({observed} g per 100 g); the declaration is probably copied wrong
-  observed  sameValueNames("fat", SameFat, "saturates", SameSaturates, "carbohydrate", SameCarbohydrate, "sugars", SameSugars, "protein", SameProtein, "salt", SameSalt)
-  expected  "at most two nutrients of 1 g or more with one value (sugars equal to carbohydrate count once)"
-  reference Open Food Facts nutrition checks
+  check     sameValueCount(SameFat, SameSaturates, SameCarbohydrate, SameSugars, SameProtein, SameSalt) < 3 and not UnfilledTable
+  message   Major nutrients share one value ({observed} g per 100 g); the declaration is probably copied wrong or left unfilled
+  observed  if UnfilledTable then "energy, fat, carbohydrate, protein and salt: 0" else sameValueNames("fat", SameFat, "saturates", SameSaturates, "carbohydrate", SameCarbohydrate, "sugars", SameSugars, "protein", SameProtein, "salt", SameSalt)
+  expected  "at most two nutrients of 1 g or more with one value (sugars equal to carbohydrate count once), and not every value 0 (except water, tea, coffee, sweeteners and other Annex V foods)"
+  reference Open Food Facts nutrition checks; EU 1169/2011 Art. 30(1), Annex V
+# A serving size says how much one serving is: a quantity above 0 (as a code or as written on packs),
+# and no more than the pack.
 rule PLA-009
-  title     Serving size not larger than the pack
+  title     Serving size a quantity above 0 and not larger than the pack
   severity  warning
   reads     servingSize, netContent
-  when      present(NetGrams) and present(if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM"))
-  check     (if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM")) <= NetGrams
-  message   Serving size {observed} is larger than the pack: expected {expected}
+  when      present(servingSize)
+  check     known(dimension(servingSize) in ["mass", "volume"]) and known(num(servingSize) > 0) and not known((if Liquid then convert(servingSize, "MLT") else convert(servingSize, "GRM")) > NetGrams)
+  message   Serving size {observed} is not a serving of this pack: expected {expected}
   observed  servingSize
-  expected  concat("at most the net content, ", netContent)
-  reference Open Food Facts quantity checks
+  expected  if present(NetGrams) then concat("a quantity above 0, at most the net content, ", netContent) else "a quantity above 0 (30 GRM, 30 g)"
+  reference Open Food Facts quantity checks; EU 1169/2011 Art. 33(1)
 rule PLA-010
   title     Plausible alcoholic strength
   severity  warning
@@ -1242,6 +1304,26 @@ rule PLA-012
   observed  productName
   expected  "at least 3 characters"
   reference Open Food Facts checks
+# A further nutrient header as sold (not PREPARED) in the primary header's dimension gives the per-100 g
+# values scaled by its basis: within 10 % of that, plus what rounding allows (Annex XV; 5 kJ, 2 kcal,
+# 0.5 g, 0.05 g of salt).
+rule PLA-013
+  title     Per-serving values follow the per-100 g values and the serving size
+  severity  warning
+  reads     energyPerNutrientBasis, fatPerNutrientBasis, carbohydratesPerNutrientBasis, proteinPerNutrientBasis, saltPerNutrientBasis, nutrientBasisQuantity
+  each      nutrientHeader
+  when      not known($.preparationStateCode == "PREPARED") and known(dimension($.nutrientBasisQuantity) == dimension(nutrientBasisQuantity)) and known(convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) > 0) and known(num(nutrientBasisQuantity) > 0)
+  check     not known(abs(amount($.energyPerNutrientBasis, "KJO") - EnergyKJ * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > EnergyKJ * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 5)
+            and not known(abs(amount($.energyPerNutrientBasis, "E14") - EnergyKcal * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > EnergyKcal * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 2)
+            and not known(abs(convert($.fatPerNutrientBasis, "GRM") - Fat * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Fat * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.5)
+            and not known(abs(convert($.carbohydratesPerNutrientBasis, "GRM") - Carbohydrate * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Carbohydrate * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.5)
+            and not known(abs(convert($.proteinPerNutrientBasis, "GRM") - Protein * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Protein * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.5)
+            and not known(abs(convert($.saltPerNutrientBasis, "GRM") - Salt * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity)) > Salt * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity) * 0.1 + 0.05)
+  message   Nutrient header {key} declares {observed}, which does not follow the per-100 g values and its basis: expected {expected}
+  observed  concat("energy ", $.energyPerNutrientBasis, ", fat ", $.fatPerNutrientBasis, ", carbohydrate ", $.carbohydratesPerNutrientBasis, ", protein ", $.proteinPerNutrientBasis, ", salt ", $.saltPerNutrientBasis, " per ", $.nutrientBasisQuantity)
+  expected  concat("about ", round(EnergyKJ * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 0), " kJ, fat ", round(Fat * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 1), " g, carbohydrate ", round(Carbohydrate * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 1), " g, protein ", round(Protein * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 1), " g, salt ", round(Salt * convert($.nutrientBasisQuantity, unit(nutrientBasisQuantity)) / num(nutrientBasisQuantity), 2), " g (the per-100 values scaled to ", $.nutrientBasisQuantity, ", within 10 %)")
+  reference EU 1169/2011 Art. 33(1), Annex XV; EC guidance on tolerances (2012)
+  attribute nutrientHeader[$].energyPerNutrientBasis
 """#),
     ]
 
@@ -1430,6 +1512,13 @@ EU-017 pass master ; regulatedProductName@en = Strawberry jam ; ingredientStatem
 EU-017 fail master ; regulatedProductName@en = Strawberry jam ; ingredientStatement@en = sugar, strawberries, gelling agent (pectin)
 EU-018 pass food
 EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 140%, WHEAT flour, sugar
+EU-018 fail food ; ingredientStatement = wholegrain OAT flakes 60%, WHEAT flour 45%, sugar
+EU-018 pass food ; ingredientStatement = milk chocolate 60% (sugar, cocoa butter 30%, whole MILK powder 25%), wholegrain OAT flakes 40%. Cocoa solids 30 % minimum.
+EU-019 pass food
+EU-019 pass food ; ingredientStatement = Water, sugar 10%, acid (E 330), vitamin B12, E 202, E 211.
+EU-019 fail food ; ingredientStatement = 0000000000 1234 5678
+EU-019 fail food ; ingredientStatement = N/A
+EU-019 fail food ; ingredientStatement = ###-### ***
 
 ALG-001 pass food
 ALG-001 fail food ; hasAllergen[XX].allergenLevelOfContainmentCode = CONTAINS
@@ -1516,7 +1605,11 @@ NUT-039 pass food ; measured.saltPerNutrientBasis = 0.95 GRM
 NUT-039 fail food ; measured.saltPerNutrientBasis = 1 GRM
 
 QTY-001 pass food
-QTY-001 fail food ; netContent = 200 grams
+QTY-001 pass food ; netContent = 200 grams
+QTY-001 pass food ; netContent = 200 g ℮
+QTY-001 pass juice ; netContent = 1 litre
+QTY-001 fail food ; netContent = about 200 grams
+QTY-001 fail food ; netContent = 0 g
 QTY-002 pass food
 QTY-002 fail food ; netContent = 0.2 DLT
 QTY-003 pass beer
@@ -1525,12 +1618,16 @@ QTY-004 pass food ; regulatedProductName = Tuna chunks in brine ; drainedWeight 
 QTY-004 fail food ; regulatedProductName = Tuna chunks in brine
 QTY-005 pass food ; drainedWeight = 120 GRM
 QTY-005 fail food ; drainedWeight = 250 GRM
+QTY-005 pass food ; drainedWeight = 120g ; netContent = 200 g ℮
+QTY-005 fail food ; drainedWeight = 0.25 kg ; netContent = 200 g ℮
 QTY-006 pass food
 QTY-006 fail food ; netContent = 12 KGM ; grossWeight = 12.5 KGM
 QTY-007 pass food
 QTY-007 fail food ; packagingMarkedEstimatedSign = yes
 QTY-008 pass food
 QTY-008 fail food ; grossWeight = 190 GRM
+QTY-008 pass food ; grossWeight = 0,215 kg ; netContent = 200g
+QTY-008 fail food ; grossWeight = 190 g ; netContent = 200 g ℮
 QTY-009 pass food ; measured.netContent = 191.5 GRM
 QTY-009 fail food ; measured.netContent = 190.5 GRM
 DAT-001 pass food
@@ -1573,6 +1670,14 @@ NUT-052 pass food
 NUT-052 fail food ; energyPerNutrientBasis = 3900 KJO|932 E14
 NUT-053 pass food
 NUT-053 fail food ; energyPerNutrientBasis = 1975 KJO|-472 E14
+NUT-054 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+NUT-054 fail food ; nutrientHeader[2].nutrientBasisQuantity = 0 GRM ; nutrientHeader[2].servingSize = 0 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+NUT-054 fail food ; nutrientHeader[2].servingSize = 2 biscuits ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+NUT-055 pass food
+NUT-055 fail food ; fatPerNutrientBasis = 20 GRM|21 GRM
+NUT-055 fail food ; energyPerNutrientBasis = 1975 KJO|1980 KJO|472 E14
+NUT-056 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM
+NUT-056 fail food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM|6 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM|6 GRM
 
 PLA-002 pass food
 PLA-002 fail food ; fatPerNutrientBasis = 40 GRM ; carbohydratesPerNutrientBasis = 60 GRM ; proteinPerNutrientBasis = 10 GRM
@@ -1587,14 +1692,22 @@ PLA-008 pass food
 PLA-008 pass food ; productName = Skimmed milk ; fatPerNutrientBasis = 0.1 GRM ; saturatedFatPerNutrientBasis = 0.1 GRM ; saltPerNutrientBasis = 0.1 GRM
 PLA-008 pass juice
 PLA-008 fail food ; fatPerNutrientBasis = 8 GRM ; saturatedFatPerNutrientBasis = 8 GRM
+PLA-008 fail food ; energyPerNutrientBasis = 0 KJO|0 E14 ; fatPerNutrientBasis = 0 GRM ; saturatedFatPerNutrientBasis = 0 GRM ; carbohydratesPerNutrientBasis = 0 GRM ; sugarsPerNutrientBasis = 0 GRM ; fibrePerNutrientBasis = 0 GRM ; proteinPerNutrientBasis = 0 GRM ; saltPerNutrientBasis = 0 GRM ; sodiumPerNutrientBasis = 0 GRM
+PLA-008 pass food ; productName = Spring water ; energyPerNutrientBasis = 0 KJO|0 E14 ; fatPerNutrientBasis = 0 GRM ; saturatedFatPerNutrientBasis = 0 GRM ; carbohydratesPerNutrientBasis = 0 GRM ; sugarsPerNutrientBasis = 0 GRM ; fibrePerNutrientBasis = 0 GRM ; proteinPerNutrientBasis = 0 GRM ; saltPerNutrientBasis = 0 GRM ; sodiumPerNutrientBasis = 0 GRM
 PLA-009 pass food
 PLA-009 fail food ; servingSize = 250 GRM
+PLA-009 fail food ; servingSize = 0 GRM
+PLA-009 fail food ; servingSize = a handful
+PLA-009 pass food ; servingSize = 25 g
 PLA-010 pass beer
 PLA-010 fail beer ; percentageOfAlcoholByVolume = 85
 PLA-011 pass food
 PLA-011 fail food ; netContent = 60 KGM ; grossWeight = 61 KGM ; -packagingMarkedEstimatedSign
 PLA-012 pass food
 PLA-012 fail food ; productName = Ok
+PLA-013 pass food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+PLA-013 fail food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 494 KJO|118 E14 ; nutrientHeader[2].fatPerNutrientBasis = 20 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
+PLA-013 fail food ; nutrientHeader[2].nutrientBasisQuantity = 25 GRM ; nutrientHeader[2].servingSize = 25 GRM ; nutrientHeader[2].energyPerNutrientBasis = 1975 KJO|472 E14 ; nutrientHeader[2].fatPerNutrientBasis = 5 GRM ; nutrientHeader[2].carbohydratesPerNutrientBasis = 15.5 GRM ; nutrientHeader[2].proteinPerNutrientBasis = 2 GRM ; nutrientHeader[2].saltPerNutrientBasis = 0.15 GRM
 DAT-002 fail food ; -bestBeforeDate ; useByDate = 2026-02-30
 DAT-004 fail food ; firstFreezeDate = 2025-13-01
 """#
