@@ -16,6 +16,10 @@ struct CodeLists: Encodable, Sendable {
     var mode: [Entry]
     var productType: [Entry]
     var locationKind: [Entry]
+    /// A received sample's condition, priority and what happens to it afterwards (seed 4.2.5).
+    var condition: [Entry]
+    var priority: [Entry]
+    var decommission: [Entry]
     var roles: [String]
 
     static let all = CodeLists(
@@ -27,6 +31,9 @@ struct CodeLists: Encodable, Sendable {
         mode: entries(InspectionMode.allCases) { "\($0.rawValue) \($0)" },
         productType: entries(ProductType.allCases) { "\($0.rawValue) \($0)" },
         locationKind: entries(LocationKind.allCases) { "\($0.rawValue) \($0)" },
+        condition: entries(ProductCondition.allCases) { "\($0)" },
+        priority: entries(ReceptionPriority.allCases) { "\($0)" },
+        decommission: entries(DecommissionType.allCases) { $0 == .return ? "return to the manufacturer" : "\($0)" },
         roles: UserRole.allCases.map(\.name))
 
     static func entries<Code: RawRepresentable>(_ cases: [Code], _ label: (Code) -> String) -> [Entry]

@@ -357,7 +357,7 @@ paths:
   /v1/codelists:
     get:
       operationId: getCodeLists
-      summary: Every code a device shows (statuses, skip reasons, verdicts, modes, roles).
+      summary: Every code a device shows (statuses, skip reasons, verdicts, modes, reception condition, priority and decommission, roles).
       responses:
         "200":
           description: The code lists.
@@ -365,7 +365,7 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [batchStatus, collectionStatus, skipReason, inspectionStatus, verdict, mode, productType, locationKind, roles]
+                required: [batchStatus, collectionStatus, skipReason, inspectionStatus, verdict, mode, productType, locationKind, condition, priority, decommission, roles]
                 properties:
                   batchStatus: { $ref: "#/components/schemas/CodeList" }
                   collectionStatus: { $ref: "#/components/schemas/CodeList" }
@@ -375,6 +375,9 @@ paths:
                   mode: { $ref: "#/components/schemas/CodeList" }
                   productType: { $ref: "#/components/schemas/CodeList" }
                   locationKind: { $ref: "#/components/schemas/CodeList" }
+                  condition: { $ref: "#/components/schemas/CodeList" }
+                  priority: { $ref: "#/components/schemas/CodeList" }
+                  decommission: { $ref: "#/components/schemas/CodeList" }
                   roles:
                     type: array
                     items: { $ref: "#/components/schemas/Role" }

@@ -98,6 +98,9 @@ public typealias LocationKind = Inspection.LocationKind
 public typealias ProductType = Inspection.ProductType
 public typealias SkipReason = Inspection.SkipReason
 public typealias Verdict = Inspection.Verdict
+public typealias ProductCondition = Inspection.ProductCondition
+public typealias ReceptionPriority = Inspection.ReceptionPriority
+public typealias DecommissionType = Inspection.DecommissionType
 
 extension AuditService {
     /// The real clock, for callers that must name a default without importing the log module.

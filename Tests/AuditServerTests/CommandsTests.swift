@@ -194,6 +194,13 @@ struct CommandsTests {
             let token = try await fixture.login(client, "inspector")
             let lists = try ServerFixture.object(try await fixture.send(client, .get, "/v1/codelists", token: token))
             #expect((lists["skipReason"] as? [[String: Any]])?.count == 3)
+            // What a receiver picks from (seed 4.2.5), with the defaults first.
+            func labels(_ list: String) -> [String] {
+                (lists[list] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
+            }
+            #expect(labels("condition") == ["good", "damaged"])
+            #expect(labels("priority") == ["normal", "high", "urgent"])
+            #expect(labels("decommission") == ["donate", "dispose", "return to the manufacturer"])
             #expect(lists["roles"] as? [String] == UserRole.allCases.map(\.name))
             let locations = try ServerFixture.object(
                 try await fixture.send(client, .get, "/v1/locations", token: token))
