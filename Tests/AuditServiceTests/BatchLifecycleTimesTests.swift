@@ -12,11 +12,7 @@ import Testing
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
         _ = try await service.execute(bundle: catalogueCommands())
-        var counter = 0
-        func envelope(_ command: InspectionCommand) -> CommandEnvelope {
-            counter += 1
-            return CommandEnvelope(commandID: "t\(counter)", actor: "i1", command: command)
-        }
+        let envelope = Envelopes(prefix: "t", actor: "i1")
         func allocate() async throws -> String {
             let outcome = try await service.execute(
                 envelope(

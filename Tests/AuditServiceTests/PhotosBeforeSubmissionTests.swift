@@ -10,11 +10,7 @@ import Testing
         let fixture = try ServiceFixture()
         let service = try await fixture.open()
         _ = try await service.execute(bundle: catalogueCommands())
-        var counter = 0
-        func envelope(_ command: InspectionCommand) -> CommandEnvelope {
-            counter += 1
-            return CommandEnvelope(commandID: "c\(counter)", actor: "i1", command: command)
-        }
+        let envelope = Envelopes(prefix: "c", actor: "i1")
         let allocated = try await service.execute(
             envelope(.allocateBatch(AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 2))))
         let batchID = try #require(allocated.createdID)

@@ -71,3 +71,20 @@ func catalogueCommands() -> [CommandEnvelope] {
         CommandEnvelope(commandID: "setup-\($0.offset)", actor: "admin", command: $0.element)
     }
 }
+
+/// Numbered envelopes for one actor (`c1`, `c2`, …): what a device sends in a test's walk.
+final class Envelopes {
+    private let prefix: String
+    private let actor: String
+    private var count = 0
+
+    init(prefix: String, actor: String) {
+        self.prefix = prefix
+        self.actor = actor
+    }
+
+    func callAsFunction(_ command: InspectionCommand) -> CommandEnvelope {
+        count += 1
+        return CommandEnvelope(commandID: "\(prefix)\(count)", actor: actor, command: command)
+    }
+}
