@@ -102,6 +102,7 @@ public enum AuditTrail {
             case .datasheetImported(let event): return isProduct(event.gtin)
             case .ruleCheckRecorded(let event): return isProduct(event.gtin)
             case .productReceived(let event): return isProduct(event.gtin) || isInspector(event.receivedBy)
+            case .replacementRequested(let event): return isProduct(event.gtin) || isInspector(event.requestedBy)
             case .locationRegistered: return false
             default:
                 if let task = event.taskID { return tasks.contains(task) || isInspector(actor) }

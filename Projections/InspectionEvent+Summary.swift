@@ -47,6 +47,9 @@ extension InspectionEvent {
         case .productReceived(let event):
             "received \(event.gtin) at \(event.locationID), priority \(event.priority.rawValue)"
                 + (event.inspectBefore.map { ", inspect before \($0.iso8601)" } ?? "")
+                + (event.condition == .damaged ? ", damaged" : "")
+        case .replacementRequested(let event):
+            "replacement of damaged sample \(event.gtin) asked for (reception \(event.receptionID))"
         case .batchAllocated(let event):
             "batch \(event.batchID) to \(event.inspectorID) at \(event.locationID), mode \(ReportLabels.mode(event.mode.rawValue)), \(event.tasks.count) task\(event.tasks.count == 1 ? "" : "s")"
         case .adHocTaskAllocated(let event): "ad-hoc task \(event.taskID) for \(event.gtin) to \(event.inspectorID)"

@@ -67,6 +67,7 @@ public enum ProjectionCatalog {
     public static let all: [any Projection] = [
         BatchProjection(), QualityProjection(), InspectorProjection(),
         CoverageProjection(), ProductProjection(), PhotoProjection(),
+        PlainProjectionAdapter(ReceptionProjection()),
     ]
 
     /// Read models an earlier version kept and this one does not: a database built by that

@@ -28,6 +28,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case checkDatasheets
     case listTasks
     case getPhoto
+    case listReceptions
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -51,6 +52,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .listRules, .listTasks:
             .get
         case .getPhoto: .get
+        case .listReceptions: .get
         }
     }
 
@@ -81,6 +83,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .checkDatasheets: "/v1/datasheets/check"
         case .listTasks: "/v1/tasks"
         case .getPhoto: "/v1/photos/{sha256}"
+        case .listReceptions: "/v1/receptions"
         }
     }
 
@@ -102,6 +105,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .history, .verify, .listRules, .listTasks:
             0
         case .getPhoto: 0
+        case .listReceptions: 0
         }
     }
 

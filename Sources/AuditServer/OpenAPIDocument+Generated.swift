@@ -672,6 +672,25 @@ paths:
         "400": { $ref: "#/components/responses/Problem" }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
+  /v1/receptions:
+    get:
+      operationId: listReceptions
+      summary: Samples received at the inspection centres (seed 4.2.5), newest first. A receiver sees only the receptions they entered.
+      parameters:
+        - { name: receiver, in: query, description: "Only this receiver's receptions (a receiver may name only themselves).", schema: { type: string } }
+        - { name: limit, in: query, schema: { type: integer, minimum: 1, maximum: 200 } }
+        - { name: offset, in: query, schema: { type: integer, minimum: 0, maximum: 1000000 } }
+        - { $ref: "#/components/parameters/waitFor" }
+      responses:
+        "200":
+          description: One page of receptions.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/ReceptionPage" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
 components:
   parameters:
     waitFor:
@@ -840,6 +859,36 @@ components:
             warning: { type: integer, minimum: 0 }
             failure: { type: integer, minimum: 0 }
             open: { type: integer, minimum: 0 }
+    Reception:
+      type: object
+      required: [receptionID, gtin, productName, manufacturer, locationID, receivedBy, receivedAt, condition, conditionLabel, priority, priorityLabel, decommission, decommissionLabel, storageLocation, replacementRequested]
+      properties:
+        receptionID: { type: string }
+        gtin: { type: string, pattern: "^[0-9]{14}$" }
+        productName: { type: string, description: "Empty when the product is not known to the read models yet." }
+        manufacturer: { type: string }
+        locationID: { type: string, description: "The inspection centre." }
+        receivedBy: { type: string }
+        receivedAt: { type: string, format: date-time, description: "When the receiver confirmed it (device time)." }
+        condition: { type: integer, minimum: 0, maximum: 1, description: "0 good, 1 damaged (GET /v1/codelists: condition)." }
+        conditionLabel: { type: string }
+        priority: { type: integer, minimum: 0, maximum: 2, description: "0 normal, 1 high, 2 urgent." }
+        priorityLabel: { type: string }
+        inspectBefore: { type: string, format: date-time }
+        decommission: { type: integer, minimum: 0, maximum: 2, description: "0 donate, 1 dispose, 2 return to the manufacturer." }
+        decommissionLabel: { type: string }
+        storageLocation: { type: string, description: "The scanned shelf barcode." }
+        replacementRequested: { type: boolean, description: "The sample arrived damaged: it is not queued for inspection and a replacement was asked for (event ReplacementRequested)." }
+    ReceptionPage:
+      type: object
+      required: [total, offset, limit, items]
+      properties:
+        total: { type: integer, minimum: 0 }
+        offset: { type: integer, minimum: 0 }
+        limit: { type: integer, minimum: 1 }
+        items:
+          type: array
+          items: { $ref: "#/components/schemas/Reception" }
 
 """#
 }

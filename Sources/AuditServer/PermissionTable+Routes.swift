@@ -23,6 +23,7 @@ extension PermissionTable {
         case .listTasks: roles(forQuery: .batches)
         // As the web pages' photos; an inspector further only their own and their products' references.
         case .getPhoto: roles(for: WebRoute.photo)
+        case .listReceptions: roles(forQuery: .receptions)
         }
     }
 

@@ -96,6 +96,13 @@ extension Routes {
             if count > 0 { server.requestMetrics.commands(count, outcome: status) }
         }
         let outcomes = results.map(Self.outcome)
+        if let mailer = server.acknowledgements {
+            for (envelope, result) in zip(envelopes, results) where result.status == .accepted {
+                if case .receiveProduct(let reception) = envelope.command {
+                    await mailer.enqueue(receptionID: reception.receptionID)
+                }
+            }
+        }
         // The log's durable end, which the bundle's appends are inside (read without waiting for
         // the service's actor, busy deciding the next group).
         let result = BundleResult(outcomes: outcomes, position: service.log.lastPosition)

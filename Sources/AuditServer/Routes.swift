@@ -45,6 +45,7 @@ struct Routes: Sendable {
         case .checkDatasheets: try await checkDatasheets(request, context)
         case .listTasks: try await listTasks(request, context)
         case .getPhoto: try await sizedPhoto(request, context)
+        case .listReceptions: try await listReceptions(request, context)
         }
     }
 

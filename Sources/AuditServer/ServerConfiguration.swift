@@ -57,6 +57,12 @@ public struct ServerConfiguration: Sendable {
     public var checkWorkers = 1
     /// Datasheet checks that may wait for a worker before the next is answered 503.
     public var checkQueueLimit = 2
+    /// The machine's sendmail interface (`serve --sendmail PATH`): when set, each accepted
+    /// reception's acknowledgement is mailed to the manufacturer's contact its datasheet names.
+    /// The default is none: no mail.
+    public var sendmailPath: String?
+    /// Tries and delays of those mails (tests shorten them).
+    var acknowledgementPolicy = AcknowledgementMailer.Policy()
 
     /// The defaults: loopback:8080, 8-hour sessions, 5 failed logins make that source wait 15 minutes,
     /// 5-minute signature window, 1 MiB bodies, expiry every minute.

@@ -33,6 +33,8 @@ public final class ServerState: Sendable {
     /// The threads datasheet checks run on.
     let checkWorkers: CheckWorkers
     let logger: Logger
+    /// The manufacturers' acknowledgement mails, when `--sendmail` names a sendmail.
+    let acknowledgements: AcknowledgementMailer?
 
     /// State for a server over `service`.
     public init(service: AuditService, configuration: ServerConfiguration, logger: Logger) {
@@ -48,6 +50,10 @@ public final class ServerState: Sendable {
         self.checkWorkers = CheckWorkers(threads: configuration.checkWorkers, queueLimit: configuration.checkQueueLimit)
         self.replays = ReplayGuard(windowSeconds: configuration.signatureWindow.components.seconds)
         self.logger = logger
+        self.acknowledgements = configuration.sendmailPath.map {
+            AcknowledgementMailer(
+                sendmail: $0, service: service, policy: configuration.acknowledgementPolicy, logger: logger)
+        }
     }
 
     /// The server clock in microseconds.

@@ -106,3 +106,7 @@ extension AuditService {
     /// The real clock, for callers that must name a default without importing the log module.
     public static var systemClock: any LogClock { SystemClock() }
 }
+/// One received sample with the words for its codes (`GET /v1/receptions`, the acknowledgement).
+public typealias ReceptionRow = Projections.ReceptionRow
+/// A page of receptions, newest first.
+public typealias ReceptionPage = Projections.ReceptionPage

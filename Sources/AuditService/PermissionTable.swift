@@ -30,6 +30,8 @@ public enum PermissionTable {
         /// A datasheet file checked against the rules, recording nothing (recording is a command:
         /// ``mayRecordDatasheets(_:)``).
         case datasheetCheck
+        /// Samples received at the inspection centres (a receiver's own only).
+        case receptions
     }
 
     /// The roles allowed to send commands of type `kind`: the command's metadata.
@@ -48,6 +50,7 @@ public enum PermissionTable {
         case .coverage, .inspectorAnalytics, .history: [.manager, .auditor, .admin]
         case .verification: [.auditor, .admin]
         case .datasheetCheck: [.steward, .manager, .admin]
+        case .receptions: [.receiver, .manager, .auditor, .admin]
         }
     }
 
@@ -64,6 +67,7 @@ public enum PermissionTable {
         case .history: roles(forQuery: .history)
         // Checking a file records nothing: the steward's job, open to the readers of reports.
         case .rules: roles(forQuery: .datasheetCheck).union([.auditor])
+        case .receptions: roles(forQuery: .receptions)
         }
     }
 
@@ -76,4 +80,8 @@ public enum PermissionTable {
     /// Whether the role sees and acts on only its own batches and tasks: the service's ownership
     /// check on commands, the API's batch and analytics filters and the pages all ask this.
     public static func isLimitedToOwnWork(_ role: UserRole) -> Bool { role == .inspector }
+
+    /// Whether the role sees only the receptions it entered itself: a receiver's list and the
+    /// acknowledgements it may print.
+    public static func isLimitedToOwnReceptions(_ role: UserRole) -> Bool { role == .receiver }
 }

@@ -27,6 +27,7 @@ extension ReportPages {
         case .search: return try ProductSearchPage(scope: scope).content()
         case .categories: return try CategoriesPage(scope: scope).content()
         case .rules: return RuleChecksPage(checks: nil, links: links, viewer: viewer).content()
+        case .receptions: return try ReceptionsPage(scope: scope).content()
         }
     }
 

@@ -62,6 +62,11 @@ struct ServeCommand: AsyncParsableCommand {
             "Seconds between signed checkpoints while the log grows, once the log key exists or --log-origin or --public-url names it (0: none).",
             valueName: "seconds"))
     var checkpointSeconds = 5
+    @Option(
+        help: ArgumentHelp(
+            "The machine's sendmail interface (run as PATH -t -i): each accepted reception's acknowledgement is mailed to the manufacturer's e-mail contact its datasheet names (manufacturer.contactPoint.email).",
+            valueName: "path"))
+    var sendmail: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -79,6 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...86400).contains(checkpointSeconds) else {
             throw ValidationError("--checkpoint-seconds must be 0 to 86400")
         }
+        if let sendmail, !FileManager.default.isExecutableFile(atPath: sendmail) {
+            throw ValidationError("--sendmail '\(sendmail)' is not an executable file (e.g. /usr/sbin/sendmail)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning or error")
         }
@@ -93,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicURLs = publicURLs
         configuration.trustedProxies = trustedProxies
         configuration.requestHeadTimeout = .seconds(requestTimeoutSeconds)
+        configuration.sendmailPath = sendmail
         if configuration.tls == nil, !configuration.isLoopback {
             throw CLIFailure.badInput(
                 "plain HTTP is only served on loopback; give --tls-cert and --tls-key to listen on \(host)")

@@ -88,6 +88,7 @@ struct PermissionMatrixTests {
             .verify: [.auditor, .admin], .checkDatasheets: [.steward, .manager, .admin],
             .listTasks: batches,
             .getPhoto: all,
+            .listReceptions: [.receiver, .manager, .auditor, .admin],
         ]
         for endpoint in Endpoint.allCases {
             #expect(PermissionTable.roles(for: endpoint) == endpoints[endpoint], "\(endpoint)")
@@ -96,6 +97,7 @@ struct PermissionMatrixTests {
             .dashboard: all, .coverage: readers, .inspectors: readers.union([.inspector]), .product: all,
             .batch: batches, .history: readers, .search: all, .categories: all,
             .rules: [.steward, .manager, .auditor, .admin],
+            .receptions: [.receiver, .manager, .auditor, .admin],
         ]
         for page in PageName.allCases {
             #expect(PermissionTable.roles(forPage: page) == pages[page], "\(page)")

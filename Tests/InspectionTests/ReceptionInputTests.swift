@@ -40,4 +40,42 @@ import Testing
         }
         #expect(refusal.code == .invalidInput && refusal.reason.hasPrefix("gtin: '(10)LOT7'"), "\(refusal.reason)")
     }
+
+    @Test("a damaged sample is not queued for inspection and a replacement is asked for (seed 4.2.5)")
+    func damagedSampleAsksForAReplacement() throws {
+        var world = try Catalogue.build(bases: 2, cases: 0)
+        let damaged = Catalogue.base(0)
+        let good = Catalogue.base(1)
+        let decision = try world.run(
+            .receiveProduct(
+                ReceiveProduct(
+                    receptionID: "R1", gtin: damaged, locationID: Catalogue.centre, condition: .damaged,
+                    priority: .urgent, storageLocation: "SHELF-1")),
+            actor: "r1")
+        #expect(
+            decision.events == [
+                .productReceived(
+                    ProductReceived(
+                        receptionID: "R1", gtin: damaged, locationID: Catalogue.centre, receivedBy: "r1",
+                        condition: .damaged, priority: .urgent, inspectBefore: nil, decommission: .donate,
+                        storageLocation: "SHELF-1")),
+                .replacementRequested(
+                    ReplacementRequested(
+                        receptionID: "R1", gtin: damaged, locationID: Catalogue.centre, requestedBy: "r1")),
+            ])
+        #expect(world.state.products[damaged]?.pendingReception == nil)
+        #expect(world.state.products[damaged]?.shelf == "SHELF-1")
+        try world.run(
+            .receiveProduct(
+                ReceiveProduct(receptionID: "R2", gtin: good, locationID: Catalogue.centre, storageLocation: "SHELF-2")),
+            actor: "r1")
+        #expect(world.state.allocationQueue(locationID: Catalogue.centre, mode: .newProduct) == [good])
+        // The replacement is a new reception of the same product, and it is queued.
+        try world.run(
+            .receiveProduct(
+                ReceiveProduct(
+                    receptionID: "R3", gtin: damaged, locationID: Catalogue.centre, storageLocation: "SHELF-3")),
+            actor: "r1")
+        #expect(Set(world.state.allocationQueue(locationID: Catalogue.centre, mode: .newProduct)) == [good, damaged])
+    }
 }

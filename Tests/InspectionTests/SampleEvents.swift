@@ -35,6 +35,7 @@ enum SampleEvents {
                 receptionID: "R1", gtin: gtin, locationID: "C1", receivedBy: "r1", condition: .damaged,
                 priority: .urgent,
                 inspectBefore: time, decommission: .return, storageLocation: "SHELF-04-2")),
+        .replacementRequested(ReplacementRequested(receptionID: "R1", gtin: gtin, locationID: "C1", requestedBy: "r1")),
         .batchAllocated(
             BatchAllocated(
                 batchID: "B1", inspectorID: "i1", locationID: "W1", mode: .wholesale, requestedQuantity: 5,

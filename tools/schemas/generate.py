@@ -84,6 +84,8 @@ EVENTS = {
         "warningCount": count("Warnings."), "failureCount": count("Failures."), "unableCount": count("Unable to validate.")},
        ["taskID", "result", "passedCount", "warningCount", "failureCount", "unableCount"])),
  ("InspectionSkipped", 1): ("Inspection skipped (inspection status 4).", *ev({"taskID": s("Task id."), "reason": s("Why.")}, ["taskID", "reason"])),
+ ("ReplacementRequested", 1): ("A sample arrived damaged: not queued for inspection, a replacement asked of the manufacturer.", *ev({"receptionID": s("Reception id of the damaged sample."), "gtin": gtin14(),
+        "locationID": s("Inspection centre the replacement goes to."), "requestedBy": s("Receiver.")}, ["receptionID", "gtin", "locationID", "requestedBy"])),
 }
 
 ENVELOPE = {"commandID": s("Unique id; a repeat returns the first outcome."), "actor": s("Who sends it."),

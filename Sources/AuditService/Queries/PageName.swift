@@ -22,6 +22,9 @@ public enum PageName: String, CaseIterable, Sendable {
     /// A datasheet file's rule findings, grouped by rule and by product (`file=` in a static
     /// report; the server passes uploaded findings to ``ReportPages/renderRuleChecks(_:viewer:)``).
     case rules
+    /// The receiver's receptions, and with `reception=` one reception's acknowledgement for the
+    /// manufacturer (printable; the same words as its e-mail).
+    case receptions
 
     /// The page's title for people.
     public var title: String {
@@ -35,6 +38,7 @@ public enum PageName: String, CaseIterable, Sendable {
         case .search: "Search"
         case .categories: "Categories"
         case .rules: "Rule checks"
+        case .receptions: "Receptions"
         }
     }
 
@@ -44,6 +48,7 @@ public enum PageName: String, CaseIterable, Sendable {
         case .dashboard, .coverage, .inspectors, .batch, .search, .categories, .rules: .everywhere
         case .history: .serverOnly
         case .product: .linkedOnly
+        case .receptions: .linkedOnly
         }
     }
 

@@ -120,7 +120,16 @@ extension InspectionState {
             receptionID: command.receptionID, gtin: gtin, locationID: command.locationID, receivedBy: actor,
             condition: command.condition, priority: command.priority, inspectBefore: command.inspectBefore,
             decommission: command.decommission, storageLocation: command.storageLocation)
-        return Decision(stream: InspectionStreams.product(gtin), events: [.productReceived(event)])
+        guard command.condition == .damaged else {
+            return Decision(stream: InspectionStreams.product(gtin), events: [.productReceived(event)])
+        }
+        // Seed 4.2.5: a broken sample would spoil the measurements and the labels' reading, so it
+        // is not queued; the manufacturer is asked for another.
+        let request = ReplacementRequested(
+            receptionID: command.receptionID, gtin: gtin, locationID: command.locationID, requestedBy: actor)
+        return Decision(
+            stream: InspectionStreams.product(gtin),
+            events: [.productReceived(event), .replacementRequested(request)])
     }
 
     // MARK: - Field checks

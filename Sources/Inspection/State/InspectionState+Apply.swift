@@ -28,6 +28,11 @@ extension InspectionState {
             }
         case .productReceived(let event):
             guard products[event.gtin] != nil else { return }
+            // A damaged sample waits on its shelf for its replacement, out of every queue.
+            guard event.condition == .good else {
+                products[event.gtin]?.shelf = event.storageLocation
+                return
+            }
             changingQueues(of: event.gtin) { state in
                 state.products[event.gtin]?.pendingReception = Reception(
                     receptionID: event.receptionID, locationID: event.locationID, priority: event.priority,
