@@ -17,7 +17,8 @@ struct ServeProcessTests {
         let process = Process()
         let port: Int
 
-        init(data: URL, store: String? = nil, options: [String] = []) throws {
+        /// `log`, when given, receives the server's log lines (its standard output after the listening line).
+        init(data: URL, store: String? = nil, options: [String] = [], log: URL? = nil) throws {
             process.executableURL = ItemAuditBinary.executable
             process.arguments =
                 ["serve", "--data", data.path, "--port", "0", "--log-level", "warning"]
@@ -27,7 +28,8 @@ struct ServeProcessTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             var text = ""
-            while !text.contains("\n") {
+            // Log lines (at --log-level info and below) may come before the listening line.
+            while text.range(of: #":(\d+) \(data"#, options: .regularExpression) == nil {
                 let chunk = out.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
@@ -36,6 +38,16 @@ struct ServeProcessTests {
                 let port = Int(text[range].dropFirst().prefix { $0.isNumber })
             else { throw TestFailure("serve printed no port: \(text)") }
             self.port = port
+            if let log {
+                // The rest of standard output (the server's log lines) goes to the file.
+                FileManager.default.createFile(atPath: log.path, contents: Data(text.utf8))
+                let file = try FileHandle(forWritingTo: log)
+                file.seekToEndOfFile()
+                out.fileHandleForReading.readabilityHandler = { handle in
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { handle.readabilityHandler = nil } else { file.write(chunk) }
+                }
+            }
         }
     }
 
