@@ -17,6 +17,8 @@ struct PagesRenderTests {
         case .history: return [[:], ["gtin": gtin], ["batch": batch], ["inspector": "inspector-1"]]
         case .search: return [["q": "jogurtti"], [:]]
         case .coverage: return [[:], ["by": "week"]]
+        case .receptions:
+            return [[:]] + (try fixture.queries.receptions(limit: 1).items.map { ["reception": $0.receptionID] })
         default: return [[:]]
         }
     }
