@@ -81,7 +81,8 @@ extension ProjectionStore {
             }
             let filter = receivedBy == nil ? "" : "WHERE r.received_by = ?"
             let arguments: StatementArguments = receivedBy.map { [$0] } ?? []
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM reception r \(filter)", arguments: arguments) ?? 0
+            let total =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM reception r \(filter)", arguments: arguments) ?? 0
             let rows = try Row.fetchAll(
                 db, sql: Self.receptionSelect + " \(filter) ORDER BY r.position DESC LIMIT ? OFFSET ?",
                 arguments: arguments + [limit, offset])

@@ -44,9 +44,6 @@ actor AcknowledgementMailer {
     let policy: Policy
     let logger: Logger
     private var pending = 0
-    /// Mails sent and given up, for tests and metrics.
-    private(set) var sentCount = 0
-    private(set) var givenUpCount = 0
 
     init(sendmail: String, service: AuditService, policy: Policy = Policy(), logger: Logger) {
         self.sendmail = sendmail
@@ -72,7 +69,6 @@ actor AcknowledgementMailer {
         for attempt in 1...policy.attempts {
             switch await attemptOnce(receptionID) {
             case .sent:
-                sentCount += 1
                 logger.info("acknowledgement mailed", metadata: ["reception": "\(receptionID)", "try": "\(attempt)"])
                 return
             case .nothingToSend:
@@ -80,7 +76,6 @@ actor AcknowledgementMailer {
                 return
             case .failed(let reason):
                 guard attempt < policy.attempts else {
-                    givenUpCount += 1
                     logger.error(
                         "acknowledgement not mailed, given up",
                         metadata: ["reception": "\(receptionID)", "tries": "\(attempt)", "reason": "\(reason)"])

@@ -42,7 +42,8 @@ struct ReceptionsPage {
     /// One reception as the manufacturer is told of it.
     private func acknowledgement(_ id: String, own: String?) throws -> PageContent {
         guard !id.isEmpty, id.count <= 200 else {
-            throw ReportError.badParameter("reception", String(id.prefix(40)), expected: "a reception id of 1 to 200 characters")
+            throw ReportError.badParameter(
+                "reception", String(id.prefix(40)), expected: "a reception id of 1 to 200 characters")
         }
         guard let row = try translate({ try scope.queries.reception(id: id) }), own == nil || row.receivedBy == own
         else {

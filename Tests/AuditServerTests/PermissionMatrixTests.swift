@@ -109,6 +109,7 @@ struct PermissionMatrixTests {
         #expect(PermissionTable.roles(for: .checkDatasheet) == [.steward, .manager, .admin])
         #expect(UserRole.allCases.filter(PermissionTable.mayRecordDatasheets) == [.steward, .admin])
         #expect(UserRole.allCases.filter(PermissionTable.isLimitedToOwnWork) == [.inspector])
+        #expect(UserRole.allCases.filter(PermissionTable.isLimitedToOwnReceptions) == [.receiver])
     }
 
     /// Valid commands of several types (type, JSON fields).

@@ -6,7 +6,9 @@ import Testing
 /// The acknowledgement's message: a contact a datasheet gives is used only when it is one plain
 /// address, and nothing from a datasheet or a device can add a header.
 @Suite struct AcknowledgementMessageTests {
-    static func row(name: String = "Kaurajuoma", manufacturer: String = "Kaura Oy", damaged: Bool = false) -> ReceptionRow {
+    static func row(name: String = "Kaurajuoma", manufacturer: String = "Kaura Oy", damaged: Bool = false)
+        -> ReceptionRow
+    {
         // As the API answers it (the row's memberwise initializer is the read model's own).
         let json: [String: Any] = [
             "receptionID": "RC-1", "gtin": "06410000030012", "productName": name, "manufacturer": manufacturer,

@@ -19,7 +19,9 @@ struct AcknowledgementMailTests {
                 stdin: Data("a long password\n".utf8))
             #expect(added.status == 0, "\(added.stderr)")
         }
-        let created = try ItemAuditBinary.run(["apps", "add", "t", "--id", "t", "--format", "json", "--data", data.path])
+        let created = try ItemAuditBinary.run([
+            "apps", "add", "t", "--id", "t", "--format", "json", "--data", data.path,
+        ])
         let secret = try #require(
             (try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: String])?["secret"])
         let app = ("t", secret)
@@ -41,9 +43,13 @@ struct AcknowledgementMailTests {
                 port: server.port, "POST", "/v1/commands", body: InspectorDatasheetTests.commands(lines), token: token,
                 app: app)
             let outcomes = reply.json["outcomes"] as? [[String: Any]] ?? []
-            #expect(outcomes.count == lines.count && outcomes.allSatisfy { $0["status"] as? String == "accepted" }, "\(reply.json)")
+            #expect(
+                outcomes.count == lines.count && outcomes.allSatisfy { $0["status"] as? String == "accepted" },
+                "\(reply.json)")
         }
-        let (mailed, silent) = (InspectorDatasheetTests.gtin("0641000003001"), InspectorDatasheetTests.gtin("0641000003002"))
+        let (mailed, silent) = (
+            InspectorDatasheetTests.gtin("0641000003001"), InspectorDatasheetTests.gtin("0641000003002")
+        )
         let address = "orders+samples@kaura.example"
         try await send(
             [
@@ -77,8 +83,11 @@ struct AcknowledgementMailTests {
 
     @Test("serve refuses a --sendmail that is not an executable file, before opening anything")
     func badSendmailPath() throws {
-        let result = try ItemAuditBinary.run(["serve", "--data", "/nonexistent/data", "--sendmail", "/nonexistent/sendmail"])
+        let result = try ItemAuditBinary.run([
+            "serve", "--data", "/nonexistent/data", "--sendmail", "/nonexistent/sendmail",
+        ])
         #expect(result.status == 64 || result.status == 2, "\(result.status) \(result.stderr)")
-        #expect(result.stderr.contains("--sendmail '/nonexistent/sendmail' is not an executable file"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--sendmail '/nonexistent/sendmail' is not an executable file"), "\(result.stderr)")
     }
 }

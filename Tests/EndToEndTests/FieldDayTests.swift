@@ -25,7 +25,8 @@ struct FieldDayTests {
 
     /// A small JPEG unique to `index`, its SHA-256 and its upload path.
     static func photo(_ index: Int) -> (body: Data, sha256: String) {
-        let bytes = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("field day \(index)".utf8) + [UInt8](repeating: 9, count: 3_000))
+        let bytes = Data(
+            [0xFF, 0xD8, 0xFF, 0xE0] + Array("field day \(index)".utf8) + [UInt8](repeating: 9, count: 3_000))
         return (bytes, SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
     }
 

@@ -19,10 +19,9 @@ final class MailSink {
     private let input = Pipe()
 
     init() throws {
-        guard let msmtp = Self.which("msmtp") else {
+        guard Self.which("msmtp") != nil else {
             throw Missing(description: "msmtp is not installed (run tools/setup: Debian package msmtp)")
         }
-        _ = msmtp
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
         mailbox = directory.appendingPathComponent("box")
         try FileManager.default.createDirectory(at: mailbox, withIntermediateDirectories: true)
@@ -110,6 +109,8 @@ final class MailSink {
 
     static func which(_ tool: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(tool)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 }

@@ -33,7 +33,8 @@ import Testing
         let world = try Catalogue.build(bases: 1, cases: 0)
         let result = world.decide(
             .receiveProduct(
-                ReceiveProduct(receptionID: "R1", gtin: "(10)LOT7", locationID: Catalogue.centre, storageLocation: "S")))
+                ReceiveProduct(receptionID: "R1", gtin: "(10)LOT7", locationID: Catalogue.centre, storageLocation: "S"))
+        )
         guard case .failure(let refusal) = result else {
             Issue.record("accepted a scan without a GTIN")
             return

@@ -50,7 +50,8 @@ public struct AcknowledgementMail: Sendable, Hashable {
     /// A value with its line breaks and other control characters made spaces: data from a
     /// datasheet or a device must not start a header or end the headers.
     static func singleLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        String(
+            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     /// A header's text: as it is when ASCII, else an RFC 2047 encoded word (UTF-8, base64).
