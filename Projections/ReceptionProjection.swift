@@ -31,21 +31,22 @@ public struct ReceptionProjection: PlainProjection {
     public func apply(_ event: InspectionEvent, _ envelope: EventEnvelope, _ db: Database) throws {
         switch event {
         case .productReceived(let event):
-            try db.execute(
+            // Cached: a replay folds every reception of the log through the same two statements.
+            try db.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO reception (reception_id, position, gtin, location, received_by,
                       received_at, condition, priority, inspect_before, decommission, storage_location)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     event.receptionID, Int64(envelope.position), event.gtin, event.locationID, event.receivedBy,
                     envelope.occurredAt, event.condition.rawValue, event.priority.rawValue,
                     event.inspectBefore?.microsecondsSinceEpoch, event.decommission.rawValue, event.storageLocation,
                 ])
         case .replacementRequested(let event):
-            try db.execute(
-                sql: "UPDATE reception SET replacement_requested = 1 WHERE reception_id = ?",
-                arguments: [event.receptionID])
+            try db.cachedStatement(sql: "UPDATE reception SET replacement_requested = 1 WHERE reception_id = ?")
+                .execute(arguments: [event.receptionID])
         default:
             break
         }
