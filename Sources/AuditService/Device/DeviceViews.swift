@@ -106,10 +106,12 @@ extension AuditService {
 
     func deviceTask(_ task: InspectionState.Task) -> DeviceTask {
         let product = state.products[task.gtin]?.registration
+        // The device names the one product a case holds; a mixed case names none (its scan matches any).
+        let onlyChild = product?.children.count == 1 ? product?.children.first : nil
         return DeviceTask(
             taskID: task.id, gtin: task.gtin, name: product?.name ?? "", brand: product?.brand ?? "",
-            productType: product?.productType.rawValue ?? 0, childGTIN: product?.childGTIN,
-            childQuantity: product?.childGTIN == nil ? nil : product?.childQuantity,
+            productType: product?.productType.rawValue ?? 0, childGTIN: onlyChild?.gtin,
+            childQuantity: onlyChild?.quantity,
             aisle: product?.listings.first { $0.locationID == task.locationID }?.aisle,
             shelf: task.mode == .newProduct ? state.products[task.gtin]?.shelf : nil,
             packageSize: state.products[task.gtin].flatMap(Self.packageSize(of:)),

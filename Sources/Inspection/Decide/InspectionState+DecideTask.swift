@@ -52,11 +52,11 @@ extension InspectionState {
     }
 
     /// Whether a scanned GTIN-14 identifies the task's product: the product itself, the base
-    /// unit inside a case task, or the case holding a base-unit task.
+    /// unit inside a case task (any of a mixed case's children), or a case holding a base-unit task.
     private func matches(scanned gtin: String, task: Task) -> Bool {
         if task.gtin == gtin { return true }
-        if let child = products[task.gtin]?.registration.childGTIN, child == gtin { return true }
-        if let scannedChild = products[gtin]?.registration.childGTIN, scannedChild == task.gtin { return true }
+        if products[task.gtin]?.registration.contains(gtin) == true { return true }
+        if products[gtin]?.registration.contains(task.gtin) == true { return true }
         return false
     }
 
