@@ -62,4 +62,21 @@ struct GDSNHierarchyTests {
         #expect((shipper[0]["message"] as? String)?.contains("5000 GRM") == true, "\(shipper[0])")
         #expect(findings["06410000000018"]?.isEmpty == true)
     }
+
+    @Test("a log written before ProductRegistered v2 (the format-2 fixture, one childGTIN per case) reads its cases' children")
+    func versionOneLog() throws {
+        let scratch = try DemoFixture.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("AuditLogTests/Fixtures")
+        let data = scratch.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("format2-log"), to: data.appendingPathComponent("log"))
+        let box = try ItemAuditBinary.run(["product", "10085673611835", "--data", data.path])
+        #expect(box.status == 0, "\(box.stderr)")
+        #expect(box.stdout.contains("contains: 10 × 00085673611838"), "\(box.stdout)")
+        let base = try ItemAuditBinary.run(["product", "00085673611838", "--data", data.path])
+        #expect(base.stdout.contains("contained in: 10085673611835"), "\(base.stdout)")
+    }
 }
