@@ -81,7 +81,8 @@ extension ProjectionStore {
         var children: [String: [PackagingHierarchy.Child]] = [:]
         for row in try Row.fetchAll(
             db,
-            sql: "SELECT gtin, child_gtin, quantity FROM product_child WHERE gtin IN (\(marks)) ORDER BY gtin, position",
+            sql:
+                "SELECT gtin, child_gtin, quantity FROM product_child WHERE gtin IN (\(marks)) ORDER BY gtin, position",
             arguments: arguments)
         {
             children[row["gtin"], default: []].append(

@@ -29,8 +29,10 @@ struct ChildNetContentsTests {
     func oneChildForm() {
         var index = ChildNetContents()
         index.remember(Self.juice)
-        let box = Self.sheet([("gtin", "16410000000039"), ("childTradeItemGtin", "06410000000032"),
-            ("quantityOfNextLowerLevelTradeItem", "6")])
+        let box = Self.sheet([
+            ("gtin", "16410000000039"), ("childTradeItemGtin", "06410000000032"),
+            ("quantityOfNextLowerLevelTradeItem", "6"),
+        ])
         #expect(index.childrenNetContent(of: box) == "6000 MLT")
         let single = Self.sheet([("gtin", "16410000000039"), ("childTradeItemGtin", "06410000000032")])
         #expect(index.childrenNetContent(of: single) == "1000 MLT")

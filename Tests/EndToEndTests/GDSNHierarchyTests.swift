@@ -7,7 +7,9 @@ import Testing
 struct GDSNHierarchyTests {
     static func fixture(_ name: String) -> String { GDSNCINTests.fixture(name) }
 
-    @Test("check --record: the case holds 12 of its child, the mixed shipper 6 and 4 of two, the child knows both parents")
+    @Test(
+        "check --record: the case holds 12 of its child, the mixed shipper 6 and 4 of two, the child knows both parents"
+    )
     func recordedHierarchy() throws {
         let scratch = try DemoFixture.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -42,7 +44,9 @@ struct GDSNHierarchyTests {
         return found
     }
 
-    @Test("QTY-010: a case and a mixed shipper whose net content is what their children hold pass; a shipper declaring less is warned about")
+    @Test(
+        "QTY-010: a case and a mixed shipper whose net content is what their children hold pass; a shipper declaring less is warned about"
+    )
     func childrenNetContent() throws {
         #expect(try Self.childSumFindings(Self.fixture("case-with-children.xml")).values.allSatisfy(\.isEmpty))
         #expect(try Self.childSumFindings(Self.fixture("shipper-mixed-children.cin")).values.allSatisfy(\.isEmpty))
@@ -63,7 +67,9 @@ struct GDSNHierarchyTests {
         #expect(findings["06410000000018"]?.isEmpty == true)
     }
 
-    @Test("a log written before ProductRegistered v2 (the format-2 fixture, one childGTIN per case) reads its cases' children")
+    @Test(
+        "a log written before ProductRegistered v2 (the format-2 fixture, one childGTIN per case) reads its cases' children"
+    )
     func versionOneLog() throws {
         let scratch = try DemoFixture.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -50,15 +50,24 @@ struct ProductChildrenTests {
     @Test(
         "refused: both forms, a zero quantity, a child twice, the product itself, an invalid GTIN",
         arguments: [
-            (ProductChildrenTests.shipper([ProductChild(gtin: Catalogue.base(0), quantity: 1)], childGTIN: Catalogue.base(0)), "not both"),
-            (ProductChildrenTests.shipper([ProductChild(gtin: Catalogue.base(0), quantity: 0)]), "children[0].quantity must be at least 1"),
+            (
+                ProductChildrenTests.shipper(
+                    [ProductChild(gtin: Catalogue.base(0), quantity: 1)], childGTIN: Catalogue.base(0)), "not both"
+            ),
+            (
+                ProductChildrenTests.shipper([ProductChild(gtin: Catalogue.base(0), quantity: 0)]),
+                "children[0].quantity must be at least 1"
+            ),
             (
                 ProductChildrenTests.shipper([
                     ProductChild(gtin: Catalogue.base(0), quantity: 1),
                     ProductChild(gtin: String(Catalogue.base(0).dropFirst()), quantity: 2),
                 ]), "a second time"
             ),
-            (ProductChildrenTests.shipper([ProductChild(gtin: validGTIN("264123450001"), quantity: 1)]), "cannot contain itself"),
+            (
+                ProductChildrenTests.shipper([ProductChild(gtin: validGTIN("264123450001"), quantity: 1)]),
+                "cannot contain itself"
+            ),
             (ProductChildrenTests.shipper([ProductChild(gtin: "6412345000000", quantity: 1)]), "children[0].gtin"),
         ])
     func refusals(_ command: InspectionCommand, _ reason: String) throws {
@@ -99,7 +108,8 @@ struct ProductChildrenTests {
         #expect(upcast.listings == v1.listings && upcast.name == "Case" && upcast.productType == .case)
         let bare = ProductRegisteredV1(
             gtin: Catalogue.base(0), name: "Base", brand: "", manufacturer: "", productType: .base, category: "")
-        let decoded = try InspectionEvent.decode(eventType: "ProductRegistered", schemaVersion: 1, payload: bare.encoded())
+        let decoded = try InspectionEvent.decode(
+            eventType: "ProductRegistered", schemaVersion: 1, payload: bare.encoded())
         guard case .productRegistered(let none) = decoded else {
             Issue.record("expected ProductRegistered")
             return

@@ -84,7 +84,9 @@ public final class DatasheetCheckFeed: @unchecked Sendable {
                         }
                     }
                     read.append(record)
-                    if read.count >= Self.chunkSize, awaited.isEmpty || read.count >= Self.chunkSize + Self.childLookahead {
+                    if read.count >= Self.chunkSize,
+                        awaited.isEmpty || read.count >= Self.chunkSize + Self.childLookahead
+                    {
                         going = hand()
                     }
                     return going

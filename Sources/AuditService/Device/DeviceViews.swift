@@ -98,7 +98,8 @@ extension AuditService {
             tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing,
             expiresSoon: batch.status.rawValue < BatchStatus.submitted.rawValue
                 && batch.expiresAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch < Self.expiresSoonWithin,
-            submittedAt: batch.submittedAt, cancelledAt: batch.cancelledAt, cancellationReason: batch.cancellationReason)
+            submittedAt: batch.submittedAt, cancelledAt: batch.cancelledAt, cancellationReason: batch.cancellationReason
+        )
     }
 
     /// An open batch with less than a day left is marked, so the inspector finishes or submits it.

@@ -63,9 +63,11 @@ extension InspectionState {
         }
         var children: [ProductChild] = []
         for child in written {
-            let childGTIN = try normalizedGTIN(child.gtin, field: child.field == "childGTIN" ? "childGTIN" : child.field + ".gtin", name)
+            let childGTIN = try normalizedGTIN(
+                child.gtin, field: child.field == "childGTIN" ? "childGTIN" : child.field + ".gtin", name)
             guard command.productType != .base else {
-                throw refuse("a base unit cannot contain another product (drop \(child.field) or use productType 1 case)")
+                throw refuse(
+                    "a base unit cannot contain another product (drop \(child.field) or use productType 1 case)")
             }
             guard childGTIN != gtin else { throw refuse("a product cannot contain itself") }
             guard child.quantity >= 1 else {
@@ -75,7 +77,8 @@ extension InspectionState {
                         : "\(child.field).quantity must be at least 1")
             }
             guard !children.contains(where: { $0.gtin == childGTIN }) else {
-                throw refuse("\(child.field) names \(childGTIN) a second time (give each child once, with its quantity)")
+                throw refuse(
+                    "\(child.field) names \(childGTIN) a second time (give each child once, with its quantity)")
             }
             children.append(ProductChild(gtin: childGTIN, quantity: child.quantity))
         }

@@ -165,7 +165,8 @@ extension InspectionState {
         guard task.photos.contains(command.sha256) else {
             let attached = task.photos.isEmpty ? "none" : task.photos.joined(separator: ", ")
             throw refuse(
-                task, name, "photo \(command.sha256.prefix(64)) is not attached to task \(task.id) (attached: \(attached))")
+                task, name,
+                "photo \(command.sha256.prefix(64)) is not attached to task \(task.id) (attached: \(attached))")
         }
         return Decision(
             stream: stream(of: task),
