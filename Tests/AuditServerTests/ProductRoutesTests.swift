@@ -76,6 +76,10 @@ struct ProductRoutesTests {
             #expect(product["childGTIN"] == nil, "a level holding several products names none alone")
             let contains = try #require(packaging["contains"] as? [[String: Any]])
             #expect(contains.map { $0["gtin"] as? String } == [first, second])
+            var browser = WebBrowser(client)
+            try await browser.loggedIn("manager")
+            let page = String(buffer: try await browser.get("/product?gtin=\(shipper)").body)
+            #expect(page.contains("6 × \(first), 4 × \(second)"), "the packaging table lists the children")
             for child in [first, second] {
                 let childAnswer = try ServerFixture.object(
                     try await fixture.send(client, .get, "/v1/products/\(child)", token: manager))
