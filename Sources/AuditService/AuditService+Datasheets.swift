@@ -123,17 +123,8 @@ extension AuditService {
     /// `quantityOfNextLowerLevelTradeItem`. A child whose GTIN is not valid is left out (the rules
     /// report it); a quantity that is not a number counts as 1; each GTIN once. Nil when none.
     static func children(of datasheet: Datasheet) -> [ProductChild]? {
-        let prefix = "childTradeItem["
-        let suffix = "].quantityOfNextLowerLevelTradeItem"
-        var listed: [(gtin: String, quantity: String?)] = datasheet.attributes.compactMap { attribute in
-            guard attribute.path.hasPrefix(prefix), attribute.path.hasSuffix(suffix) else { return nil }
-            return (String(attribute.path.dropFirst(prefix.count).dropLast(suffix.count)), attribute.value)
-        }
-        if listed.isEmpty, let written = datasheet["childTradeItemGtin"] {
-            listed = [(written, datasheet["quantityOfNextLowerLevelTradeItem"])]
-        }
         var children: [ProductChild] = []
-        for (written, quantity) in listed {
+        for (written, quantity) in ChildNetContents.children(of: datasheet) {
             guard let gtin = try? GTIN(written), !children.contains(where: { $0.gtin == gtin.digits14 }) else {
                 continue
             }
