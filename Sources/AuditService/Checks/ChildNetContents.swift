@@ -46,11 +46,8 @@ package struct ChildNetContents: Sendable {
         let prefix = "childTradeItem["
         let suffix = "].quantityOfNextLowerLevelTradeItem"
         var listed: [(gtin: String, quantity: String?)] = []
-        // Every datasheet of a check passes here: the first byte rules out nearly every path cheaply.
         for attribute in datasheet.attributes
-        where attribute.path.utf8.first == UInt8(ascii: "c") && attribute.path.hasPrefix(prefix)
-            && attribute.path.hasSuffix(suffix)
-        {
+        where attribute.path.hasPrefix(prefix) && attribute.path.hasSuffix(suffix) {
             listed.append((String(attribute.path.dropFirst(prefix.count).dropLast(suffix.count)), attribute.value))
         }
         if listed.isEmpty, let written = datasheet["childTradeItemGtin"] {
