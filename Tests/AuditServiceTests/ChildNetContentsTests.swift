@@ -50,4 +50,20 @@ struct ChildNetContentsTests {
         #expect(index.annotated(Self.shipper) == Self.shipper)
         #expect(index.childrenNetContent(of: Self.oats) == nil)
     }
+
+    @Test("absurd quantities give a number, never a trap; an infinite sum gives nothing")
+    func absurd() {
+        var index = ChildNetContents()
+        index.remember(Self.sheet([("gtin", "06410000000018"), ("netContent", "1e200 GRM")]))
+        let big = Self.sheet([
+            ("gtin", "16410000000015"), ("childTradeItemGtin", "06410000000018"),
+            ("quantityOfNextLowerLevelTradeItem", "3"),
+        ])
+        #expect(index.childrenNetContent(of: big)?.hasSuffix(" GRM") == true)
+        let infinite = Self.sheet([
+            ("gtin", "16410000000015"), ("childTradeItemGtin", "06410000000018"),
+            ("quantityOfNextLowerLevelTradeItem", "1e200"),
+        ])
+        #expect(index.childrenNetContent(of: infinite) == nil)
+    }
 }

@@ -73,10 +73,12 @@ package struct ChildNetContents: Sendable {
             dimension = unit.dimension
             total += net.value * unit.factor * quantity
         }
-        guard let dimension, let base = Self.baseUnits[dimension] else { return nil }
-        // Whole numbers without a fraction: `6000 GRM`, as suppliers write them.
+        guard let dimension, let base = Self.baseUnits[dimension], total.isFinite else { return nil }
+        // Whole numbers without a fraction: `6000 GRM`, as suppliers write them. Only within Int64's
+        // range: a file may declare absurd quantities, and converting those would trap.
         let rounded = (total * 1000).rounded() / 1000
-        let number = rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+        let whole = rounded == rounded.rounded() && abs(rounded) < 1e15
+        let number = whole ? String(Int64(rounded)) : String(rounded)
         return "\(number) \(base)"
     }
 
