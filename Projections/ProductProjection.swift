@@ -4,24 +4,32 @@ import Inspection
 /// Product discovery: the catalogue with an FTS5 index over name, brand, manufacturer, GTIN and
 /// category, for search, the category tree and filters.
 ///
-/// Tables `product` and `product_fts` (rowid = the product's rowid).
+/// Tables `product`, `product_fts` (rowid = the product's rowid) and `product_child` (what each
+/// product directly contains, with quantities, in the registration's order).
 public struct ProductProjection: Projection {
     public init() {}
     public var name: String { "products" }
-    public var version: Int { 1 }
+    /// Version 2: children in `product_child` (a mixed shipper has several), not one column.
+    public var version: Int { 2 }
     public var eventTypes: Set<String>? { ["ProductRegistered", "DatasheetImported"] }
     public var dependencies: [String] { [] }
-    public var tables: [String] { ["product_fts", "product"] }
+    public var tables: [String] { ["product_fts", "product", "product_child"] }
     public var migrations: [String] {
         [
             """
             CREATE TABLE product (
               id INTEGER PRIMARY KEY, gtin TEXT NOT NULL UNIQUE, name TEXT NOT NULL, brand TEXT NOT NULL,
               manufacturer TEXT NOT NULL, product_type INTEGER NOT NULL, category TEXT NOT NULL,
-              child_gtin TEXT, child_quantity INTEGER NOT NULL, registered_at INTEGER NOT NULL,
+              registered_at INTEGER NOT NULL,
               datasheet TEXT, attributes INTEGER NOT NULL DEFAULT 0)
             """,
             "CREATE INDEX product_category ON product (category)",
+            """
+            CREATE TABLE product_child (
+              gtin TEXT NOT NULL, position INTEGER NOT NULL, child_gtin TEXT NOT NULL, quantity INTEGER NOT NULL,
+              PRIMARY KEY (gtin, position)) WITHOUT ROWID
+            """,
+            "CREATE INDEX product_child_parent ON product_child (child_gtin)",
             """
             CREATE VIRTUAL TABLE product_fts USING fts5(
               gtin, name, brand, manufacturer, category, tokenize = 'unicode61 remove_diacritics 2')
@@ -48,6 +56,8 @@ final class ProductFold: ProjectionFold {
     private let deleteSearch: WriteStatement
     private let insertSearch: WriteStatement
     private let updateDatasheet: WriteStatement
+    private let deleteChildren: WriteStatement
+    private let insertChild: WriteStatement
 
     init(_ db: Database, context: FoldContext) throws {
         self.context = context
@@ -57,14 +67,14 @@ final class ProductFold: ProjectionFold {
         insertProduct = try context.writeStatement(
             db,
             """
-            INSERT INTO product (id, gtin, name, brand, manufacturer, product_type, category, child_gtin,
-              child_quantity, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO product (id, gtin, name, brand, manufacturer, product_type, category, registered_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         updateProduct = try context.writeStatement(
             db,
             """
-            UPDATE product SET name = ?, brand = ?, manufacturer = ?, product_type = ?, category = ?,
-              child_gtin = ?, child_quantity = ? WHERE id = ?
+            UPDATE product SET name = ?, brand = ?, manufacturer = ?, product_type = ?, category = ?
+              WHERE id = ?
             """)
         deleteSearch = try context.writeStatement(
             db, "DELETE FROM product_fts WHERE rowid = ?")
@@ -73,6 +83,9 @@ final class ProductFold: ProjectionFold {
             "INSERT INTO product_fts (rowid, gtin, name, brand, manufacturer, category) VALUES (?, ?, ?, ?, ?, ?)")
         updateDatasheet = try context.writeStatement(
             db, "UPDATE product SET datasheet = ?, attributes = ? WHERE gtin = ?")
+        deleteChildren = try context.writeStatement(db, "DELETE FROM product_child WHERE gtin = ?")
+        insertChild = try context.writeStatement(
+            db, "INSERT INTO product_child (gtin, position, child_gtin, quantity) VALUES (?, ?, ?, ?)")
     }
 
     func apply(_ event: InspectionEvent, _ envelope: EventEnvelope) throws {
@@ -83,16 +96,19 @@ final class ProductFold: ProjectionFold {
                 id = existing
                 try updateProduct.execute(
                     .text(event.name), .text(event.brand), .text(event.manufacturer), .int(event.productType.rawValue),
-                    .text(event.category), .optional(event.childGTIN), .int(event.childQuantity), .integer(id))
+                    .text(event.category), .integer(id))
                 try deleteSearch.execute(.integer(id))
+                try deleteChildren.execute(.text(event.gtin))
             } else {
                 lastID += 1
                 id = lastID
                 ids.insert(event.gtin, id)
                 try insertProduct.execute(
                     .integer(id), .text(event.gtin), .text(event.name), .text(event.brand), .text(event.manufacturer),
-                    .int(event.productType.rawValue), .text(event.category), .optional(event.childGTIN),
-                    .int(event.childQuantity), .integer(envelope.occurredAt))
+                    .int(event.productType.rawValue), .text(event.category), .integer(envelope.occurredAt))
+            }
+            for (position, child) in event.children.enumerated() {
+                try insertChild.execute(.text(event.gtin), .int(position), .text(child.gtin), .int(child.quantity))
             }
             try insertSearch.execute(
                 .integer(id), .text(event.gtin), .text(event.name), .text(event.brand), .text(event.manufacturer),

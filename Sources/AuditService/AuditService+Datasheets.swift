@@ -109,18 +109,28 @@ extension AuditService {
             case "PALLET", "MIXED_MODULE": .pallet
             default: .base
             }
-        var child: String?
-        var quantity: Int?
-        if type != .base, let written = datasheet["childTradeItemGtin"], let childGTIN = try? GTIN(written) {
-            child = childGTIN.digits14
-            quantity = datasheet["quantityOfNextLowerLevelTradeItem"].flatMap { Int($0) } ?? 1
-        }
         return RegisterProduct(
             gtin: gtin, name: name, brand: datasheet["brandName"] ?? "",
             manufacturer: datasheet["manufacturer"] ?? datasheet["manufacturerName"] ?? "",
             productType: type,
             category: datasheet["gpcCategoryDescription"] ?? datasheet["gpcCategoryCode"] ?? "uncategorised",
-            childGTIN: child, childQuantity: quantity)
+            children: type == .base ? nil : children(of: datasheet))
+    }
+
+    /// What a case or pallet's datasheet says it directly contains: every
+    /// `childTradeItem[GTIN].quantityOfNextLowerLevelTradeItem` (a CIN's children, several for a
+    /// mixed shipper), else the one-child form `childTradeItemGtin` with
+    /// `quantityOfNextLowerLevelTradeItem`. A child whose GTIN is not valid is left out (the rules
+    /// report it); a quantity that is not a number counts as 1; each GTIN once. Nil when none.
+    static func children(of datasheet: Datasheet) -> [ProductChild]? {
+        var children: [ProductChild] = []
+        for (written, quantity) in ChildNetContents.children(of: datasheet) {
+            guard let gtin = try? GTIN(written), !children.contains(where: { $0.gtin == gtin.digits14 }) else {
+                continue
+            }
+            children.append(ProductChild(gtin: gtin.digits14, quantity: quantity.flatMap { Int($0) } ?? 1))
+        }
+        return children.isEmpty ? nil : children
     }
 
     /// The log's form of a rule check: every finding with its rule, attribute and verdict, and the counts.

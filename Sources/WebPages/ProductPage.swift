@@ -115,12 +115,15 @@ struct ProductPage {
             columns: [
                 .init("gtin"), .init("name"), .init("productTypeLabel", "type"),
                 .init("childQuantity", "holds of the level below", numeric: true),
+                .init("children", "contains"),
             ],
             rows: levels.map { level in
                 [
                     .init(level.gtin, link: level.gtin == gtin ? nil : scope.link(.product, ["gtin": level.gtin])),
                     .init(level.name), .init(ReportLabels.productType(level.productType)),
-                    .init(Format.count(level.childQuantity)),
+                    // A mixed case or shipper holds several products: the count is their total.
+                    .init(Format.count(level.children.isEmpty ? nil : level.children.reduce(0) { $0 + $1.quantity })),
+                    .init(level.children.map { "\($0.quantity) × \($0.gtin)" }.joined(separator: ", ")),
                 ]
             })
         table.emptyText = "The product is not registered, so its packaging is not known."

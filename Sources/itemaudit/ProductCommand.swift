@@ -27,7 +27,11 @@ struct ProductCommand: ParsableCommand {
         guard let quality = try asOf.queries(data).product(gtin: gtin) else {
             throw CLIFailure.badInput("no product \(gtin) in the log (check the GTIN, or search with itemaudit search)")
         }
-        if output.format == .table { print(Self.headline(quality)) }
+        if output.format == .table {
+            print(Self.headline(quality))
+            let packaging = try asOf.queries(data).packagingHierarchy(gtin: quality.gtin)
+            for line in Self.packagingLines(packaging) { print(line) }
+        }
         output.emit(quality) { Self.table(quality) }
     }
 
@@ -37,6 +41,22 @@ struct ProductCommand: ParsableCommand {
         return
             "\(quality.gtin) \(name): \(counted(quality.inspections.count, "inspection")), \(quality.passedInspections) passed, "
             + "\(quality.failedInspections) failed, last \(ProjectionAccess.time(quality.lastInspectedAt)), trend \(quality.trend)"
+    }
+
+    /// What the product directly contains (with quantities) and what contains it, one line each;
+    /// none for a product outside any registered hierarchy.
+    static func packagingLines(_ packaging: PackagingHierarchy?) -> [String] {
+        guard let packaging else { return [] }
+        var lines: [String] = []
+        let children = packaging.product.children
+        if !children.isEmpty {
+            lines.append("contains: " + children.map { "\($0.quantity) × \($0.gtin)" }.joined(separator: ", "))
+        }
+        let parents = packaging.containedIn.filter { $0.children.contains { $0.gtin == packaging.product.gtin } }
+        if !parents.isEmpty {
+            lines.append("contained in: " + parents.map(\.gtin).joined(separator: ", "))
+        }
+        return lines
     }
 
     /// The product's inspections and rule checks in log order (also printed by `demo`).

@@ -49,6 +49,46 @@ struct ProductRoutesTests {
         }
     }
 
+    @Test("a mixed shipper's answer lists both children with their quantities; each child names it as its container")
+    func mixedShipper() async throws {
+        let fixture = try await ServerFixture()
+        let first = ServerFixture.gtin(0)
+        let second = ServerFixture.gtin(1)
+        let shipper = ServerFixture.gtin(12)
+        try await fixture.application().test(.router) { client in
+            let steward = try await fixture.login(client, "steward")
+            let registered = try await fixture.send(
+                client, .post, "/v1/commands",
+                json: ServerFixture.bundle([
+                    #"{"commandID":"shipper","type":"RegisterProduct","gtin":"\#(shipper)","name":"Mixed shipper","brand":"B","manufacturer":"M","productType":2,"category":"C","children":[{"gtin":"\#(first)","quantity":6},{"gtin":"\#(second)","quantity":4}]}"#
+                ]),
+                token: steward)
+            #expect(registered.status == .ok, "\(String(buffer: registered.body))")
+            let position = try ServerFixture.object(registered)["position"] as? Int ?? 0
+            let manager = try await fixture.login(client, "manager")
+            let answer = try ServerFixture.object(
+                try await fixture.send(client, .get, "/v1/products/\(shipper)?waitFor=\(position)", token: manager))
+            let packaging = try #require(answer["packaging"] as? [String: Any], "\(answer)")
+            let product = try #require(packaging["product"] as? [String: Any])
+            let children = try #require(product["children"] as? [[String: Any]], "\(product)")
+            #expect(children.map { $0["gtin"] as? String } == [first, second])
+            #expect(children.map { $0["quantity"] as? Int } == [6, 4])
+            #expect(product["childGTIN"] == nil, "a level holding several products names none alone")
+            let contains = try #require(packaging["contains"] as? [[String: Any]])
+            #expect(contains.map { $0["gtin"] as? String } == [first, second])
+            var browser = WebBrowser(client)
+            try await browser.loggedIn("manager")
+            let page = String(buffer: try await browser.get("/product?gtin=\(shipper)").body)
+            #expect(page.contains("6 × \(first), 4 × \(second)"), "the packaging table lists the children")
+            for child in [first, second] {
+                let childAnswer = try ServerFixture.object(
+                    try await fixture.send(client, .get, "/v1/products/\(child)", token: manager))
+                let childPackaging = try #require(childAnswer["packaging"] as? [String: Any])
+                #expect((childPackaging["containedIn"] as? [[String: Any]])?.map { $0["gtin"] as? String } == [shipper])
+            }
+        }
+    }
+
     @Test("after an inspection finishes, the product answer carries it as lastInspection")
     func lastInspection() async throws {
         let fixture = try await ServerFixture()

@@ -192,7 +192,7 @@ struct PropertyTests {
         try world.run(.startCollection(StartCollection(batchID: batch)))
         let tasks = world.state.batches[batch]?.taskIDs ?? []
         let caseGTIN = world.state.tasks[tasks[0]]?.gtin ?? ""
-        let baseOfCase = world.state.products[caseGTIN]?.registration.childGTIN ?? ""
+        let baseOfCase = world.state.products[caseGTIN]?.registration.children.first?.gtin ?? ""
         // The base unit's EAN-13 (13 digits) identifies the case task that contains it.
         try world.run(.collectProduct(CollectProduct(batchID: batch, scanned: String(baseOfCase.dropFirst()))))
         #expect(world.state.tasks[tasks[0]]?.collectionStatus == .collected)

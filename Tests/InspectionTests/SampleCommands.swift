@@ -17,6 +17,14 @@ enum SampleCommands {
                 gtin: gtin, name: "Case", brand: "B", manufacturer: "M", productType: .case, category: "C",
                 childGTIN: validGTIN("6412345000001"), childQuantity: 6,
                 listings: [ProductListing(locationID: "W1", aisle: "A")])),
+        .registerProduct(
+            RegisterProduct(
+                gtin: validGTIN("6412345000003"), name: "Mixed shipper", brand: "B", manufacturer: "M",
+                productType: .pallet, category: "C",
+                children: [
+                    ProductChild(gtin: validGTIN("6412345000001"), quantity: 6),
+                    ProductChild(gtin: "6412345000029", quantity: 4),
+                ])),
         .importDatasheet(Catalogue.datasheet(gtin)),
         .recordRuleCheck(
             RecordRuleCheck(

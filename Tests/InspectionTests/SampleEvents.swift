@@ -17,7 +17,11 @@ enum SampleEvents {
         .productRegistered(
             ProductRegistered(
                 gtin: gtin, name: "Ruisleipä", brand: "Leipuri", manufacturer: "Leipuri Oy", productType: .case,
-                category: "Bread", childGTIN: validGTIN("6412345000001"), childQuantity: 12,
+                category: "Bread",
+                children: [
+                    ProductChild(gtin: validGTIN("6412345000001"), quantity: 12),
+                    ProductChild(gtin: validGTIN("6412345000002"), quantity: 4),
+                ],
                 listings: [ProductListing(locationID: "W1", aisle: "A3")])),
         .datasheetImported(
             DatasheetImported(

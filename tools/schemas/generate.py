@@ -38,6 +38,8 @@ LISTING = obj({"locationID": s("Location that stocks the product."), "aisle": te
 ATTRIBUTE = obj({"path": s("Attribute path, e.g. nutrition/energyKJ."), "value": text("Supplied value as text.")}, ["path", "value"])
 FINDING = obj({"ruleID": s("Stable rule id."), "path": s("Attribute path the finding points at."), "verdict": VERDICT, "message": text("Rendered message.")}, ["ruleID", "path", "verdict", "message"])
 TASK = obj({"taskID": s("Task id."), "gtin": gtin14()}, ["taskID", "gtin"])
+CHILD = obj({"gtin": gtin14("GTIN-14 of a contained product."), "quantity": {"type": "integer", "minimum": 1, "description": "How many of it."}}, ["gtin", "quantity"])
+CHILD_COMMAND = obj({"gtin": gtin_any("Contained product."), "quantity": {"type": "integer", "minimum": 1, "description": "How many of it."}}, ["gtin", "quantity"])
 
 def ev(props, required): return (props, required)
 RULE_CHECK = ev({"gtin": gtin14(), "datasheetID": s("Datasheet checked."), "ruleSets": arr(s("Rule set id@version."), "Rule sets applied."),
@@ -51,6 +53,10 @@ EVENTS = {
         "productType": PRODUCT_TYPE, "category": text("Category."), "childGTIN": gtin14("GTIN-14 of the contained unit (case to base)."),
         "childQuantity": count("Contained units (0 without a child)."), "listings": arr(LISTING, "Where it is stocked.")},
        ["gtin", "name", "brand", "manufacturer", "productType", "category", "childQuantity", "listings"])),
+ ("ProductRegistered", 2): ("A trade item entered into the catalogue, with every product it directly contains.", *ev({"gtin": gtin14(), "name": s("Product name."), "brand": text("Brand."), "manufacturer": text("Manufacturer."),
+        "productType": PRODUCT_TYPE, "category": text("Category."), "children": arr(CHILD, "The products of the next lower level with quantities (empty for a base unit)."),
+        "listings": arr(LISTING, "Where it is stocked.")},
+       ["gtin", "name", "brand", "manufacturer", "productType", "category", "children", "listings"])),
  ("DatasheetImported", 1): ("A supplier datasheet; the latest defines what an inspection covers.", *ev({"gtin": gtin14(), "datasheetID": s("Datasheet id."), "source": text("Origin."),
         "attributes": arr(ATTRIBUTE, "Attributes flattened to paths.", 1)}, ["gtin", "datasheetID", "source", "attributes"])),
  ("RuleCheckRecorded", 1): ("The rule engine checked a product's datasheet.", *RULE_CHECK),
@@ -100,7 +106,8 @@ COMMANDS = [
  cmd("RegisterLocation", "Register or rename a location.", {"locationID": s("Id."), "name": s("Name."), "kind": LOCATION_KIND}, ["locationID", "name", "kind"]),
  cmd("RegisterInspector", "Register a person.", {"inspectorID": s("Id."), "name": s("Name."), "role": ROLE}, ["inspectorID", "name", "role"]),
  cmd("RegisterProduct", "Register a product.", {"gtin": gtin_any(), "name": s("Name."), "brand": text("Brand."), "manufacturer": text("Manufacturer."), "productType": PRODUCT_TYPE,
-      "category": text("Category."), "childGTIN": gtin_any("Contained unit."), "childQuantity": count("Contained units."), "listings": arr(LISTING, "Where stocked.")},
+      "category": text("Category."), "childGTIN": gtin_any("Contained unit."), "childQuantity": count("Contained units."), "listings": arr(LISTING, "Where stocked."),
+      "children": arr(CHILD_COMMAND, "Every contained product with its quantity (a shipper of mixed products has several); instead of childGTIN and childQuantity.")},
      ["gtin", "name", "brand", "manufacturer", "productType", "category"]),
  cmd("ImportDatasheet", "Import a datasheet for a product.", {"gtin": gtin_any(), "datasheetID": s("Id."), "source": text("Origin."), "attributes": arr(ATTRIBUTE, "Attributes.", 1)},
      ["gtin", "datasheetID", "source", "attributes"]),

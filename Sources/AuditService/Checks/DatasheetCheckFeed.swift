@@ -44,9 +44,28 @@ public final class DatasheetCheckFeed: @unchecked Sendable {
         room.signal()
     }
 
+    /// How many records past a full chunk are read while a parent in it still waits for a child
+    /// (a CIN puts a case's children right after it).
+    static let childLookahead = 256
+
     private func produce(files: [String], engine: RuleEngine, stdin: DatasheetFormat) {
+        // Records are read a chunk ahead of checking, so a case or pallet is checked with the net
+        // contents of children that follow it (ChildNetContents, rule QTY-010).
+        var read: [ImportRecord] = []
+        var netContents = ChildNetContents()
+        var awaited = Set<String>()
         var chunk: [Item] = []
         func hand() -> Bool {
+            for record in read {
+                switch record {
+                case .datasheet(let datasheet, let issues):
+                    chunk.append(.checked(datasheet, engine.check(netContents.annotated(datasheet)), issues: issues))
+                case .failed(let issue):
+                    chunk.append(.failed(issue))
+                }
+            }
+            read.removeAll(keepingCapacity: true)
+            awaited.removeAll()
             room.wait()
             if lock.withLock({ cancelled }) { return false }
             continuation.yield(chunk)
@@ -57,18 +76,24 @@ public final class DatasheetCheckFeed: @unchecked Sendable {
             for file in files {
                 var going = true
                 try DatasheetImporter.read(path: file, format: file == "-" ? stdin : nil) { record in
-                    switch record {
-                    case .datasheet(let datasheet, let issues):
-                        chunk.append(.checked(datasheet, engine.check(datasheet), issues: issues))
-                    case .failed(let issue):
-                        chunk.append(.failed(issue))
+                    if case .datasheet(let datasheet, _) = record {
+                        netContents.remember(datasheet)
+                        if let gtin = datasheet.gtin { awaited.remove(ChildNetContents.gtin14(gtin)) }
+                        for child in ChildNetContents.children(of: datasheet) where !netContents.knows(child.gtin) {
+                            awaited.insert(ChildNetContents.gtin14(child.gtin))
+                        }
                     }
-                    if chunk.count >= Self.chunkSize { going = hand() }
+                    read.append(record)
+                    if read.count >= Self.chunkSize,
+                        awaited.isEmpty || read.count >= Self.chunkSize + Self.childLookahead
+                    {
+                        going = hand()
+                    }
                     return going
                 }
                 guard going else { return continuation.finish() }
             }
-            if !chunk.isEmpty, !hand() { return continuation.finish() }
+            if !read.isEmpty, !hand() { return continuation.finish() }
             continuation.finish()
         } catch {
             continuation.finish(throwing: error)

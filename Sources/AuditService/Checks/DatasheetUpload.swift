@@ -46,7 +46,9 @@ public enum DatasheetUpload {
     }
 
     /// Imports `body` and hands each datasheet with its report to `visit` as it is checked, keeping
-    /// nothing else (memory stays that of one datasheet); `visit` returns false to stop. With
+    /// no reports (the body's datasheets are read first, so a parent sees its children's net
+    /// contents: memory is that of the body's datasheets, which the body limit bounds); `visit`
+    /// returns false to stop. With
     /// `engine` nil the records are only read (to find unreadable ones before answering).
     /// - Throws: as ``check(_:format:engine:name:)``.
     public static func scan(
@@ -71,22 +73,31 @@ public enum DatasheetUpload {
             issue.message = issue.message.replacingOccurrences(of: file.path, with: name)
             return issue
         }
+        // All read before any is checked (an upload is small), so a case or pallet is checked with
+        // its children's net contents wherever they are in the body (ChildNetContents, QTY-010).
+        var datasheets: [Datasheet] = []
+        var netContents = ChildNetContents()
         do {
             try DatasheetImporter.read(path: file.path, format: format) { record in
                 switch record {
                 case .datasheet(let datasheet, _):
-                    guard let engine else { return true }
-                    var report = engine.check(datasheet)
-                    report.source = report.source.replacingOccurrences(of: file.path, with: name)
-                    scanned.summary.add(report)
-                    return visit(datasheet, report)
+                    guard engine != nil else { return true }
+                    netContents.remember(datasheet)
+                    datasheets.append(datasheet)
                 case .failed(let issue):
                     scanned.unreadable.append(named(issue))
-                    return true
                 }
+                return true
             }
         } catch {
             throw named(error)
+        }
+        guard let engine else { return scanned }
+        for datasheet in datasheets {
+            var report = engine.check(netContents.annotated(datasheet))
+            report.source = report.source.replacingOccurrences(of: file.path, with: name)
+            scanned.summary.add(report)
+            guard visit(datasheet, report) else { break }
         }
         return scanned
     }

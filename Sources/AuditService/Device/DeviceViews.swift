@@ -98,7 +98,8 @@ extension AuditService {
             tasks: withTasks ? tasks.map { deviceTask($0) } : nil, missingPhotos: missing,
             expiresSoon: batch.status.rawValue < BatchStatus.submitted.rawValue
                 && batch.expiresAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch < Self.expiresSoonWithin,
-            submittedAt: batch.submittedAt, cancelledAt: batch.cancelledAt, cancellationReason: batch.cancellationReason)
+            submittedAt: batch.submittedAt, cancelledAt: batch.cancelledAt, cancellationReason: batch.cancellationReason
+        )
     }
 
     /// An open batch with less than a day left is marked, so the inspector finishes or submits it.
@@ -106,10 +107,12 @@ extension AuditService {
 
     func deviceTask(_ task: InspectionState.Task) -> DeviceTask {
         let product = state.products[task.gtin]?.registration
+        // The device names the one product a case holds; a mixed case names none (its scan matches any).
+        let onlyChild = product?.children.count == 1 ? product?.children.first : nil
         return DeviceTask(
             taskID: task.id, gtin: task.gtin, name: product?.name ?? "", brand: product?.brand ?? "",
-            productType: product?.productType.rawValue ?? 0, childGTIN: product?.childGTIN,
-            childQuantity: product?.childGTIN == nil ? nil : product?.childQuantity,
+            productType: product?.productType.rawValue ?? 0, childGTIN: onlyChild?.gtin,
+            childQuantity: onlyChild?.quantity,
             aisle: product?.listings.first { $0.locationID == task.locationID }?.aisle,
             shelf: task.mode == .newProduct ? state.products[task.gtin]?.shelf : nil,
             packageSize: state.products[task.gtin].flatMap(Self.packageSize(of:)),

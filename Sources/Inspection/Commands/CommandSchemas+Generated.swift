@@ -1137,6 +1137,30 @@ extension CommandSchemas {
         "additionalProperties": false
       },
       "description": "Where stocked."
+    },
+    "children": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "gtin": {
+            "type": "string",
+            "pattern": "^[0-9]{8}$|^[0-9]{12,14}$",
+            "description": "Contained product."
+          },
+          "quantity": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many of it."
+          }
+        },
+        "required": [
+          "gtin",
+          "quantity"
+        ],
+        "additionalProperties": false
+      },
+      "description": "Every contained product with its quantity (a shipper of mixed products has several); instead of childGTIN and childQuantity."
     }
   },
   "required": [

@@ -98,16 +98,20 @@ public struct RegisterProduct: Sendable, Hashable, Codable {
     public var productType: ProductType
     /// Category.
     public var category: String
-    /// The contained unit (case to base).
+    /// The contained unit (case to base), when there is one; `children` names several.
     public var childGTIN: String?
     /// How many child units (1 when a child is given without a quantity).
     public var childQuantity: Int?
     /// Where it is stocked.
     public var listings: [ProductListing]?
+    /// Every contained product with its quantity (a shipper of mixed products has several); given
+    /// instead of `childGTIN` and `childQuantity`, never with them.
+    public var children: [ProductChild]?
     /// Creates the command.
     public init(
         gtin: String, name: String, brand: String, manufacturer: String, productType: ProductType, category: String,
-        childGTIN: String? = nil, childQuantity: Int? = nil, listings: [ProductListing]? = nil
+        childGTIN: String? = nil, childQuantity: Int? = nil, listings: [ProductListing]? = nil,
+        children: [ProductChild]? = nil
     ) {
         self.gtin = gtin
         self.name = name
@@ -118,6 +122,7 @@ public struct RegisterProduct: Sendable, Hashable, Codable {
         self.childGTIN = childGTIN
         self.childQuantity = childQuantity
         self.listings = listings
+        self.children = children
     }
 }
 

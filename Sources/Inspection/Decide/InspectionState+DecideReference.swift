@@ -26,25 +26,7 @@ extension InspectionState {
     func decideRegisterProduct(_ command: RegisterProduct, _ name: String) throws(CommandRefusal) -> Decision {
         let gtin = try normalizedGTIN(command.gtin, field: "gtin", name)
         try requireText(command.name, field: "name", name)
-        var childGTIN: String?
-        if let child = command.childGTIN {
-            childGTIN = try normalizedGTIN(child, field: "childGTIN", name)
-            guard command.productType != .base else {
-                throw CommandRefusal(
-                    .invalidInput, command: name, state: "product \(gtin)",
-                    reason: "a base unit cannot contain another product (drop childGTIN or use productType 1 case)")
-            }
-            guard childGTIN != gtin else {
-                throw CommandRefusal(
-                    .invalidInput, command: name, state: "product \(gtin)", reason: "a product cannot contain itself")
-            }
-        }
-        let quantity = command.childQuantity ?? (childGTIN == nil ? 0 : 1)
-        guard quantity >= 0, (childGTIN == nil) == (quantity == 0) else {
-            throw CommandRefusal(
-                .invalidInput, command: name, state: "product \(gtin)",
-                reason: "childQuantity must be at least 1 with a childGTIN and 0 without one")
-        }
+        let children = try registeredChildren(of: command, gtin: gtin, name)
         for listing in command.listings ?? [] where locations[listing.locationID] == nil {
             throw CommandRefusal(
                 .notFound, command: name, state: "product \(gtin)",
@@ -53,9 +35,54 @@ extension InspectionState {
         }
         let event = ProductRegistered(
             gtin: gtin, name: command.name, brand: command.brand, manufacturer: command.manufacturer,
-            productType: command.productType, category: command.category, childGTIN: childGTIN,
-            childQuantity: quantity, listings: command.listings ?? [])
+            productType: command.productType, category: command.category, children: children,
+            listings: command.listings ?? [])
         return Decision(stream: InspectionStreams.product(gtin), events: [.productRegistered(event)])
+    }
+
+    /// The products a registration says the product directly contains: `children`, or the
+    /// one-child form `childGTIN` with `childQuantity` (1 when left out), never both.
+    private func registeredChildren(of command: RegisterProduct, gtin: String, _ name: String)
+        throws(CommandRefusal) -> [ProductChild]
+    {
+        func refuse(_ reason: String) -> CommandRefusal {
+            CommandRefusal(.invalidInput, command: name, state: "product \(gtin)", reason: reason)
+        }
+        var written: [(gtin: String, quantity: Int, field: String)] = []
+        if let list = command.children {
+            guard command.childGTIN == nil, command.childQuantity == nil else {
+                throw refuse("give either children or childGTIN with childQuantity, not both")
+            }
+            for (index, child) in list.enumerated() {
+                written.append((child.gtin, child.quantity, "children[\(index)]"))
+            }
+        } else if let child = command.childGTIN {
+            written.append((child, command.childQuantity ?? 1, "childGTIN"))
+        } else if let quantity = command.childQuantity, quantity != 0 {
+            throw refuse("childQuantity must be at least 1 with a childGTIN and 0 without one")
+        }
+        var children: [ProductChild] = []
+        for child in written {
+            let childGTIN = try normalizedGTIN(
+                child.gtin, field: child.field == "childGTIN" ? "childGTIN" : child.field + ".gtin", name)
+            guard command.productType != .base else {
+                throw refuse(
+                    "a base unit cannot contain another product (drop \(child.field) or use productType 1 case)")
+            }
+            guard childGTIN != gtin else { throw refuse("a product cannot contain itself") }
+            guard child.quantity >= 1 else {
+                throw refuse(
+                    child.field == "childGTIN"
+                        ? "childQuantity must be at least 1 with a childGTIN and 0 without one"
+                        : "\(child.field).quantity must be at least 1")
+            }
+            guard !children.contains(where: { $0.gtin == childGTIN }) else {
+                throw refuse(
+                    "\(child.field) names \(childGTIN) a second time (give each child once, with its quantity)")
+            }
+            children.append(ProductChild(gtin: childGTIN, quantity: child.quantity))
+        }
+        return children
     }
 
     func decideImportDatasheet(_ command: ImportDatasheet, _ name: String) throws(CommandRefusal) -> Decision {

@@ -52,11 +52,11 @@ extension InspectionState {
     }
 
     /// Whether a scanned GTIN-14 identifies the task's product: the product itself, the base
-    /// unit inside a case task, or the case holding a base-unit task.
+    /// unit inside a case task (any of a mixed case's children), or a case holding a base-unit task.
     private func matches(scanned gtin: String, task: Task) -> Bool {
         if task.gtin == gtin { return true }
-        if let child = products[task.gtin]?.registration.childGTIN, child == gtin { return true }
-        if let scannedChild = products[gtin]?.registration.childGTIN, scannedChild == task.gtin { return true }
+        if products[task.gtin]?.registration.contains(gtin) == true { return true }
+        if products[gtin]?.registration.contains(task.gtin) == true { return true }
         return false
     }
 
@@ -165,7 +165,8 @@ extension InspectionState {
         guard task.photos.contains(command.sha256) else {
             let attached = task.photos.isEmpty ? "none" : task.photos.joined(separator: ", ")
             throw refuse(
-                task, name, "photo \(command.sha256.prefix(64)) is not attached to task \(task.id) (attached: \(attached))")
+                task, name,
+                "photo \(command.sha256.prefix(64)) is not attached to task \(task.id) (attached: \(attached))")
         }
         return Decision(
             stream: stream(of: task),

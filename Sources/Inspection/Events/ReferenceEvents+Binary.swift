@@ -33,6 +33,51 @@ extension ProductRegistered {
         writer.string(manufacturer)
         writer.code(productType)
         writer.string(category)
+        writer.count(children.count)
+        for child in children {
+            writer.string(child.gtin)
+            writer.count(child.quantity)
+        }
+        writer.count(listings.count)
+        for listing in listings {
+            writer.string(listing.locationID)
+            writer.string(listing.aisle)
+        }
+    }
+
+    public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
+        let gtin = try reader.string()
+        let name = try reader.string()
+        let brand = try reader.string()
+        let manufacturer = try reader.string()
+        let productType = try reader.code(ProductType.self)
+        let category = try reader.string()
+        let childCount = try reader.count()
+        var children: [ProductChild] = []
+        children.reserveCapacity(childCount)
+        for _ in 0..<childCount {
+            children.append(ProductChild(gtin: try reader.string(), quantity: try reader.integer()))
+        }
+        let count = try reader.count()
+        var listings: [ProductListing] = []
+        listings.reserveCapacity(count)
+        for _ in 0..<count {
+            listings.append(ProductListing(locationID: try reader.string(), aisle: try reader.string()))
+        }
+        self.init(
+            gtin: gtin, name: name, brand: brand, manufacturer: manufacturer, productType: productType,
+            category: category, children: children, listings: listings)
+    }
+}
+
+extension ProductRegisteredV1 {
+    public func encode(into writer: inout PayloadWriter) {
+        writer.string(gtin)
+        writer.string(name)
+        writer.string(brand)
+        writer.string(manufacturer)
+        writer.code(productType)
+        writer.string(category)
         writer.optionalString(childGTIN)
         writer.count(childQuantity)
         writer.count(listings.count)

@@ -52,8 +52,70 @@ public struct ProductListing: Sendable, Hashable, Codable {
     }
 }
 
-/// A trade item entered into the catalogue.
+/// One product a case, pallet or shipper directly contains, and how many of it.
+public struct ProductChild: Sendable, Hashable, Codable {
+    /// The contained product's GTIN-14.
+    public var gtin: String
+    /// How many of it the parent holds (at least 1).
+    public var quantity: Int
+
+    /// Creates a value from its parts.
+    public init(gtin: String, quantity: Int) {
+        self.gtin = gtin
+        self.quantity = quantity
+    }
+}
+
+/// A trade item entered into the catalogue (v2: every product it directly contains, with
+/// quantities, so a shipper of mixed consumer units is one registration).
 public struct ProductRegistered: InspectionEventPayload {
+    public static let eventType = "ProductRegistered"
+    public static let schemaVersion = 2
+    /// Also reads version 1 (at most one child), upcast to this shape.
+    public static func registered(as embed: @escaping @Sendable (Self) -> InspectionEvent) -> EventType {
+        .current(Self.self, embed, task: taskEventKind).reading(ProductRegisteredV1.self) { embed($0.upcast()) }
+    }
+    /// The GTIN as 14 digits.
+    public var gtin: String
+    /// Product name.
+    public var name: String
+    /// Brand.
+    public var brand: String
+    /// Manufacturer (the data supplier).
+    public var manufacturer: String
+    /// Base unit, case or pallet.
+    public var productType: ProductType
+    /// Category (free text, e.g. a GPC brick name).
+    public var category: String
+    /// For a case or pallet: the products of the next lower level, in the order the supplier gave
+    /// them (empty for a base unit).
+    public var children: [ProductChild]
+    /// Where the product is stocked.
+    public var listings: [ProductListing]
+
+    /// Creates the event.
+    public init(
+        gtin: String, name: String, brand: String, manufacturer: String, productType: ProductType, category: String,
+        children: [ProductChild] = [], listings: [ProductListing] = []
+    ) {
+        self.gtin = gtin
+        self.name = name
+        self.brand = brand
+        self.manufacturer = manufacturer
+        self.productType = productType
+        self.category = category
+        self.children = children
+        self.listings = listings
+    }
+
+    /// Whether `gtin` is one of the products this one directly contains.
+    public func contains(_ gtin: String) -> Bool {
+        children.contains { $0.gtin == gtin }
+    }
+}
+
+/// Version 1 of ``ProductRegistered``: at most one child. Read only, upcast to v2.
+public struct ProductRegisteredV1: EventPayload {
     public static let eventType = "ProductRegistered"
     public static let schemaVersion = 1
     /// The GTIN as 14 digits.
@@ -89,6 +151,14 @@ public struct ProductRegistered: InspectionEventPayload {
         self.childGTIN = childGTIN
         self.childQuantity = childQuantity
         self.listings = listings
+    }
+
+    /// The v2 event: its one child (if any) as a list of one.
+    public func upcast() -> ProductRegistered {
+        ProductRegistered(
+            gtin: gtin, name: name, brand: brand, manufacturer: manufacturer, productType: productType,
+            category: category, children: childGTIN.map { [ProductChild(gtin: $0, quantity: childQuantity)] } ?? [],
+            listings: listings)
     }
 }
 

@@ -173,11 +173,15 @@ rule GS1-010
   observed  isTradeItemAConsumerUnit
   expected  tradeItemUnitDescriptorCode
   reference GS1 GenSpecs 2.1.2
+# A parent listing several children (a CIN's nextLowerLevelTradeItemInformation of a mixed shipper)
+# names them as childTradeItem[GTIN].quantityOfNextLowerLevelTradeItem, checked by GS1-014, not in the
+# one-child form GS1-011 and GS1-012 read.
+define MixedChildren = known(num(quantityOfChildren) > 1)
 rule GS1-011
   title     Case names its child trade item
   severity  failure
   reads     childTradeItemGtin, quantityOfNextLowerLevelTradeItem
-  when      CaseLevel
+  when      CaseLevel and not MixedChildren
   check     present(childTradeItemGtin) and known(gtinValid(childTradeItemGtin)) and known(childTradeItemGtin != gtin)
   message   A case must name the valid GTIN of the item it contains; found {observed}
   observed  childTradeItemGtin
@@ -187,7 +191,7 @@ rule GS1-012
   title     Case quantity of contained items
   severity  failure
   reads     quantityOfNextLowerLevelTradeItem
-  when      CaseLevel
+  when      CaseLevel and not MixedChildren
   check     known(num(quantityOfNextLowerLevelTradeItem) >= 1)
   message   A case must say how many items it holds (at least 1); found {observed}
   observed  quantityOfNextLowerLevelTradeItem
@@ -203,6 +207,17 @@ rule GS1-013
   observed  childTradeItemGtin
   expected  "no child item"
   reference GS1 GenSpecs 2.1.2
+rule GS1-014
+  title     Each listed child is a valid GTIN of another item, held at least once
+  severity  failure
+  reads     quantityOfNextLowerLevelTradeItem
+  each      childTradeItem
+  check     known(gtinValid($key)) and known($key != gtin) and known(num($.quantityOfNextLowerLevelTradeItem) >= 1)
+  message   Child {key} of the next lower level must be the valid GTIN of another item, held at least once; found quantity {observed}
+  observed  $.quantityOfNextLowerLevelTradeItem
+  expected  "a valid GTIN other than the item's own, quantity >= 1"
+  reference GS1 GenSpecs 2.1.2.1
+  attribute childTradeItem[$].quantityOfNextLowerLevelTradeItem
 """#),
         ("Schemas/rules/eu1169-particulars.rules", #"""
 set eu1169-particulars
@@ -1139,6 +1154,22 @@ rule QTY-009
   reference Directive 76/211/EEC Annex I(2.4); EU 1169/2011 Art. 23
   attribute netContent
   applies   physical-item
+# Across a hierarchy: children.netContent is not in the datasheet; the checker adds it to a case's or
+# pallet's datasheet (ChildNetContents) as the sum of its children's net contents times their
+# quantities, in g, ml or pieces, only when every child is in the same check set with a readable net
+# content of one dimension. Otherwise the rule does not apply: nothing can be compared, so no finding.
+# 1 % covers the rounding of a parent's declared total (24 x 333 g declared as 8 kg).
+rule QTY-010
+  title     A case's or pallet's net content is what its children hold
+  severity  warning
+  reads     netContent, children.netContent
+  when      present(children.netContent) and present(convert(netContent, unit(children.netContent)))
+  check     abs(convert(netContent, unit(children.netContent)) - num(children.netContent)) <= 0.01 * num(children.netContent)
+  message   Net content {observed} is not what the children hold: {expected} (each child's net content times its quantity, within 1 %)
+  observed  netContent
+  expected  children.netContent
+  reference EU 1169/2011 Art. 23, Annex IX; GS1 GDSN netContent, nextLowerLevelTradeItemInformation
+  attribute netContent
 rule DAT-001
   title     Best before date format
   severity  failure
@@ -1467,6 +1498,8 @@ GS1-012 pass case
 GS1-012 fail case ; quantityOfNextLowerLevelTradeItem = 0
 GS1-013 pass food
 GS1-013 fail food ; childTradeItemGtin = 6412345000012
+GS1-014 pass case ; quantityOfChildren = 2 ; childTradeItem[06411401015090].quantityOfNextLowerLevelTradeItem = 6 ; childTradeItem[06412345000012].quantityOfNextLowerLevelTradeItem = 4
+GS1-014 fail case ; quantityOfChildren = 2 ; childTradeItem[06411401015090].quantityOfNextLowerLevelTradeItem = 6 ; childTradeItem[06412345000013].quantityOfNextLowerLevelTradeItem = 4
 
 EU-001 pass food
 EU-001 fail food ; -productName ; -productName@fi ; -regulatedProductName
@@ -1630,6 +1663,9 @@ QTY-008 pass food ; grossWeight = 0,215 kg ; netContent = 200g
 QTY-008 fail food ; grossWeight = 190 g ; netContent = 200 g ℮
 QTY-009 pass food ; measured.netContent = 191.5 GRM
 QTY-009 fail food ; measured.netContent = 190.5 GRM
+QTY-010 pass case ; netContent = 2.4 KGM ; children.netContent = 2400 GRM
+QTY-010 fail case ; netContent = 2 KGM ; children.netContent = 2400 GRM
+QTY-010 pass case ; netContent = 6 l ; children.netContent = 6000 MLT
 DAT-001 pass food
 DAT-001 fail food ; bestBeforeDate = 2026-02-30
 DAT-002 pass food ; -bestBeforeDate ; useByDate = 2026-01-20

@@ -74,7 +74,8 @@ public enum RuleLinter {
             var reported: Set<String> = []
             for path in paths where !reported.contains(path) {
                 var term = String(AttributePath(path).term)
-                if term == "measured", let member = AttributePath(path).member {
+                // `measured.` values come from an inspection, `children.` sums from the checker (ChildNetContents).
+                if term == "measured" || term == "children", let member = AttributePath(path).member {
                     term = String(AttributePath(String(member)).term)
                 }
                 guard !known.contains(term) else { continue }
