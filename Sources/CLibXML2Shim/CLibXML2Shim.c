@@ -43,6 +43,26 @@ itemaudit_xml_node_kind itemaudit_xml_reader_node_kind(itemaudit_xml_reader *rea
     }
 }
 
+int itemaudit_xml_reader_next_node(itemaudit_xml_reader *reader, itemaudit_xml_node *node) {
+    int status = itemaudit_xml_reader_read(reader);
+    if (status != 1) {
+        return status;
+    }
+    xmlTextReaderPtr text_reader = (xmlTextReaderPtr)reader;
+    node->kind = itemaudit_xml_reader_node_kind(reader);
+    node->depth = 0;
+    node->is_empty = 0;
+    node->local_name = NULL;
+    if (node->kind == ITEMAUDIT_XML_ELEMENT) {
+        node->depth = xmlTextReaderDepth(text_reader);
+        node->is_empty = xmlTextReaderIsEmptyElement(text_reader);
+        node->local_name = (const char *)xmlTextReaderConstLocalName(text_reader);
+    } else if (node->kind == ITEMAUDIT_XML_END_ELEMENT) {
+        node->local_name = (const char *)xmlTextReaderConstLocalName(text_reader);
+    }
+    return status;
+}
+
 int itemaudit_xml_reader_depth(itemaudit_xml_reader *reader) {
     return xmlTextReaderDepth((xmlTextReaderPtr)reader);
 }

@@ -34,11 +34,15 @@ struct CINTradeItem {
 
     /// Adds (or joins) a value at a path.
     mutating func add(_ path: String, _ value: String) {
-        if let existing = values[path] {
-            if !existing.split(separator: "|").contains(Substring(value)) { values[path] = existing + "|" + value }
+        // One lookup for a new path, the common case; a path seen before puts back or joins.
+        if let existing = values.updateValue(value, forKey: path) {
+            if !existing.split(separator: "|").contains(Substring(value)) {
+                values[path] = existing + "|" + value
+            } else {
+                values[path] = existing
+            }
         } else {
             paths.append(path)
-            values[path] = value
         }
     }
 
@@ -64,27 +68,28 @@ struct CINTradeItem {
         } ?? 0
     }
 
-    /// The flat attributes of the datasheet, in a stable order.
-    func attributes() -> [Attribute] {
+    /// The flat attributes of the datasheet, in a stable order. Consuming, and reading only
+    /// `item` below, so the item's paths and values grow in place rather than being copied.
+    consuming func attributes() -> [Attribute] {
         var item = self
         // productName: the full description wins (what the consumer reads on the pack), then the
         // short POS description (abbreviated but specific), then the functional name (a category).
-        for (language, name) in names.sorted(by: { $0.key < $1.key }) {
+        for (language, name) in item.names.sorted(by: { $0.key < $1.key }) {
             let suffix = language.isEmpty ? "" : "@" + language
             if let chosen = name.description ?? name.short ?? name.functional { item.add("productName" + suffix, chosen) }
             if let short = name.short { item.add("descriptionShort" + suffix, short) }
             if let functional = name.functional { item.add("functionalName" + suffix, functional) }
         }
-        for child in children {
+        for child in item.children {
             item.add("childTradeItem[\(child.gtin)].quantityOfNextLowerLevelTradeItem", child.quantity)
         }
         // One child also in the one-child form today's rules (GS1-011, GS1-012) and products read.
-        if children.count == 1 {
-            item.add("childTradeItemGtin", children[0].gtin)
-            item.add("quantityOfNextLowerLevelTradeItem", children[0].quantity)
+        if item.children.count == 1 {
+            item.add("childTradeItemGtin", item.children[0].gtin)
+            item.add("quantityOfNextLowerLevelTradeItem", item.children[0].quantity)
         }
-        if let primary = primaryHeaderIndex {
-            for (index, header) in headers.enumerated() {
+        if let primary = item.primaryHeaderIndex {
+            for (index, header) in item.headers.enumerated() {
                 let prefix = index == primary ? "" : "nutrientHeader[\(index + 1)]."
                 if let basis = header.effectiveBasis { item.add(prefix + "nutrientBasisQuantity", basis) }
                 // On the further bases the serving size is their own; on the primary it is the basis.
