@@ -33,7 +33,8 @@ public struct CINImporter: Sendable {
             while !reading.stop, let node = try reader.next() {
                 switch node {
                 case .start(let name, let isEmpty):
-                    text.removeAll(keepingCapacity: true)
+                    // Asked only when there is text: emptying an empty array is not free.
+                    if !text.isEmpty { text.removeAll(keepingCapacity: true) }
                     reading.start(name, isEmpty: isEmpty, reader: reader)
                 case .text: if reading.item != nil { reader.appendText(to: &text) }
                 case .end(let name): reading.end(name, text: &text, body)
@@ -151,10 +152,11 @@ private struct CINReading {
         if !element.hasChildren, item != nil, let range = Self.trimmedRange(text) {
             leaf(element, value: { Self.string(text, range) }, parent: parent)
         }
-        text.removeAll(keepingCapacity: true)
+        if !text.isEmpty { text.removeAll(keepingCapacity: true) }
         switch name.role {
         case .nutrientDetail:
-            if let done = nutrient, header != nil {
+            // Moved out (take()), not copied: the nutrient ends here.
+            if let done = nutrient.take(), header != nil {
                 if CINTradeItem.nutrientTerms[done.code] == nil, !done.code.isEmpty,
                     item?.unmapped.contains("nutrientTypeCode " + done.code) == false
                 {
@@ -162,19 +164,14 @@ private struct CINReading {
                 }
                 header?.nutrients.append(done)
             }
-            nutrient = nil
         case .nutrientHeader:
-            if let done = header { item?.headers.append(done) }
-            header = nil
+            if let done = header.take() { item?.headers.append(done) }
         case .allergen:
             if let code = allergen.code { item?.add("hasAllergen[\(code)].allergenLevelOfContainmentCode", allergen.level ?? "") }
         case .childTradeItem:
             if let gtin = child.gtin { item?.children.append((gtin, child.quantity ?? "1")) }
         case .tradeItem where stack.count == itemDepth:
-            if let done = item {
-                item = nil
-                finish(done, body)
-            }
+            if let done = item.take() { finish(done, body) }
         default: break
         }
     }
@@ -234,7 +231,7 @@ private struct CINReading {
         records += 1
         let command = finished.command ?? "ADD"
         guard CINImporter.importedCommands.contains(command) else {
-            let gtin = finished.values["gtin"] ?? "without a GTIN"
+            let gtin = finished.value("gtin") ?? "without a GTIN"
             stop = !body(
                 .failed(
                     ImportIssue(
@@ -244,7 +241,7 @@ private struct CINReading {
                     )))
             return
         }
-        guard finished.values["gtin"] != nil else {
+        guard finished.value("gtin") != nil else {
             stop = !body(
                 .failed(
                     ImportIssue(

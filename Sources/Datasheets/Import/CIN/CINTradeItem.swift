@@ -18,7 +18,10 @@ struct CINTradeItem {
     var command: String?
     /// Attributes in the order first seen; a path given twice joins its values with `|`.
     private(set) var paths: [String] = []
-    private(set) var values: [String: String] = [:]
+    /// The value of each of `paths`, at the same index.
+    private var pathValues: [String] = []
+    /// Where each path is in `paths`.
+    private var pathIndex: [String: Int] = [:]
     /// Names for productName by language: tradeItemDescription, descriptionShort, functionalName.
     var names: [String: (description: String?, short: String?, functional: String?)] = [:]
     var headers: [NutrientHeader] = []
@@ -30,20 +33,30 @@ struct CINTradeItem {
     init(line: Int, command: String?) {
         self.line = line
         self.command = command
+        // A generated or pooled food item carries about a hundred paths: grown once, not five times.
+        paths.reserveCapacity(96)
+        pathValues.reserveCapacity(96)
+        pathIndex.reserveCapacity(96)
     }
+
+    /// The value at a path, if any.
+    func value(_ path: String) -> String? { pathIndex[path].map { pathValues[$0] } }
 
     /// Adds (or joins) a value at a path.
     mutating func add(_ path: String, _ value: String) {
-        // One lookup for a new path, the common case; a path seen before puts back or joins.
-        if let existing = values.updateValue(value, forKey: path) {
-            if !existing.split(separator: "|").contains(Substring(value)) {
-                values[path] = existing + "|" + value
-            } else {
-                values[path] = existing
-            }
-        } else {
+        // One lookup: a new path takes the next index.
+        let index = Self.index(&pathIndex[path, default: -1], next: paths.count)
+        if index == paths.count {
             paths.append(path)
+            pathValues.append(value)
+        } else if !pathValues[index].split(separator: "|").contains(Substring(value)) {
+            pathValues[index] += "|" + value
         }
+    }
+
+    private static func index(_ slot: inout Int, next: Int) -> Int {
+        if slot < 0 { slot = next }
+        return slot
     }
 
     /// GS1 T4073 nutrient type codes and the vocabulary's per-basis terms.
@@ -104,6 +117,6 @@ struct CINTradeItem {
                 }
             }
         }
-        return item.paths.map { Attribute(path: $0, value: item.values[$0] ?? "") }
+        return zip(item.paths, item.pathValues).map { Attribute(path: $0, value: $1) }
     }
 }
