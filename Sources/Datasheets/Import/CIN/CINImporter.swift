@@ -80,8 +80,9 @@ struct CINElementName {
     }
 }
 
-/// The state of one CIN file's import between nodes: the open elements, the text of the current
-/// one, the trade item being gathered and its open nutrient, allergen and child.
+/// The state of one CIN file's import between nodes: the open elements, the command, the trade
+/// item being gathered and its open nutrient header, nutrient, allergen and child. A struct
+/// changed in place, so the item is never copied and no access is checked at run time.
 private struct CINReading {
     /// An open element: its name and the two attributes the mapping reads.
     struct OpenElement {
