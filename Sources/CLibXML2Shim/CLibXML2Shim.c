@@ -5,7 +5,9 @@
 #include <libxml/xmlreader.h>
 
 static int reader_options(void) {
-    return XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
+    // XML_PARSE_COMPACT keeps short text inside its node instead of allocating it (xmllint's
+    // default too); the reader never changes the tree it frees as it goes.
+    return XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA | XML_PARSE_COMPACT;
 }
 
 itemaudit_xml_reader *itemaudit_xml_reader_open_file(const char *path) {
@@ -41,6 +43,26 @@ itemaudit_xml_node_kind itemaudit_xml_reader_node_kind(itemaudit_xml_reader *rea
     default:
         return ITEMAUDIT_XML_OTHER;
     }
+}
+
+int itemaudit_xml_reader_next_node(itemaudit_xml_reader *reader, itemaudit_xml_node *node) {
+    int status = itemaudit_xml_reader_read(reader);
+    if (status != 1) {
+        return status;
+    }
+    xmlTextReaderPtr text_reader = (xmlTextReaderPtr)reader;
+    node->kind = itemaudit_xml_reader_node_kind(reader);
+    node->depth = 0;
+    node->is_empty = 0;
+    node->local_name = NULL;
+    if (node->kind == ITEMAUDIT_XML_ELEMENT) {
+        node->depth = xmlTextReaderDepth(text_reader);
+        node->is_empty = xmlTextReaderIsEmptyElement(text_reader);
+        node->local_name = (const char *)xmlTextReaderConstLocalName(text_reader);
+    } else if (node->kind == ITEMAUDIT_XML_END_ELEMENT) {
+        node->local_name = (const char *)xmlTextReaderConstLocalName(text_reader);
+    }
+    return status;
 }
 
 int itemaudit_xml_reader_depth(itemaudit_xml_reader *reader) {

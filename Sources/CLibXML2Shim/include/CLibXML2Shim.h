@@ -32,6 +32,22 @@ int itemaudit_xml_reader_depth(itemaudit_xml_reader *reader);
 int itemaudit_xml_reader_line(itemaudit_xml_reader *reader);
 int itemaudit_xml_reader_is_empty_element(itemaudit_xml_reader *reader);
 
+/// What the importer asks of each node, filled by one call instead of one per question.
+typedef struct {
+    itemaudit_xml_node_kind kind;
+    /// Depth of an element (0 for the root); set for elements only.
+    int depth;
+    /// 1 for an element written `<a/>` (no end element follows); set for elements only.
+    int is_empty;
+    /// The local name of an element or end element (libxml2's interned copy, valid while the
+    /// reader lives); NULL for other kinds.
+    const char *local_name;
+} itemaudit_xml_node;
+
+/// Advances to the next node and describes it in *node: 1 on a node, 0 at the end, -1 on an
+/// error (see itemaudit_xml_last_error), as itemaudit_xml_reader_read.
+int itemaudit_xml_reader_next_node(itemaudit_xml_reader *reader, itemaudit_xml_node *node);
+
 /// The current node's (or attribute's) local name and value as UTF-8; NULL when it has none.
 /// Valid until the reader moves.
 const char *itemaudit_xml_reader_local_name(itemaudit_xml_reader *reader);

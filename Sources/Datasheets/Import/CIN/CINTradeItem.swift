@@ -18,7 +18,10 @@ struct CINTradeItem {
     var command: String?
     /// Attributes in the order first seen; a path given twice joins its values with `|`.
     private(set) var paths: [String] = []
-    private(set) var values: [String: String] = [:]
+    /// The value of each of `paths`, at the same index.
+    private var pathValues: [String] = []
+    /// Where each path is in `paths`.
+    private var pathIndex: [String: Int] = [:]
     /// Names for productName by language: tradeItemDescription, descriptionShort, functionalName.
     var names: [String: (description: String?, short: String?, functional: String?)] = [:]
     var headers: [NutrientHeader] = []
@@ -30,16 +33,30 @@ struct CINTradeItem {
     init(line: Int, command: String?) {
         self.line = line
         self.command = command
+        // A generated or pooled food item carries about a hundred paths: grown once, not five times.
+        paths.reserveCapacity(96)
+        pathValues.reserveCapacity(96)
+        pathIndex.reserveCapacity(96)
     }
+
+    /// The value at a path, if any.
+    func value(_ path: String) -> String? { pathIndex[path].map { pathValues[$0] } }
 
     /// Adds (or joins) a value at a path.
     mutating func add(_ path: String, _ value: String) {
-        if let existing = values[path] {
-            if !existing.split(separator: "|").contains(Substring(value)) { values[path] = existing + "|" + value }
-        } else {
+        // One lookup: a new path takes the next index.
+        let index = Self.index(&pathIndex[path, default: -1], next: paths.count)
+        if index == paths.count {
             paths.append(path)
-            values[path] = value
+            pathValues.append(value)
+        } else if !pathValues[index].split(separator: "|").contains(Substring(value)) {
+            pathValues[index] += "|" + value
         }
+    }
+
+    private static func index(_ slot: inout Int, next: Int) -> Int {
+        if slot < 0 { slot = next }
+        return slot
     }
 
     /// GS1 T4073 nutrient type codes and the vocabulary's per-basis terms.
@@ -64,27 +81,28 @@ struct CINTradeItem {
         } ?? 0
     }
 
-    /// The flat attributes of the datasheet, in a stable order.
-    func attributes() -> [Attribute] {
+    /// The flat attributes of the datasheet, in a stable order. Consuming, and reading only
+    /// `item` below, so the item's paths and values grow in place rather than being copied.
+    consuming func attributes() -> [Attribute] {
         var item = self
         // productName: the full description wins (what the consumer reads on the pack), then the
         // short POS description (abbreviated but specific), then the functional name (a category).
-        for (language, name) in names.sorted(by: { $0.key < $1.key }) {
+        for (language, name) in item.names.sorted(by: { $0.key < $1.key }) {
             let suffix = language.isEmpty ? "" : "@" + language
             if let chosen = name.description ?? name.short ?? name.functional { item.add("productName" + suffix, chosen) }
             if let short = name.short { item.add("descriptionShort" + suffix, short) }
             if let functional = name.functional { item.add("functionalName" + suffix, functional) }
         }
-        for child in children {
+        for child in item.children {
             item.add("childTradeItem[\(child.gtin)].quantityOfNextLowerLevelTradeItem", child.quantity)
         }
         // One child also in the one-child form today's rules (GS1-011, GS1-012) and products read.
-        if children.count == 1 {
-            item.add("childTradeItemGtin", children[0].gtin)
-            item.add("quantityOfNextLowerLevelTradeItem", children[0].quantity)
+        if item.children.count == 1 {
+            item.add("childTradeItemGtin", item.children[0].gtin)
+            item.add("quantityOfNextLowerLevelTradeItem", item.children[0].quantity)
         }
-        if let primary = primaryHeaderIndex {
-            for (index, header) in headers.enumerated() {
+        if let primary = item.primaryHeaderIndex {
+            for (index, header) in item.headers.enumerated() {
                 let prefix = index == primary ? "" : "nutrientHeader[\(index + 1)]."
                 if let basis = header.effectiveBasis { item.add(prefix + "nutrientBasisQuantity", basis) }
                 // On the further bases the serving size is their own; on the primary it is the basis.
@@ -99,6 +117,6 @@ struct CINTradeItem {
                 }
             }
         }
-        return item.paths.map { Attribute(path: $0, value: item.values[$0] ?? "") }
+        return zip(item.paths, item.pathValues).map { Attribute(path: $0, value: $1) }
     }
 }
