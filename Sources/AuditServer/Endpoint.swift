@@ -28,6 +28,14 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case checkDatasheets
     case listTasks
     case getPhoto
+    case listUsers
+    case addUser
+    case changeUserRoles
+    case changeUserPassword
+    case disableUser
+    case listApps
+    case addApp
+    case revokeApp
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -51,6 +59,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .listRules, .listTasks:
             .get
         case .getPhoto: .get
+        case .listUsers, .listApps: .get
+        case .addUser, .disableUser, .addApp, .revokeApp: .post
+        case .changeUserRoles, .changeUserPassword: .put
         }
     }
 
@@ -81,6 +92,12 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .checkDatasheets: "/v1/datasheets/check"
         case .listTasks: "/v1/tasks"
         case .getPhoto: "/v1/photos/{sha256}"
+        case .listUsers, .addUser: "/v1/admin/users"
+        case .changeUserRoles: "/v1/admin/users/{username}/roles"
+        case .changeUserPassword: "/v1/admin/users/{username}/password"
+        case .disableUser: "/v1/admin/users/{username}/disable"
+        case .listApps, .addApp: "/v1/admin/apps"
+        case .revokeApp: "/v1/admin/apps/{appID}/revoke"
         }
     }
 
@@ -102,6 +119,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .history, .verify, .listRules, .listTasks:
             0
         case .getPhoto: 0
+        case .listUsers, .listApps: 0
+        // A name, roles, a password or a reason in JSON: a login's limit.
+        case .addUser, .changeUserRoles, .changeUserPassword, .disableUser, .addApp, .revokeApp: Self.loginBodyLimit
         }
     }
 

@@ -23,6 +23,8 @@ extension PermissionTable {
         case .listTasks: roles(forQuery: .batches)
         // As the web pages' photos; an inspector further only their own and their products' references.
         case .getPhoto: roles(for: WebRoute.photo)
+        case .listUsers, .addUser, .changeUserRoles, .changeUserPassword, .disableUser, .listApps, .addApp, .revokeApp:
+            accountAdministrators
         }
     }
 
@@ -42,4 +44,15 @@ extension PermissionTable {
 
     /// Whether `role` may call `endpoint`.
     public static func allows(_ role: UserRole, _ endpoint: Endpoint) -> Bool { roles(for: endpoint).contains(role) }
+}
+
+// A user holding several roles may open what any of them may (``PermissionTable/permits(_:_:)``).
+extension PermissionTable {
+    /// Whether a user holding `roles` may open `route`.
+    public static func allows(_ roles: Set<UserRole>, _ route: WebRoute) -> Bool { permits(roles, Self.roles(for: route)) }
+
+    /// Whether a user holding `roles` may call `endpoint`.
+    public static func allows(_ roles: Set<UserRole>, _ endpoint: Endpoint) -> Bool {
+        permits(roles, Self.roles(for: endpoint))
+    }
 }

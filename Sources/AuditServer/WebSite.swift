@@ -44,10 +44,10 @@ struct WebSite: Sendable {
                 return WebSecurity.errorPage(
                     .forbidden, "Your session has ended. Log in again, then send the form again.")
             }
-            guard PermissionTable.allows(visitor.user.role, route) else {
+            guard PermissionTable.allows(visitor.user.roles, route) else {
                 return WebSecurity.errorPage(
                     .forbidden,
-                    "The role \(visitor.user.role.name) may not open this page. Ask an admin for a role that can.")
+                    "The roles \(visitor.user.roleNames.joined(separator: ", ")) may not open this page. Ask an admin for a role that can.")
             }
             switch route {
             case .logout: return try await logout(request, visitor)

@@ -20,6 +20,12 @@ struct PermissionMatrixTests {
         case .submitCommands: ("/v1/commands", #"{"commands":[]}"#)
         case .createSession: ("/v1/sessions", "{}")
         case .checkDatasheets: ("/v1/datasheets/check", DatasheetRoutesTests.good)
+        case .addUser: ("/v1/admin/users", #"{"username":"matrix","roles":["auditor"],"password":"matrix password"}"#)
+        case .changeUserRoles: ("/v1/admin/users/nobody/roles", #"{"roles":["auditor"]}"#)
+        case .changeUserPassword: ("/v1/admin/users/nobody/password", #"{"password":"a long password"}"#)
+        case .disableUser: ("/v1/admin/users/nobody/disable", "{}")
+        case .addApp: ("/v1/admin/apps", #"{"name":"matrix"}"#)
+        case .revokeApp: ("/v1/admin/apps/nobody/revoke", "{}")
         default: (endpoint.path, "")
         }
     }
@@ -88,6 +94,8 @@ struct PermissionMatrixTests {
             .verify: [.auditor, .admin], .checkDatasheets: [.steward, .manager, .admin],
             .listTasks: batches,
             .getPhoto: all,
+            .listUsers: [.admin], .addUser: [.admin], .changeUserRoles: [.admin], .changeUserPassword: [.admin],
+            .disableUser: [.admin], .listApps: [.admin], .addApp: [.admin], .revokeApp: [.admin],
         ]
         for endpoint in Endpoint.allCases {
             #expect(PermissionTable.roles(for: endpoint) == endpoints[endpoint], "\(endpoint)")
