@@ -43,9 +43,14 @@ struct ServerOption: ParsableArguments {
         let client: AdminClient
         do {
             client = try AdminClient(server: server, app: AdminClient.App(appID: appID, secret: secret))
-            try await client.logIn(username: username, password: password)
         } catch let failure as AdminClient.Failure {
             throw CLIFailure.badInput(failure.description)
+        }
+        do {
+            try await client.logIn(username: username, password: password)
+        } catch {
+            await client.close()
+            throw (error as? AdminClient.Failure).map { CLIFailure.badInput($0.description) } ?? error
         }
         return client
     }

@@ -84,6 +84,9 @@ struct AccountsWhileServingTests {
             + (0..<2).map {
                 #"{"commandID":"prod-\#($0)","type":"RegisterProduct","gtin":"\#(Self.gtin($0))","name":"P\#($0)","brand":"B","manufacturer":"M","productType":0,"category":"C","listings":[{"locationID":"S1","aisle":"A"}]}"#
             }
+            + (0..<2).map {
+                #"{"commandID":"ds-\#($0)","type":"ImportDatasheet","gtin":"\#(Self.gtin($0))","datasheetID":"ds-\#($0)","source":"t","attributes":[{"path":"name/fi","value":"v"}]}"#
+            }
         let registered = try await ServeProcessTests.send(
             port: server.port, "POST", "/v1/commands",
             body: Data(#"{"commands":[\#(catalogue.joined(separator: ","))]}"#.utf8), token: bossToken, app: app)
@@ -101,7 +104,7 @@ struct AccountsWhileServingTests {
             [
                 #"{"commandID":"lead-a","type":"AllocateAdHocTask","inspectorID":"lead","locationID":"S1","gtin":"\#(Self.gtin(0))"}"#
             ], token: lead)
-        let task = try #require(allocated.first?["createdID"] as? String)
+        let task = try #require(allocated.first?["createdID"] as? String, "\(allocated)")
         let inspected = try await bundle(
             [#"{"commandID":"lead-s","type":"StartInspection","taskID":"\#(task)"}"#], token: lead)
         #expect(inspected.first?["status"] as? String == "accepted", "\(inspected)")
