@@ -36,6 +36,7 @@ extension PermissionTable {
         case .photo: roles(forQuery: .catalogue)
         case .checkDatasheet: roles(forQuery: .datasheetCheck)
         case .page(let page): roles(forPage: page)
+        case .accounts, .changeAccounts: accountAdministrators
         }
     }
 

@@ -55,6 +55,8 @@ struct WebSite: Sendable {
             case .page(let name): return try await page(name, request, context, visitor)
             case .checkDatasheet: return try await checkDatasheet(request, visitor)
             case .photo: return await photo(context, visitor)
+            case .accounts: return accountsPage(visitor)
+            case .changeAccounts: return try await changeAccounts(request, visitor)
             case .loginForm, .login, .favicon: return WebSecurity.errorPage(.notFound, "No such page.")
             }
         } catch let refusal as WebRefusal {
