@@ -50,7 +50,8 @@ struct EndpointGuard: RouterMiddleware {
                 }
             }
             guard PermissionTable.allows(user.roles, endpoint) else {
-                throw Problem.forbidden("roles \(user.roleNames.joined(separator: ", ")) may not call \(endpoint.method) \(endpoint.path)")
+                throw Problem.forbidden(
+                    "roles \(user.roleNames.joined(separator: ", ")) may not call \(endpoint.method) \(endpoint.path)")
             }
             context.user = user
         }

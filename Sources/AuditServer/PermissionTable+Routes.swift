@@ -50,7 +50,9 @@ extension PermissionTable {
 // A user holding several roles may open what any of them may (``PermissionTable/permits(_:_:)``).
 extension PermissionTable {
     /// Whether a user holding `roles` may open `route`.
-    public static func allows(_ roles: Set<UserRole>, _ route: WebRoute) -> Bool { permits(roles, Self.roles(for: route)) }
+    public static func allows(_ roles: Set<UserRole>, _ route: WebRoute) -> Bool {
+        permits(roles, Self.roles(for: route))
+    }
 
     /// Whether a user holding `roles` may call `endpoint`.
     public static func allows(_ roles: Set<UserRole>, _ endpoint: Endpoint) -> Bool {

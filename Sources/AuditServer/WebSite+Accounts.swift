@@ -28,7 +28,9 @@ extension WebSite {
         do {
             switch fields["action"] ?? "" {
             case "addUser":
-                guard !roles.isEmpty else { throw IdentityRefusal(.invalidRole, "tick at least one role for the new user") }
+                guard !roles.isEmpty else {
+                    throw IdentityRefusal(.invalidRole, "tick at least one role for the new user")
+                }
                 let hash = try await Self.hash(fields["password"] ?? "", cost: service.accountsPasswordCost)
                 let name = fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? username
                 _ = try await service.addUser(
@@ -38,7 +40,8 @@ extension WebSite {
             case "setRoles":
                 guard !roles.isEmpty else { throw IdentityRefusal(.invalidRole, "tick at least one role") }
                 _ = try await service.changeRoles(username: username, roles: roles, actor: actor, commandID: commandID)
-                notice.text = "User \(username) now has roles \(UserRole.ordered(roles).map(\.name).joined(separator: ", "))."
+                notice.text =
+                    "User \(username) now has roles \(UserRole.ordered(roles).map(\.name).joined(separator: ", "))."
             case "setPassword":
                 let hash = try await Self.hash(fields["password"] ?? "", cost: service.accountsPasswordCost)
                 _ = try await service.execute(

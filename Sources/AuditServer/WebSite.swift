@@ -47,7 +47,8 @@ struct WebSite: Sendable {
             guard PermissionTable.allows(visitor.user.roles, route) else {
                 return WebSecurity.errorPage(
                     .forbidden,
-                    "The roles \(visitor.user.roleNames.joined(separator: ", ")) may not open this page. Ask an admin for a role that can.")
+                    "The roles \(visitor.user.roleNames.joined(separator: ", ")) may not open this page. Ask an admin for a role that can."
+                )
             }
             switch route {
             case .logout: return try await logout(request, visitor)

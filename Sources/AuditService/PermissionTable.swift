@@ -95,7 +95,8 @@ extension PermissionTable {
     /// Whether a user holding `roles` may record checked datasheets: some role of theirs may send
     /// `ImportDatasheet` and some may send `RecordRuleCheck`.
     public static func mayRecordDatasheets(_ roles: Set<UserRole>) -> Bool {
-        permits(roles, Self.roles(forCommand: .importDatasheet)) && permits(roles, Self.roles(forCommand: .recordRuleCheck))
+        permits(roles, Self.roles(forCommand: .importDatasheet))
+            && permits(roles, Self.roles(forCommand: .recordRuleCheck))
     }
 
     /// Whether a user holding `roles` sees and acts on only their own batches and tasks: an

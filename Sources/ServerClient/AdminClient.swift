@@ -104,7 +104,8 @@ public final class AdminClient: Sendable {
             let collected = try await response.body.collect(upTo: Self.answerLimit)
             return Answer(status: Int(response.status.code), body: Data(collected.readableBytesView))
         } catch let error as HTTPClientError {
-            throw Failure(status: nil, description: "cannot reach \(base): \(error) (is `itemaudit serve` running there?)")
+            throw Failure(
+                status: nil, description: "cannot reach \(base): \(error) (is `itemaudit serve` running there?)")
         }
     }
 

@@ -67,7 +67,8 @@ public struct AccountsPage: Sendable {
                 + "<div><dt>secret</dt><dd><code>\(HTML.escape(createdApp.secret))</code></dd></div></dl>"
                 + "<p>Put both on the device now: the secret is not shown again.</p></section>"
         }
-        body += "<section aria-labelledby=\"users\"><h2 id=\"users\">Users</h2><table><thead><tr>"
+        body +=
+            "<section aria-labelledby=\"users\"><h2 id=\"users\">Users</h2><table><thead><tr>"
             + "<th scope=\"col\">user</th><th scope=\"col\">name</th><th scope=\"col\">roles</th>"
             + "<th scope=\"col\">disabled</th><th scope=\"col\">change</th></tr></thead><tbody>"
         for user in users {
@@ -91,12 +92,14 @@ public struct AccountsPage: Sendable {
                         + "<label for=\"why-\(name)\">reason</label> <input type=\"text\" id=\"why-\(name)\" name=\"reason\">",
                     button: "Disable", label: "Disable \(user.username)")
             }
-            body += "<tr><td>\(name)</td><td>\(HTML.escape(user.name))</td>"
+            body +=
+                "<tr><td>\(name)</td><td>\(HTML.escape(user.name))</td>"
                 + "<td>\(HTML.escape(user.roleNames.joined(separator: ", ")))</td>"
                 + "<td>\(user.disabled ? "yes" : "no")</td><td>\(change)</td></tr>"
         }
         body += "</tbody></table>"
-        body += "<h3>Add a user</h3>"
+        body +=
+            "<h3>Add a user</h3>"
             + form(
                 "addUser",
                 "<label for=\"new-user\">login name</label> <input type=\"text\" id=\"new-user\" name=\"username\" "
@@ -107,7 +110,8 @@ public struct AccountsPage: Sendable {
                     + roleBoxes("new", checked: []),
                 button: "Add user", label: "Add a user")
         body += "</section>"
-        body += "<section aria-labelledby=\"apps\"><h2 id=\"apps\">Device apps</h2><table><thead><tr>"
+        body +=
+            "<section aria-labelledby=\"apps\"><h2 id=\"apps\">Device apps</h2><table><thead><tr>"
             + "<th scope=\"col\">app id</th><th scope=\"col\">name</th><th scope=\"col\">revoked</th>"
             + "<th scope=\"col\">change</th></tr></thead><tbody>"
         for app in apps {
@@ -120,10 +124,12 @@ public struct AccountsPage: Sendable {
                     "<input type=\"hidden\" name=\"appID\" value=\"\(id)\">"
                         + "<label for=\"rev-\(id)\">reason</label> <input type=\"text\" id=\"rev-\(id)\" name=\"reason\">",
                     button: "Revoke", label: "Revoke \(app.appID)")
-            body += "<tr><td>\(id)</td><td>\(HTML.escape(app.name))</td><td>\(app.revoked ? "yes" : "no")</td>"
+            body +=
+                "<tr><td>\(id)</td><td>\(HTML.escape(app.name))</td><td>\(app.revoked ? "yes" : "no")</td>"
                 + "<td>\(change)</td></tr>"
         }
-        body += "</tbody></table><h3>Add an app</h3>"
+        body +=
+            "</tbody></table><h3>Add an app</h3>"
             + form(
                 "addApp",
                 "<label for=\"app-name\">what it is</label> <input type=\"text\" id=\"app-name\" name=\"name\" required> "

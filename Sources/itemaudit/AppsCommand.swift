@@ -67,7 +67,8 @@ struct AppsAdd: AsyncParsableCommand {
         case .json: Swift.print(JSONOutput.text(created), terminator: "")
         case .table, .csv:
             Swift.print(
-                "app id: \(created.appID)\nsecret: \(created.secret)\n(the secret is not shown again: store it on the device)")
+                "app id: \(created.appID)\nsecret: \(created.secret)\n(the secret is not shown again: store it on the device)"
+            )
         }
     }
 }

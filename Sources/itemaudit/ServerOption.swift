@@ -20,7 +20,8 @@ struct ServerOption: ParsableArguments {
             throw CLIFailure.badInput("no app id for --server (set ITEMAUDIT_APP to an app `apps add` registered)")
         }
         guard let secret = RequestSigning.secret(hex: environment["ITEMAUDIT_SECRET"] ?? "") else {
-            throw CLIFailure.badInput("no usable secret for --server (set ITEMAUDIT_SECRET to the hex secret `apps add` printed)")
+            throw CLIFailure.badInput(
+                "no usable secret for --server (set ITEMAUDIT_SECRET to the hex secret `apps add` printed)")
         }
         let username: String
         if let name = environment["ITEMAUDIT_USER"], !name.isEmpty {
@@ -29,7 +30,8 @@ struct ServerOption: ParsableArguments {
             print("admin user name: ", terminator: "")
             username = readLine(strippingNewline: true) ?? ""
         } else {
-            throw CLIFailure.badInput("no admin user for --server (set ITEMAUDIT_USER, or run on a terminal to be asked)")
+            throw CLIFailure.badInput(
+                "no admin user for --server (set ITEMAUDIT_USER, or run on a terminal to be asked)")
         }
         let password: String
         if let given = environment["ITEMAUDIT_PASSWORD"], !given.isEmpty {

@@ -85,7 +85,8 @@ struct UsersAdd: AsyncParsableCommand {
     @Argument(help: "The login name (letters, digits, '.', '_', '-'); also the actor id of their events.")
     var username: String
     @Option(
-        help: "A role: inspector, receiver, manager, steward, auditor or admin; repeat it for several (--role inspector --role manager)."
+        help:
+            "A role: inspector, receiver, manager, steward, auditor or admin; repeat it for several (--role inspector --role manager)."
     )
     var role: [String] = []
     @Option(help: "Display name (default: the login name).") var name: String?

@@ -20,7 +20,8 @@ struct AdminRoutesTests {
             let admin = try await fixture.login(client, "admin")
             let added = try await fixture.send(
                 client, .post, "/v1/admin/users",
-                json: #"{"username":"lead","name":"Lead","roles":["manager","inspector"],"password":"lead password 1","commandID":"add-lead"}"#,
+                json:
+                    #"{"username":"lead","name":"Lead","roles":["manager","inspector"],"password":"lead password 1","commandID":"add-lead"}"#,
                 token: admin)
             #expect(added.status == .created, "\(String(buffer: added.body))")
             let user = try #require(try ServerFixture.object(added)["user"] as? [String: Any])
@@ -29,7 +30,8 @@ struct AdminRoutesTests {
             // The same command id again appends nothing.
             let again = try await fixture.send(
                 client, .post, "/v1/admin/users",
-                json: #"{"username":"lead","roles":["inspector","manager"],"password":"lead password 1","commandID":"add-lead"}"#,
+                json:
+                    #"{"username":"lead","roles":["inspector","manager"],"password":"lead password 1","commandID":"add-lead"}"#,
                 token: admin)
             #expect(try ServerFixture.object(again)["status"] as? String == "duplicate")
             let lead = try await fixture.login(client, "lead", password: "lead password 1")
@@ -137,8 +139,10 @@ struct AdminRoutesTests {
             let admin = try await fixture.login(client, "admin")
             let manager = try await fixture.login(client, "manager")
             for (method, uri, body) in [
-                (HTTPRequest.Method.post, "/v1/admin/users",
-                 #"{"username":"zed","roles":["auditor"],"password":"zed-very-secret-pw"}"#),
+                (
+                    HTTPRequest.Method.post, "/v1/admin/users",
+                    #"{"username":"zed","roles":["auditor"],"password":"zed-very-secret-pw"}"#
+                ),
                 (.put, "/v1/admin/users/zed/password", #"{"password":"zed-other-secret-pw"}"#),
                 (.get, "/v1/admin/users", ""),
             ] {

@@ -77,7 +77,8 @@ struct PermissionMatrixTests {
             .cancelBatch: [.inspector, .manager, .admin], .expireBatch: [],
             .startCollection: work, .pauseCollection: work, .finishCollection: work, .cancelCollection: work,
             .collectProduct: work, .skipCollection: work, .startInspection: work, .pauseInspection: work,
-            .recordVerdicts: work, .attachPhoto: work, .detachPhoto: work, .finishInspection: work, .skipInspection: work,
+            .recordVerdicts: work, .attachPhoto: work, .detachPhoto: work, .finishInspection: work,
+            .skipInspection: work,
             .submitBatch: work,
         ]
         for kind in InspectionCommand.Kind.allCases {

@@ -62,7 +62,8 @@ struct WebAccountsTests {
             #expect(fixture.service.identity.user("steward")?.disabled == true)
 
             let app = try await browser.post(
-                "/admin/accounts", [("csrf", csrf), ("action", "addApp"), ("name", "Anna's phone"), ("appID", "phone-1")])
+                "/admin/accounts",
+                [("csrf", csrf), ("action", "addApp"), ("name", "Anna's phone"), ("appID", "phone-1")])
             let appHTML = String(buffer: app.body)
             let secret = try #require(
                 appHTML.range(of: "<code>[0-9a-f]{64}</code>", options: .regularExpression).map {

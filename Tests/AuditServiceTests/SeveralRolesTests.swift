@@ -79,7 +79,8 @@ struct SeveralRolesTests {
                 username: "anna", roles: [.manager, .inspector], actor: "admin", commandID: "r1")
             #expect(changed.eventTypes == ["UserRoleChanged"])
             await #expect(throws: IdentityRefusal.self) {
-                try await service.changeRoles(username: "anna", roles: [.inspector, .manager], actor: "a", commandID: "r2")
+                try await service.changeRoles(
+                    username: "anna", roles: [.inspector, .manager], actor: "a", commandID: "r2")
             }
             await #expect(throws: IdentityRefusal.self) {
                 try await service.changeRoles(username: "anna", roles: [], actor: "a", commandID: "r3")

@@ -61,7 +61,8 @@ struct AccountsWhileServingTests {
         let refused = try ItemAuditBinary.run(["users", "list", "--server", url], environment: wrong)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("wrong"), "\(refused.stderr)")
-        let listed = try ItemAuditBinary.run(["users", "list", "--server", url, "--format", "json"], environment: admin)
+        let listed = try ItemAuditBinary.run(
+            ["users", "list", "--server", url, "--format", "json"], environment: admin)
         #expect(listed.status == 0, "\(listed.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(rows.first { $0["username"] as? String == "lead" }?["roles"] as? [String] == ["inspector", "manager"])
@@ -129,5 +130,37 @@ struct AccountsWhileServingTests {
         let onColleague = try await bundle(
             [#"{"commandID":"lead-on-ina","type":"StartInspection","taskID":"\#(inaTask)"}"#], token: lead)
         #expect(onColleague.first?["status"] as? String == "accepted", "\(onColleague)")
+
+        // The other account and app commands through the server: roles, password, disable, apps.
+        let roles = try ItemAuditBinary.run(
+            ["users", "roles", "ina", "--role", "inspector", "--role", "receiver", "--server", url], environment: admin)
+        #expect(roles.status == 0 && roles.stdout.contains("ina now has roles inspector, receiver"), "\(roles.stderr)")
+        let passwd = try ItemAuditBinary.run(
+            ["users", "passwd", "ina", "--password-stdin", "--server", url], stdin: Data("ina newer password\n".utf8),
+            environment: admin)
+        #expect(passwd.status == 0, "\(passwd.stderr)")
+        let relogin = try await ServeProcessTests.send(
+            port: server.port, "POST", "/v1/sessions",
+            body: Data(#"{"username":"ina","password":"ina newer password"}"#.utf8), app: app)
+        #expect(relogin.status == 201)
+        #expect(relogin.json["roles"] as? [String] == ["inspector", "receiver"])
+        let disable = try ItemAuditBinary.run(
+            ["users", "disable", "ina", "--reason", "left", "--server", url], environment: admin)
+        #expect(disable.status == 0, "\(disable.stderr)")
+        let again = try ItemAuditBinary.run(["users", "disable", "ina", "--server", url], environment: admin)
+        #expect(again.status == 2 && again.stderr.contains("already disabled"), "\(again.stderr)")
+        let phone = try ItemAuditBinary.run(
+            ["apps", "add", "Ina's phone", "--id", "phone", "--format", "json", "--server", url], environment: admin)
+        #expect(phone.status == 0, "\(phone.stderr)")
+        let phoneSecret = try #require(
+            (try JSONSerialization.jsonObject(with: Data(phone.stdout.utf8)) as? [String: String])?["secret"])
+        let apps = try ItemAuditBinary.run(["apps", "list", "--server", url], environment: admin)
+        #expect(apps.status == 0 && apps.stdout.contains("phone") && !apps.stdout.contains(phoneSecret))
+        let revoke = try ItemAuditBinary.run(["apps", "revoke", "phone", "--server", url], environment: admin)
+        #expect(revoke.status == 0, "\(revoke.stderr)")
+        let revokedLogin = try await ServeProcessTests.send(
+            port: server.port, "POST", "/v1/sessions",
+            body: Data(#"{"username":"lead","password":"lead long password"}"#.utf8), app: ("phone", phoneSecret))
+        #expect(revokedLogin.status == 401)
     }
 }

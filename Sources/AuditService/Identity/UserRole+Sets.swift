@@ -22,7 +22,8 @@ extension UserRole {
             guard let role = UserRole(name: name) else {
                 throw IdentityRefusal(
                     .invalidRole,
-                    "unknown role '\(name)' (use one or more of \(UserRole.allCases.map(\.name).joined(separator: ", ")))")
+                    "unknown role '\(name)' (use one or more of \(UserRole.allCases.map(\.name).joined(separator: ", ")))"
+                )
             }
             roles.append(role)
         }
