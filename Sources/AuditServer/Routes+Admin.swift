@@ -247,7 +247,7 @@ extension Routes {
     static func problem(_ refusal: IdentityRefusal) -> Problem {
         switch refusal.code {
         case .unknown: Problem.notFound(refusal.message, remedy: "list them: GET /v1/admin/users or /v1/admin/apps")
-        case .exists, .unchanged:
+        case .exists, .unchanged, .lastAdmin:
             Problem(.conflict, "identity-refused", refusal.message, remedy: "nothing was changed; check the list")
         case .invalidName, .weakPassword, .invalidRole:
             Problem.badRequest("identity-refused", refusal.message, remedy: "fix the field and send it again")

@@ -146,4 +146,32 @@ struct SeveralRolesTests {
             try IdentityEvent.decode(eventType: "UserRoleChanged", schemaVersion: 2, payload: [1, 0x75, 0])
         }
     }
+
+    @Test("the last enabled admin keeps the admin role and cannot be disabled; with a second admin both may change")
+    func lastAdminKept() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.addUser(
+            username: "root", name: "Root", roles: [.admin], password: "long enough", actor: "cli", commandID: "u1",
+            cost: 4)
+        let before = service.log.lastPosition
+        await #expect(throws: IdentityRefusal(.lastAdmin, "user 'root' is the last enabled admin (make another user admin first)")) {
+            try await service.changeRoles(username: "root", roles: [.manager], actor: "root", commandID: "r1")
+        }
+        await #expect(throws: IdentityRefusal.self) {
+            try await service.execute(
+                identity: .disableUser(UserDisabled(username: "root", reason: "")), commandID: "d1", actor: "root")
+        }
+        #expect(service.log.lastPosition == before, "a refusal appends nothing")
+        _ = try await service.addUser(
+            username: "second", name: "Second", roles: [.admin, .inspector], password: "long enough", actor: "root",
+            commandID: "u2", cost: 4)
+        _ = try await service.changeRoles(username: "root", roles: [.manager], actor: "second", commandID: "r2")
+        #expect(service.identity.user("root")?.roles == [.manager])
+        await #expect(throws: IdentityRefusal.self) {
+            try await service.execute(
+                identity: .disableUser(UserDisabled(username: "second", reason: "")), commandID: "d2", actor: "second")
+        }
+        try await service.close()
+    }
 }

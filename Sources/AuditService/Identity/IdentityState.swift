@@ -92,12 +92,14 @@ public struct IdentityState: Sendable, Hashable {
                 throw IdentityRefusal(
                     .unchanged, "user '\(e.username)' already has roles \(e.roles.map(\.name).joined(separator: ", "))")
             }
+            if !e.roles.contains(.admin) { try keepAnAdmin(besides: current) }
             return (Self.stream(user: e.username), .userRoleChanged(e))
         case .disableUser(let e):
             let current = try user(e.username)
             guard !current.disabled else {
                 throw IdentityRefusal(.unchanged, "user '\(e.username)' is already disabled")
             }
+            try keepAnAdmin(besides: current)
             return (Self.stream(user: e.username), .userDisabled(e))
         case .registerApp(let e):
             guard Self.isValidName(e.appID) else {
@@ -114,6 +116,17 @@ public struct IdentityState: Sendable, Hashable {
             }
             guard !app.revoked else { throw IdentityRefusal(.unchanged, "app '\(e.appID)' is already revoked") }
             return (Self.stream(app: e.appID), .appRevoked(e))
+        }
+    }
+
+    /// Refuses to take the admin role from, or disable, the last enabled admin: no one could then
+    /// manage accounts while the server runs (the CLI on a stopped server still could).
+    private func keepAnAdmin(besides user: User) throws(IdentityRefusal) {
+        guard user.roles.contains(.admin), !user.disabled else { return }
+        let others = users.values.contains { $0.username != user.username && !$0.disabled && $0.roles.contains(.admin) }
+        guard others else {
+            throw IdentityRefusal(
+                .lastAdmin, "user '\(user.username)' is the last enabled admin (make another user admin first)")
         }
     }
 
@@ -148,7 +161,7 @@ public enum IdentityCommand: Sendable, Hashable {
 public struct IdentityRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// Kinds of refusal.
     public enum Code: String, Sendable, Hashable {
-        case invalidName, exists, unknown, unchanged, weakPassword, invalidRole
+        case invalidName, exists, unknown, unchanged, weakPassword, invalidRole, lastAdmin
     }
 
     /// The kind.
