@@ -226,6 +226,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The CLI's client of a running server's admin routes (`users … --server URL`): signed
+        // requests and a bearer session, as a device sends them.
+        .target(
+            name: "ServerClient",
+            dependencies: [
+                "AuditServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "itemaudit",
             // Only the application and the edges: tools/check-imports fails on anything else.
@@ -235,6 +246,7 @@ let package = Package(
                 "WebPages",
                 "SampleData",
                 "Benchmarks",
+                "ServerClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -29,6 +29,14 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case listTasks
     case getPhoto
     case listReceptions
+    case listUsers
+    case addUser
+    case changeUserRoles
+    case changeUserPassword
+    case disableUser
+    case listApps
+    case addApp
+    case revokeApp
 
     /// How a request to an endpoint proves who sent it.
     public enum Authentication: Sendable {
@@ -53,6 +61,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
             .get
         case .getPhoto: .get
         case .listReceptions: .get
+        case .listUsers, .listApps: .get
+        case .addUser, .disableUser, .addApp, .revokeApp: .post
+        case .changeUserRoles, .changeUserPassword: .put
         }
     }
 
@@ -84,6 +95,12 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .listTasks: "/v1/tasks"
         case .getPhoto: "/v1/photos/{sha256}"
         case .listReceptions: "/v1/receptions"
+        case .listUsers, .addUser: "/v1/admin/users"
+        case .changeUserRoles: "/v1/admin/users/{username}/roles"
+        case .changeUserPassword: "/v1/admin/users/{username}/password"
+        case .disableUser: "/v1/admin/users/{username}/disable"
+        case .listApps, .addApp: "/v1/admin/apps"
+        case .revokeApp: "/v1/admin/apps/{appID}/revoke"
         }
     }
 
@@ -106,6 +123,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
             0
         case .getPhoto: 0
         case .listReceptions: 0
+        case .listUsers, .listApps: 0
+        // A name, roles, a password or a reason in JSON: a login's limit.
+        case .addUser, .changeUserRoles, .changeUserPassword, .disableUser, .addApp, .revokeApp: Self.loginBodyLimit
         }
     }
 

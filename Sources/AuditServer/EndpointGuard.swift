@@ -49,8 +49,9 @@ struct EndpointGuard: RouterMiddleware {
                     context.bodyDigest = Array(body.withUnsafeReadableBytes { SHA256.hash(data: $0) })
                 }
             }
-            guard PermissionTable.allows(user.role, endpoint) else {
-                throw Problem.forbidden("role \(user.role.name) may not call \(endpoint.method) \(endpoint.path)")
+            guard PermissionTable.allows(user.roles, endpoint) else {
+                throw Problem.forbidden(
+                    "roles \(user.roleNames.joined(separator: ", ")) may not call \(endpoint.method) \(endpoint.path)")
             }
             context.user = user
         }

@@ -101,6 +101,7 @@ paths:
                   expiresAt: { type: string, format: date-time }
                   username: { type: string }
                   role: { $ref: "#/components/schemas/Role" }
+                  roles: { type: array, minItems: 1, items: { $ref: "#/components/schemas/Role" }, description: "Every role the user holds, in the order of Role; they may do what any of them may. `role` is the last of them." }
         "400": { $ref: "#/components/responses/Problem" }
         "401": { $ref: "#/components/responses/Problem" }
         "413": { $ref: "#/components/responses/Problem" }
@@ -129,6 +130,7 @@ paths:
                   username: { type: string }
                   name: { type: string }
                   role: { $ref: "#/components/schemas/Role" }
+                  roles: { type: array, minItems: 1, items: { $ref: "#/components/schemas/Role" }, description: "Every role the user holds, in the order of Role; they may do what any of them may. `role` is the last of them." }
                   appID: { type: string }
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
@@ -691,6 +693,203 @@ paths:
         "401": { $ref: "#/components/responses/Problem" }
         "403": { $ref: "#/components/responses/Problem" }
         "409": { $ref: "#/components/responses/Problem" }
+  /v1/admin/users:
+    get:
+      operationId: listUsers
+      summary: Every account, by login name (admin only; never a password or its hash).
+      responses:
+        "200":
+          description: The accounts.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [users]
+                properties:
+                  users: { type: array, items: { $ref: "#/components/schemas/Account" } }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+    post:
+      operationId: addUser
+      summary: Create an account with one or more roles (admin only). The password is kept only as a bcrypt hash.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [username, roles, password]
+              additionalProperties: false
+              properties:
+                username: { type: string, description: "1-64 letters, digits, '.', '_' or '-'." }
+                name: { type: string, description: "Display name (default: the login name)." }
+                roles: { type: array, minItems: 1, items: { $ref: "#/components/schemas/Role" } }
+                password: { type: string, minLength: 8 }
+                commandID: { $ref: "#/components/schemas/AdminCommandID" }
+      responses:
+        "201":
+          description: The account was added (or this command id had added it before).
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/AccountChange" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
+  /v1/admin/users/{username}/roles:
+    put:
+      operationId: changeUserRoles
+      summary: Replace an account's roles (admin only).
+      parameters:
+        - { name: username, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [roles]
+              additionalProperties: false
+              properties:
+                roles: { type: array, minItems: 1, items: { $ref: "#/components/schemas/Role" } }
+                commandID: { $ref: "#/components/schemas/AdminCommandID" }
+      responses:
+        "200":
+          description: The roles were replaced.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/AccountChange" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "404": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
+  /v1/admin/users/{username}/password:
+    put:
+      operationId: changeUserPassword
+      summary: Set an account's password (admin only).
+      parameters:
+        - { name: username, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [password]
+              additionalProperties: false
+              properties:
+                password: { type: string, minLength: 8 }
+                commandID: { $ref: "#/components/schemas/AdminCommandID" }
+      responses:
+        "200":
+          description: The password was replaced.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/AccountChange" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "404": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
+  /v1/admin/users/{username}/disable:
+    post:
+      operationId: disableUser
+      summary: Disable an account (admin only); its sessions end at their next request.
+      parameters:
+        - { name: username, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/AdminReason" }
+      responses:
+        "200":
+          description: The account is disabled.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/AccountChange" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "404": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
+  /v1/admin/apps:
+    get:
+      operationId: listApps
+      summary: Every registered device app, by id (admin only; never a secret).
+      responses:
+        "200":
+          description: The apps.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [apps]
+                properties:
+                  apps: { type: array, items: { $ref: "#/components/schemas/DeviceApp" } }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+    post:
+      operationId: addApp
+      summary: Register a device app (admin only); the answer holds its secret, shown this once.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              additionalProperties: false
+              properties:
+                name: { type: string, description: "What the app is (device, owner)." }
+                appID: { type: string, description: "1-64 letters, digits, '.', '_' or '-' (default: app- and 8 random hex digits)." }
+                commandID: { $ref: "#/components/schemas/AdminCommandID" }
+      responses:
+        "201":
+          description: The app and its secret (hex); the secret is not shown again.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [commandID, appID, name, secret]
+                properties:
+                  commandID: { type: string }
+                  appID: { type: string }
+                  name: { type: string }
+                  secret: { type: string, pattern: "^[0-9a-f]{64}$" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
+  /v1/admin/apps/{appID}/revoke:
+    post:
+      operationId: revokeApp
+      summary: Revoke a device app (admin only); its requests are refused from now on.
+      parameters:
+        - { name: appID, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "#/components/schemas/AdminReason" }
+      responses:
+        "200":
+          description: The app is revoked.
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/AccountChange" }
+        "400": { $ref: "#/components/responses/Problem" }
+        "401": { $ref: "#/components/responses/Problem" }
+        "403": { $ref: "#/components/responses/Problem" }
+        "404": { $ref: "#/components/responses/Problem" }
+        "409": { $ref: "#/components/responses/Problem" }
+        "413": { $ref: "#/components/responses/Problem" }
 components:
   parameters:
     waitFor:
@@ -889,6 +1088,45 @@ components:
         items:
           type: array
           items: { $ref: "#/components/schemas/Reception" }
+    Account:
+      type: object
+      required: [username, name, role, roles, disabled, addedAt]
+      properties:
+        username: { type: string }
+        name: { type: string }
+        role: { $ref: "#/components/schemas/Role" }
+        roles: { type: array, minItems: 1, items: { $ref: "#/components/schemas/Role" } }
+        disabled: { type: boolean }
+        addedAt: { type: string, format: date-time }
+    DeviceApp:
+      type: object
+      required: [appID, name, revoked, registeredAt]
+      properties:
+        appID: { type: string }
+        name: { type: string }
+        revoked: { type: boolean }
+        registeredAt: { type: string, format: date-time }
+    AccountChange:
+      type: object
+      required: [commandID, status]
+      properties:
+        commandID: { type: string }
+        status: { type: string, enum: [accepted, duplicate, refused] }
+        position: { type: integer, minimum: 0 }
+        user: { $ref: "#/components/schemas/Account" }
+        app: { $ref: "#/components/schemas/DeviceApp" }
+    AdminCommandID:
+      type: string
+      minLength: 1
+      maxLength: 128
+      pattern: "^[!-~]+$"
+      description: Makes a resend safe - the same id appends nothing the second time. Default - a new id.
+    AdminReason:
+      type: object
+      additionalProperties: false
+      properties:
+        reason: { type: string, description: "Why (kept in the log for auditors)." }
+        commandID: { $ref: "#/components/schemas/AdminCommandID" }
 
 """#
 }

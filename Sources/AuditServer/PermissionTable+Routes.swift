@@ -24,6 +24,8 @@ extension PermissionTable {
         // As the web pages' photos; an inspector further only their own and their products' references.
         case .getPhoto: roles(for: WebRoute.photo)
         case .listReceptions: roles(forQuery: .receptions)
+        case .listUsers, .addUser, .changeUserRoles, .changeUserPassword, .disableUser, .listApps, .addApp, .revokeApp:
+            accountAdministrators
         }
     }
 
@@ -35,6 +37,7 @@ extension PermissionTable {
         case .photo: roles(forQuery: .catalogue)
         case .checkDatasheet: roles(forQuery: .datasheetCheck)
         case .page(let page): roles(forPage: page)
+        case .accounts, .changeAccounts: accountAdministrators
         }
     }
 
@@ -43,4 +46,17 @@ extension PermissionTable {
 
     /// Whether `role` may call `endpoint`.
     public static func allows(_ role: UserRole, _ endpoint: Endpoint) -> Bool { roles(for: endpoint).contains(role) }
+}
+
+// A user holding several roles may open what any of them may (``PermissionTable/permits(_:_:)``).
+extension PermissionTable {
+    /// Whether a user holding `roles` may open `route`.
+    public static func allows(_ roles: Set<UserRole>, _ route: WebRoute) -> Bool {
+        permits(roles, Self.roles(for: route))
+    }
+
+    /// Whether a user holding `roles` may call `endpoint`.
+    public static func allows(_ roles: Set<UserRole>, _ endpoint: Endpoint) -> Bool {
+        permits(roles, Self.roles(for: endpoint))
+    }
 }

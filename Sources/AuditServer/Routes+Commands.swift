@@ -173,9 +173,9 @@ extension Routes {
     /// allocated between the check and the append would slip through.
     func authorize(_ envelopes: [CommandEnvelope], user: IdentityState.User) throws {
         for (index, envelope) in envelopes.enumerated()
-        where !PermissionTable.roles(forCommand: envelope.command.kind).contains(user.role) {
+        where !PermissionTable.permits(user.roles, PermissionTable.roles(forCommand: envelope.command.kind)) {
             throw Problem.forbidden(
-                "commands[\(index)]: role \(user.role.name) may not send \(envelope.command.typeName); nothing was applied"
+                "commands[\(index)]: roles \(user.roleNames.joined(separator: ", ")) may not send \(envelope.command.typeName); nothing was applied"
             )
         }
     }

@@ -114,7 +114,7 @@ extension Routes {
             }
             return value
         }
-        if record, !PermissionTable.mayRecordDatasheets(user.role) {
+        if record, !PermissionTable.mayRecordDatasheets(user.roles) {
             throw Problem.forbidden("only stewards record datasheets in the log", remedy: "leave out ?record=true")
         }
         if record, csv {

@@ -30,7 +30,7 @@ extension Routes {
         let status = try code("status", 0...7)
         let mode = try code("mode", 0...4)
         var inspector = query["inspector"].map(String.init)
-        if PermissionTable.isLimitedToOwnWork(user.role) {
+        if PermissionTable.isLimitedToOwnWork(user.roles) {
             if let inspector, inspector != user.username {
                 throw Problem.forbidden("an inspector sees only their own batches", remedy: "leave out ?inspector=")
             }
@@ -53,7 +53,7 @@ extension Routes {
         guard let batch = await service.deviceBatch(id) else {
             throw Problem.notFound("no batch '\(id)'", remedy: "list your batches: GET /v1/batches")
         }
-        if PermissionTable.isLimitedToOwnWork(user.role), batch.inspectorID != user.username {
+        if PermissionTable.isLimitedToOwnWork(user.roles), batch.inspectorID != user.username {
             throw Problem.forbidden(
                 "batch '\(id)' belongs to another inspector", remedy: "open one of your own batches")
         }
@@ -69,7 +69,7 @@ extension Routes {
         guard let (owner, datasheet) = await service.deviceDatasheet(taskID: id, language: language) else {
             throw Problem.notFound("no task '\(id)'", remedy: "open a batch to see its task ids")
         }
-        if PermissionTable.isLimitedToOwnWork(user.role), owner != user.username {
+        if PermissionTable.isLimitedToOwnWork(user.roles), owner != user.username {
             throw Problem.forbidden("task '\(id)' belongs to another inspector", remedy: "open one of your own tasks")
         }
         var response = try json(datasheet)

@@ -90,7 +90,7 @@ extension Routes {
             remedy: "use a photo hash from one of your tasks")
         // Stored first: only a real photo's hash costs the search of the inspector's work.
         guard service.photos.contains(sha256: sha256) else { throw notFound }
-        if PermissionTable.isLimitedToOwnWork(user.role) {
+        if PermissionTable.isLimitedToOwnWork(user.roles) {
             var allowed = await service.isPhotoAttached(sha256: sha256, byInspector: user.username)
             if !allowed { allowed = await service.isReferenceImage(sha256: sha256, ofTasksOf: user.username) }
             guard allowed else { throw notFound }

@@ -10,7 +10,7 @@ extension Routes {
         let limit = try query.integer("limit", 1...200) ?? 20
         let offset = try query.integer("offset", 0...1_000_000) ?? 0
         var receiver = query["receiver"]
-        if PermissionTable.isLimitedToOwnReceptions(user.role) {
+        if PermissionTable.isLimitedToOwnReceptions(user.roles) {
             if let receiver, receiver != user.username {
                 throw Problem.forbidden("a receiver sees only their own receptions", remedy: "leave out ?receiver=")
             }

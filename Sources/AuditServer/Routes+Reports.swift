@@ -165,7 +165,7 @@ extension Routes {
         let gtin = context.parameters.get("gtin") ?? ""
         let user = try context.requireUser()
         // An inspector sees other inspectors' results, not their names, batches or tasks.
-        let inspector = PermissionTable.isLimitedToOwnWork(user.role) ? user.username : nil
+        let inspector = PermissionTable.isLimitedToOwnWork(user.roles) ? user.username : nil
         try await waitIfAsked(Query(request))
         let answer = try await report { queries -> ProductAnswer? in
             guard var quality = try queries.product(gtin: gtin) else { return nil }

@@ -13,13 +13,17 @@ extension Routes {
         var token: String
         var expiresAt: String
         var username: String
+        /// The highest of `roles`, for clients that read one role.
         var role: String
+        var roles: [String]
     }
 
     struct Me: Encodable {
         var username: String
         var name: String
+        /// The highest of `roles`, for clients that read one role.
         var role: String
+        var roles: [String]
         var appID: String
     }
 
@@ -56,7 +60,7 @@ extension Routes {
         return try json(
             SessionCreated(
                 token: token, expiresAt: Timestamp(microsecondsSinceEpoch: session.expiresAt).iso8601,
-                username: user.username, role: user.role.name),
+                username: user.username, role: user.primaryRole.name, roles: user.roleNames),
             status: .created)
     }
 
@@ -69,6 +73,9 @@ extension Routes {
     /// `GET /v1/me`: who the session belongs to.
     func me(_ context: ServerRequestContext) throws -> Response {
         let user = try context.requireUser()
-        return try json(Me(username: user.username, name: user.name, role: user.role.name, appID: context.appID ?? ""))
+        return try json(
+            Me(
+                username: user.username, name: user.name, role: user.primaryRole.name, roles: user.roleNames,
+                appID: context.appID ?? ""))
     }
 }

@@ -27,7 +27,7 @@ extension Routes {
             gtins = gtins.map { $0.filter(scanned.contains) } ?? scanned
         }
         var inspector = query["inspector"]
-        if PermissionTable.isLimitedToOwnWork(user.role) {
+        if PermissionTable.isLimitedToOwnWork(user.roles) {
             if let inspector, inspector != user.username {
                 throw Problem.forbidden("an inspector sees only their own tasks", remedy: "leave out ?inspector=")
             }

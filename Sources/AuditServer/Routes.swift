@@ -46,6 +46,14 @@ struct Routes: Sendable {
         case .listTasks: try await listTasks(request, context)
         case .getPhoto: try await sizedPhoto(request, context)
         case .listReceptions: try await listReceptions(request, context)
+        case .listUsers: try listAccounts()
+        case .addUser: try await addAccount(request, context)
+        case .changeUserRoles: try await changeAccountRoles(request, context)
+        case .changeUserPassword: try await changeAccountPassword(request, context)
+        case .disableUser: try await disableAccount(request, context)
+        case .listApps: try listDeviceApps()
+        case .addApp: try await addDeviceApp(request, context)
+        case .revokeApp: try await revokeDeviceApp(request, context)
         }
     }
 

@@ -27,17 +27,22 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     case photo
     /// `GET /favicon.ico`: the small icon browsers ask for on their own (public).
     case favicon
+    /// `GET /admin/accounts`: the admin's page of users and device apps.
+    case accounts
+    /// `POST /admin/accounts`: one of that page's forms (add, roles, password, disable, revoke).
+    case changeAccounts
 
     public static var allCases: [WebRoute] {
         [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [
             .checkDatasheet, .photo, .favicon,
-        ]
+        ] + [.accounts, .changeAccounts]
     }
 
     /// The HTTP method.
     public var method: HTTPRequest.Method {
         switch self {
         case .login, .logout, .checkDatasheet: .post
+        case .changeAccounts: .post
         default: .get
         }
     }
@@ -52,6 +57,7 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .photo: "/photos/{sha256}"
         case .favicon: "/favicon.ico"
         case .page(let page): Self.path(of: page)
+        case .accounts, .changeAccounts: AccountsPage.path
         }
     }
 
@@ -68,6 +74,8 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         // The file and the multipart form around it (boundaries, the token, the rule sets).
         case .checkDatasheet: server.configuration.maxDatasheetBytes + (64 << 10)
         case .home, .loginForm, .page, .photo, .favicon: 0
+        case .accounts: 0
+        case .changeAccounts: WebSite.formLimit
         }
     }
 
@@ -82,6 +90,8 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .checkDatasheet: "check-datasheet"
         case .photo: "photo"
         case .favicon: "favicon"
+        case .accounts: "accounts"
+        case .changeAccounts: "change-accounts"
         }
     }
 }

@@ -16,15 +16,15 @@ extension WebSite {
 
     /// Who is looking, for the page to decide what to show.
     static func viewer(_ visitor: Visitor) -> PageViewer {
-        PageViewer(userID: visitor.user.username, role: visitor.user.role, csrfToken: visitor.session.csrfToken)
+        PageViewer(userID: visitor.user.username, roles: visitor.user.roles, csrfToken: visitor.session.csrfToken)
     }
 
     /// The query parameters of a page request. An inspector's requests are pinned to their
     /// own work: any `inspector` filter is replaced by their own id.
-    static func parameters(query: [(String, String)], role: UserRole, userID: String) -> [String: String] {
+    static func parameters(query: [(String, String)], roles: Set<UserRole>, userID: String) -> [String: String] {
         var parameters: [String: String] = [:]
         for (key, value) in query { parameters[key] = value }
-        if PermissionTable.isLimitedToOwnWork(role) { parameters["inspector"] = userID }
+        if PermissionTable.isLimitedToOwnWork(roles) { parameters["inspector"] = userID }
         return parameters
     }
 
@@ -34,7 +34,7 @@ extension WebSite {
     {
         let parameters = Self.parameters(
             query: request.uri.queryParameters.map { (String($0.key), String($0.value)) },
-            role: visitor.user.role, userID: visitor.user.username)
+            roles: visitor.user.roles, userID: visitor.user.username)
         if page == .batch, let batch = parameters["batch"] { try await checkOwnBatch(batch, visitor) }
         let viewer = Self.viewer(visitor)
         if parameters["format"] == "csv" {
@@ -51,7 +51,7 @@ extension WebSite {
 
     /// An inspector may open only their own batches (as `GET /v1/batches/{id}`); others any.
     func checkOwnBatch(_ batchID: String, _ visitor: Visitor) async throws {
-        guard PermissionTable.isLimitedToOwnWork(visitor.user.role) else { return }
+        guard PermissionTable.isLimitedToOwnWork(visitor.user.roles) else { return }
         guard let batch = await server.service.deviceBatch(batchID) else {
             throw WebRefusal(.notFound, "There is no batch \(batchID).")
         }

@@ -13,7 +13,7 @@ extension WebSite {
         let notFound = WebSecurity.errorPage(.notFound, "No stored photo with that hash (it may not be uploaded yet).")
         // Stored first: only a real photo's hash costs the search of the inspector's work.
         guard server.service.photos.contains(sha256: hash) else { return notFound }
-        if PermissionTable.isLimitedToOwnWork(visitor.user.role),
+        if PermissionTable.isLimitedToOwnWork(visitor.user.roles),
             await !server.service.isPhotoAttached(sha256: hash, byInspector: visitor.user.username)
         {
             return notFound

@@ -44,10 +44,11 @@ struct WebSite: Sendable {
                 return WebSecurity.errorPage(
                     .forbidden, "Your session has ended. Log in again, then send the form again.")
             }
-            guard PermissionTable.allows(visitor.user.role, route) else {
+            guard PermissionTable.allows(visitor.user.roles, route) else {
                 return WebSecurity.errorPage(
                     .forbidden,
-                    "The role \(visitor.user.role.name) may not open this page. Ask an admin for a role that can.")
+                    "The roles \(visitor.user.roleNames.joined(separator: ", ")) may not open this page. Ask an admin for a role that can."
+                )
             }
             switch route {
             case .logout: return try await logout(request, visitor)
@@ -55,6 +56,8 @@ struct WebSite: Sendable {
             case .page(let name): return try await page(name, request, context, visitor)
             case .checkDatasheet: return try await checkDatasheet(request, visitor)
             case .photo: return await photo(context, visitor)
+            case .accounts: return accountsPage(visitor)
+            case .changeAccounts: return try await changeAccounts(request, visitor)
             case .loginForm, .login, .favicon: return WebSecurity.errorPage(.notFound, "No such page.")
             }
         } catch let refusal as WebRefusal {

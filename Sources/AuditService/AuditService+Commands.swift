@@ -345,11 +345,11 @@ extension AuditService {
 }
 
 extension IdentityState {
-    /// Whether `actor` is a user whose role limits their commands to their own batches and tasks
-    /// (``PermissionTable/isLimitedToOwnWork(_:)``: inspectors). Actors without an account (the `system` expiry, `record` files, the generator)
+    /// Whether `actor` is a user whose roles limit their commands to their own batches and tasks
+    /// (``PermissionTable/isLimitedToOwnWork(_:)``: inspectors without the manager or admin role). Actors without an account (the `system` expiry, `record` files, the generator)
     /// are the operator's, and act on anyone's work.
     func isLimitedToOwnWork(_ actor: String) -> Bool {
-        users[actor].map { PermissionTable.isLimitedToOwnWork($0.role) } ?? false
+        users[actor].map { PermissionTable.isLimitedToOwnWork($0.roles) } ?? false
     }
 }
 

@@ -85,3 +85,42 @@ public enum PermissionTable {
     /// acknowledgements it may print.
     public static func isLimitedToOwnReceptions(_ role: UserRole) -> Bool { role == .receiver }
 }
+
+// A user may hold several roles (the seed's "inspector with a managerial role", 4.2.7): they may
+// do what any of their roles may, and only a user without a role that acts on everyone's work
+// is limited to their own. Every check of a user's permission goes through these.
+extension PermissionTable {
+    /// The roles whose holders act on everyone's work, so an inspector who also holds one of them
+    /// is not limited to their own batches and tasks.
+    public static let rolesOverOthersWork: Set<UserRole> = [.manager, .admin]
+
+    /// Whether a user holding `roles` may do what `allowed` (a row of this table) permits: any of
+    /// their roles is enough.
+    public static func permits(_ roles: Set<UserRole>, _ allowed: Set<UserRole>) -> Bool {
+        !roles.isDisjoint(with: allowed)
+    }
+
+    /// Whether a user holding `roles` may record checked datasheets: some role of theirs may send
+    /// `ImportDatasheet` and some may send `RecordRuleCheck`.
+    public static func mayRecordDatasheets(_ roles: Set<UserRole>) -> Bool {
+        permits(roles, Self.roles(forCommand: .importDatasheet))
+            && permits(roles, Self.roles(forCommand: .recordRuleCheck))
+    }
+
+    /// Whether a user holding `roles` sees and acts on only their own batches and tasks: an
+    /// inspector without the manager or admin role.
+    public static func isLimitedToOwnWork(_ roles: Set<UserRole>) -> Bool {
+        roles.contains { isLimitedToOwnWork($0) } && roles.isDisjoint(with: rolesOverOthersWork)
+    }
+
+    /// Whether a user holding `roles` sees only the receptions they entered: a receiver without
+    /// another role that reads everyone's receptions.
+    public static func isLimitedToOwnReceptions(_ roles: Set<UserRole>) -> Bool {
+        let readers = Self.roles(forQuery: .receptions)
+        return roles.contains { isLimitedToOwnReceptions($0) }
+            && !roles.contains { readers.contains($0) && !isLimitedToOwnReceptions($0) }
+    }
+
+    /// Who may manage accounts and device apps (the admin routes and pages).
+    public static let accountAdministrators: Set<UserRole> = [.admin]
+}

@@ -11,14 +11,14 @@ enum PageAccess {
     /// The 403 for `viewer` on `page`, nil when they may open it.
     static func denial(_ page: PageName, _ viewer: PageViewer) -> ReportError? {
         let roles = PermissionTable.roles(forPage: page)
-        guard !roles.contains(viewer.role) else { return nil }
+        guard !PermissionTable.permits(viewer.roles, roles) else { return nil }
         return ReportError.forbidden(
             "the \(page.title.lowercased()) page is for " + roles.map(\.name).sorted().joined(separator: ", ")
-                + "; you are logged in as \(viewer.role.name) (ask an administrator for access)")
+                + "; you are logged in as \(viewer.roleNames) (ask an administrator for access)")
     }
 
     /// Whether `viewer` may see `page` at all (for links and dashboard sections).
     static func allows(_ page: PageName, _ viewer: PageViewer) -> Bool {
-        PermissionTable.roles(forPage: page).contains(viewer.role)
+        PermissionTable.permits(viewer.roles, PermissionTable.roles(forPage: page))
     }
 }

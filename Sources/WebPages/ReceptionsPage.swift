@@ -9,7 +9,7 @@ struct ReceptionsPage {
     static let listLimit = 200
 
     func content() throws -> PageContent {
-        let own = PermissionTable.isLimitedToOwnReceptions(scope.viewer.role) ? scope.viewer.userID : nil
+        let own = PermissionTable.isLimitedToOwnReceptions(scope.viewer.roles) ? scope.viewer.userID : nil
         if let id = scope.request["reception"] {
             return try acknowledgement(id, own: own)
         }

@@ -71,7 +71,7 @@ extension ReportPages {
         }
         if let csrf = viewer.csrfToken {
             context["session"] = [
-                "action": links.logout, "csrf": csrf, "userID": viewer.userID, "role": viewer.role.name,
+                "action": links.logout, "csrf": csrf, "userID": viewer.userID, "role": viewer.roleNames,
             ]
             if let upload = content.upload {
                 context["upload"] = [

@@ -19,7 +19,7 @@ struct RuleChecksPage {
     func content() -> PageContent {
         var content = PageContent(page: .rules, title: "Rule checks")
         // Those who act on datasheets may upload one; auditors read the page without the form.
-        let mayUpload = PermissionTable.roles(forQuery: .datasheetCheck).contains(viewer.role)
+        let mayUpload = PermissionTable.permits(viewer.roles, PermissionTable.roles(forQuery: .datasheetCheck))
         if mayUpload {
             content.upload = UploadForm(
                 action: links.page(.rules), fieldName: "datasheets",

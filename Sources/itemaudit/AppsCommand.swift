@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuditService
 import Foundation
+import ServerClient
 
 /// `itemaudit apps add|list|revoke`: the device apps allowed to sign requests.
 struct AppsCommand: AsyncParsableCommand {
@@ -32,6 +33,7 @@ struct AppsAdd: AsyncParsableCommand {
     @Option(help: "The app id (default: app- and 8 random hex digits).") var id: String?
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var remote: ServerOption
 
     struct Created: Encodable {
         var appID: String
@@ -41,17 +43,33 @@ struct AppsAdd: AsyncParsableCommand {
 
     func run() async throws {
         let appID = id ?? "app-" + UUID().uuidString.lowercased().prefix(8)
+        if let server = remote.server {
+            try await remote.run(server) { client in
+                let answer = try await client.expect(
+                    201, "POST", "/v1/admin/apps",
+                    json: ["name": name, "appID": appID, "commandID": UsersCommand.commandID("apps-add")],
+                    doing: "add app \(appID)")
+                print(created: Created(appID: appID, name: name, secret: answer["secret"] as? String ?? ""))
+            }
+            return
+        }
         let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             let (_, secret) = try await service.registerApp(
                 appID: appID, name: name, actor: UsersCommand.actor, commandID: UsersCommand.commandID("apps-add"))
-            switch output.format {
-            case .json: print(JSONOutput.text(Created(appID: appID, name: name, secret: secret)), terminator: "")
-            case .table, .csv:
-                print("app id: \(appID)\nsecret: \(secret)\n(the secret is not shown again: store it on the device)")
-            }
+            print(created: Created(appID: appID, name: name, secret: secret))
         }
         try await service.close()
+    }
+
+    private func print(created: Created) {
+        switch output.format {
+        case .json: Swift.print(JSONOutput.text(created), terminator: "")
+        case .table, .csv:
+            Swift.print(
+                "app id: \(created.appID)\nsecret: \(created.secret)\n(the secret is not shown again: store it on the device)"
+            )
+        }
     }
 }
 
@@ -65,6 +83,7 @@ struct AppsList: AsyncParsableCommand {
 
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var output: FormatOption
+    @OptionGroup var remote: ServerOption
 
     struct Row: Encodable {
         var appID: String
@@ -73,11 +92,24 @@ struct AppsList: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
-        let rows = service.identity.snapshot().apps.values.sorted { $0.appID < $1.appID }.map {
-            Row(appID: $0.appID, name: $0.name, revoked: $0.revoked)
+        var rows: [Row] = []
+        if let server = remote.server {
+            try await remote.run(server) { client in
+                let answer = try await client.expect(200, "GET", "/v1/admin/apps", doing: "list apps")
+                for app in answer["apps"] as? [[String: Any]] ?? [] {
+                    rows.append(
+                        Row(
+                            appID: app["appID"] as? String ?? "", name: app["name"] as? String ?? "",
+                            revoked: app["revoked"] as? Bool ?? false))
+                }
+            }
+        } else {
+            let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
+            rows = service.identity.snapshot().apps.values.sorted { $0.appID < $1.appID }.map {
+                Row(appID: $0.appID, name: $0.name, revoked: $0.revoked)
+            }
+            try await service.close()
         }
-        try await service.close()
         switch output.format {
         case .json: print(JSONOutput.text(rows), terminator: "")
         case .table, .csv:
@@ -99,8 +131,19 @@ struct AppsRevoke: AsyncParsableCommand {
     @Argument(help: "The app id.") var appID: String
     @Option(help: "Why (kept in the log for auditors).") var reason = ""
     @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var remote: ServerOption
 
     func run() async throws {
+        if let server = remote.server {
+            try await remote.run(server) { client in
+                _ = try await client.expect(
+                    200, "POST", "/v1/admin/apps/\(AdminClient.segment(appID))/revoke",
+                    json: ["reason": reason, "commandID": UsersCommand.commandID("apps-revoke")],
+                    doing: "revoke app \(appID)")
+                print("revoked app \(appID)")
+            }
+            return
+        }
         let service = try await ServiceAccess.open(data, logger: UsersCommand.logger)
         try await UsersCommand.change {
             _ = try await service.execute(

@@ -20,6 +20,12 @@ struct PermissionMatrixTests {
         case .submitCommands: ("/v1/commands", #"{"commands":[]}"#)
         case .createSession: ("/v1/sessions", "{}")
         case .checkDatasheets: ("/v1/datasheets/check", DatasheetRoutesTests.good)
+        case .addUser: ("/v1/admin/users", #"{"username":"matrix","roles":["auditor"],"password":"matrix password"}"#)
+        case .changeUserRoles: ("/v1/admin/users/nobody/roles", #"{"roles":["auditor"]}"#)
+        case .changeUserPassword: ("/v1/admin/users/nobody/password", #"{"password":"a long password"}"#)
+        case .disableUser: ("/v1/admin/users/nobody/disable", "{}")
+        case .addApp: ("/v1/admin/apps", #"{"name":"matrix"}"#)
+        case .revokeApp: ("/v1/admin/apps/nobody/revoke", "{}")
         default: (endpoint.path, "")
         }
     }
@@ -71,7 +77,8 @@ struct PermissionMatrixTests {
             .cancelBatch: [.inspector, .manager, .admin], .expireBatch: [],
             .startCollection: work, .pauseCollection: work, .finishCollection: work, .cancelCollection: work,
             .collectProduct: work, .skipCollection: work, .startInspection: work, .pauseInspection: work,
-            .recordVerdicts: work, .attachPhoto: work, .detachPhoto: work, .finishInspection: work, .skipInspection: work,
+            .recordVerdicts: work, .attachPhoto: work, .detachPhoto: work, .finishInspection: work,
+            .skipInspection: work,
             .submitBatch: work,
         ]
         for kind in InspectionCommand.Kind.allCases {
@@ -89,6 +96,8 @@ struct PermissionMatrixTests {
             .listTasks: batches,
             .getPhoto: all,
             .listReceptions: [.receiver, .manager, .auditor, .admin],
+            .listUsers: [.admin], .addUser: [.admin], .changeUserRoles: [.admin], .changeUserPassword: [.admin],
+            .disableUser: [.admin], .listApps: [.admin], .addApp: [.admin], .revokeApp: [.admin],
         ]
         for endpoint in Endpoint.allCases {
             #expect(PermissionTable.roles(for: endpoint) == endpoints[endpoint], "\(endpoint)")
@@ -110,6 +119,10 @@ struct PermissionMatrixTests {
         #expect(UserRole.allCases.filter(PermissionTable.mayRecordDatasheets) == [.steward, .admin])
         #expect(UserRole.allCases.filter(PermissionTable.isLimitedToOwnWork) == [.inspector])
         #expect(UserRole.allCases.filter(PermissionTable.isLimitedToOwnReceptions) == [.receiver])
+        // A receiver who also manages reads everyone's receptions; one who also inspects does not.
+        #expect(PermissionTable.isLimitedToOwnReceptions(Set<UserRole>([.receiver, .inspector])))
+        #expect(!PermissionTable.isLimitedToOwnReceptions(Set<UserRole>([.receiver, .manager])))
+        #expect(!PermissionTable.isLimitedToOwnReceptions(Set<UserRole>([.manager])))
     }
 
     /// Valid commands of several types (type, JSON fields).

@@ -120,9 +120,9 @@ struct WebPermissionTests {
     @Test("an inspector's inspector filter is always their own id, whatever the URL says")
     func inspectorPinned() {
         let query = [("inspector", "inspector2"), ("q", "a")]
-        let pinned = WebSite.parameters(query: query, role: .inspector, userID: "inspector")
+        let pinned = WebSite.parameters(query: query, roles: [.inspector], userID: "inspector")
         #expect(pinned == ["inspector": "inspector", "q": "a"])
-        let manager = WebSite.parameters(query: query, role: .manager, userID: "manager")
+        let manager = WebSite.parameters(query: query, roles: [.manager], userID: "manager")
         #expect(manager["inspector"] == "inspector2")
     }
 }

@@ -23,7 +23,7 @@ struct IdentityTests {
         }
         let service = try await fixture.open()
         let user = try #require(service.identity.user("anna"))
-        #expect(user.role == .inspector)
+        #expect(user.roles == [.inspector])
         #expect(user.passwordHash.hasPrefix("$2"))
         #expect(!user.passwordHash.contains("correct horse"))
         #expect(service.authenticate(username: "anna", password: "correct horse")?.username == "anna")
@@ -136,9 +136,9 @@ struct IdentityTests {
     @Test("identity event payloads round-trip and their schemas name exactly their JSON fields")
     func schemas() throws {
         let samples: [IdentityEvent] = [
-            .userAdded(UserAdded(username: "u", name: "U", role: .admin, passwordHash: "$2b$04$x")),
+            .userAdded(UserAdded(username: "u", name: "U", roles: [.admin], passwordHash: "$2b$04$x")),
             .userPasswordChanged(UserPasswordChanged(username: "u", passwordHash: "$2b$04$y")),
-            .userRoleChanged(UserRoleChanged(username: "u", role: .auditor)),
+            .userRoleChanged(UserRoleChanged(username: "u", roles: [.auditor, .steward])),
             .userDisabled(UserDisabled(username: "u", reason: "r")),
             .appRegistered(AppRegistered(appID: "a", name: "A", sealedSecret: "c2VjcmV0")),
             .appRevoked(AppRevoked(appID: "a", reason: "r")),

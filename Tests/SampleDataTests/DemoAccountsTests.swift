@@ -17,7 +17,7 @@ struct DemoAccountsTests {
             _ = try await service.execute(
                 identity: .addUser(
                     UserAdded(
-                        username: account.username, name: account.username, role: account.role,
+                        username: account.username, name: account.username, roles: [account.role],
                         passwordHash: account.passwordHash)),
                 commandID: "add-\(account.username)", actor: "test")
             let user = try #require(service.identity.user(account.username))

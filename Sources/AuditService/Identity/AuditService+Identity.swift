@@ -76,24 +76,64 @@ extension AuditService {
         username: String, name: String, role: UserRole, password: String, actor: String, commandID: String,
         cost: UInt8 = 12
     ) async throws -> CommandOutcome {
-        try Self.checkPasswordPolicy(password)
-        let hash = Bcrypt.hash(password, cost: cost)
+        try await addUser(
+            username: username, name: name, roles: [role], password: password, actor: actor, commandID: commandID,
+            cost: cost)
+    }
+
+    /// Creates a user holding several roles (they may do what any of them may).
+    /// - Throws: ``IdentityRefusal`` for a taken or invalid name, no role or a short password.
+    public nonisolated func addUser(
+        username: String, name: String, roles: Set<UserRole>, password: String, actor: String, commandID: String,
+        cost: UInt8 = 12
+    ) async throws -> CommandOutcome {
+        let hash = try Self.passwordHash(password, cost: cost)
+        return try await addUser(
+            username: username, name: name, roles: roles, passwordHash: hash, actor: actor, commandID: commandID)
+    }
+
+    /// Creates a user whose password was hashed already (``passwordHash(_:cost:)``, off any event loop).
+    /// - Throws: ``IdentityRefusal`` for a taken or invalid name or no role.
+    public nonisolated func addUser(
+        username: String, name: String, roles: Set<UserRole>, passwordHash hash: String, actor: String,
+        commandID: String
+    ) async throws -> CommandOutcome {
+        guard !roles.isEmpty else { throw IdentityRefusal(.invalidRole, "user '\(username)' needs a role") }
         let outcome = try await execute(
-            identity: .addUser(UserAdded(username: username, name: name, role: role, passwordHash: hash)),
+            identity: .addUser(UserAdded(username: username, name: name, roles: roles, passwordHash: hash)),
             commandID: commandID, actor: actor)
-        try await registerInDomain(username: username, name: name, role: role, actor: actor, commandID: commandID)
+        try await registerInDomain(username: username, name: name, roles: roles, actor: actor, commandID: commandID)
         return outcome
     }
 
-    private func registerInDomain(username: String, name: String, role: UserRole, actor: String, commandID: String)
-        async throws
+    /// Replaces a user's roles. An inspector, receiver or manager the inspection domain does not
+    /// know yet is registered there, as for a new user.
+    /// - Throws: ``IdentityRefusal`` for an unknown user, no role, or the roles they already hold.
+    public func changeRoles(username: String, roles: Set<UserRole>, actor: String, commandID: String) async throws
+        -> CommandOutcome
     {
+        let outcome = try await execute(
+            identity: .changeRole(UserRoleChanged(username: username, roles: roles)), commandID: commandID,
+            actor: actor)
+        let name = identity.user(username)?.name ?? username
+        try await registerInDomain(username: username, name: name, roles: roles, actor: actor, commandID: commandID)
+        return outcome
+    }
+
+    private func registerInDomain(
+        username: String, name: String, roles: Set<UserRole>, actor: String, commandID: String
+    ) async throws {
+        // The domain knows one role per person: one who inspects is registered as an inspector
+        // (batches may be allocated to them) even when they also manage.
         let domainRole: InspectorRole? =
-            switch role {
-            case .inspector: .inspector
-            case .receiver: .receiver
-            case .manager: .manager
-            default: nil
+            if roles.contains(.inspector) {
+                .inspector
+            } else if roles.contains(.manager) {
+                .manager
+            } else if roles.contains(.receiver) {
+                .receiver
+            } else {
+                nil
             }
         guard let domainRole, state.inspectors[username] == nil else { return }
         _ = try await execute(
@@ -147,6 +187,19 @@ extension AuditService {
     public nonisolated func secret(ofApp appID: String) throws -> [UInt8]? {
         guard let app = identity.app(appID), !app.revoked else { return nil }
         return try openedSecrets.secret(app.sealedSecret, vault: vault)
+    }
+
+    /// The bcrypt hash of a password that meets the policy (slow by design: call it off any event loop).
+    /// - Throws: ``IdentityRefusal`` (`.weakPassword`) for a short password.
+    public static func passwordHash(_ password: String, cost: UInt8) throws(IdentityRefusal) -> String {
+        try checkPasswordPolicy(password)
+        return Bcrypt.hash(password, cost: cost)
+    }
+
+    /// The bcrypt cost of the existing accounts (12 when there is none): a password set through
+    /// the server costs a login what the others cost.
+    public nonisolated var accountsPasswordCost: UInt8 {
+        identity.anyPasswordHash.flatMap { UInt8($0.split(separator: "$").dropFirst().first ?? "") } ?? 12
     }
 
     static func checkPasswordPolicy(_ password: String) throws(IdentityRefusal) {

@@ -16,6 +16,9 @@ public enum IdentityEvent: Sendable, Hashable {
         AppRevoked.self,
     ]
 
+    /// The older versions still read (and upcast to the current ones).
+    public static let olderTypes: [any EventPayload.Type] = [UserAddedV1.self, UserRoleChangedV1.self]
+
     /// The payload.
     public var payload: any EventPayload {
         switch self {
@@ -49,12 +52,17 @@ public enum IdentityEvent: Sendable, Hashable {
         }
         let event: IdentityEvent
         switch eventType {
+        // Version 1 named one role; it is read as a set of one (the upcasters).
+        case UserAdded.eventType where schemaVersion == UserAddedV1.schemaVersion:
+            event = .userAdded(try UserAddedV1(from: &reader).upcast())
         case UserAdded.eventType:
             try check(UserAdded.self)
             event = .userAdded(try UserAdded(from: &reader))
         case UserPasswordChanged.eventType:
             try check(UserPasswordChanged.self)
             event = .userPasswordChanged(try UserPasswordChanged(from: &reader))
+        case UserRoleChanged.eventType where schemaVersion == UserRoleChangedV1.schemaVersion:
+            event = .userRoleChanged(try UserRoleChangedV1(from: &reader).upcast())
         case UserRoleChanged.eventType:
             try check(UserRoleChanged.self)
             event = .userRoleChanged(try UserRoleChanged(from: &reader))

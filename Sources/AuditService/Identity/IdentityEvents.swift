@@ -3,36 +3,38 @@ import Inspection
 /// A user account was created: the login name is also the actor of every event the user causes.
 ///
 /// The password is stored only as a bcrypt hash (never the password itself, never in a log line).
+/// Version 2 holds a set of roles (the seed's "inspector with a managerial role"); version 1's one
+/// role is read as a set of one (``UserAddedV1``).
 public struct UserAdded: EventPayload {
     public static let eventType = "UserAdded"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// Login name and actor id.
     public var username: String
     /// Display name.
     public var name: String
-    /// What the user may do.
-    public var role: UserRole
+    /// What the user may do: every role's permissions together, in code order, never empty.
+    public var roles: [UserRole]
     /// The bcrypt hash of the password (`$2b$…`).
     public var passwordHash: String
 
-    /// Creates the event.
-    public init(username: String, name: String, role: UserRole, passwordHash: String) {
+    /// Creates the event; `roles` is kept in code order without repeats.
+    public init(username: String, name: String, roles: some Sequence<UserRole>, passwordHash: String) {
         self.username = username
         self.name = name
-        self.role = role
+        self.roles = UserRole.ordered(roles)
         self.passwordHash = passwordHash
     }
 
     public func encode(into writer: inout PayloadWriter) {
         writer.string(username)
         writer.string(name)
-        writer.code(role)
+        writer.roles(roles)
         writer.string(passwordHash)
     }
 
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
         self.init(
-            username: try reader.string(), name: try reader.string(), role: try reader.code(UserRole.self),
+            username: try reader.string(), name: try reader.string(), roles: try reader.roles(),
             passwordHash: try reader.string())
     }
 }
@@ -62,28 +64,28 @@ public struct UserPasswordChanged: EventPayload {
     }
 }
 
-/// A user's role was changed.
+/// A user's roles were replaced by a new set (version 2; version 1 named one role, ``UserRoleChangedV1``).
 public struct UserRoleChanged: EventPayload {
     public static let eventType = "UserRoleChanged"
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// The user.
     public var username: String
-    /// The new role.
-    public var role: UserRole
+    /// The new roles, in code order, never empty.
+    public var roles: [UserRole]
 
-    /// Creates the event.
-    public init(username: String, role: UserRole) {
+    /// Creates the event; `roles` is kept in code order without repeats.
+    public init(username: String, roles: some Sequence<UserRole>) {
         self.username = username
-        self.role = role
+        self.roles = UserRole.ordered(roles)
     }
 
     public func encode(into writer: inout PayloadWriter) {
         writer.string(username)
-        writer.code(role)
+        writer.roles(roles)
     }
 
     public init(from reader: inout PayloadReader) throws(PayloadDecodingError) {
-        self.init(username: try reader.string(), role: try reader.code(UserRole.self))
+        self.init(username: try reader.string(), roles: try reader.roles())
     }
 }
 

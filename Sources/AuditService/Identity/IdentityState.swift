@@ -9,8 +9,8 @@ public struct IdentityState: Sendable, Hashable {
         public var username: String
         /// Display name.
         public var name: String
-        /// What the user may do.
-        public var role: UserRole
+        /// What the user may do: everything any of these roles may (``PermissionTable``).
+        public var roles: Set<UserRole>
         /// The bcrypt hash of the password.
         public var passwordHash: String
         /// Whether the account is disabled (no login, sessions refused).
@@ -46,12 +46,12 @@ public struct IdentityState: Sendable, Hashable {
         switch event {
         case .userAdded(let e):
             users[e.username] = User(
-                username: e.username, name: e.name, role: e.role, passwordHash: e.passwordHash, disabled: false,
+                username: e.username, name: e.name, roles: Set(e.roles), passwordHash: e.passwordHash, disabled: false,
                 addedAt: time)
         case .userPasswordChanged(let e):
             users[e.username]?.passwordHash = e.passwordHash
         case .userRoleChanged(let e):
-            users[e.username]?.role = e.role
+            users[e.username]?.roles = Set(e.roles)
         case .userDisabled(let e):
             users[e.username]?.disabled = true
         case .appRegistered(let e):
@@ -77,6 +77,7 @@ public struct IdentityState: Sendable, Hashable {
                     .invalidName,
                     "'\(e.username)' is not a valid user name (use 1-64 letters, digits, '.', '_' or '-')")
             }
+            guard !e.roles.isEmpty else { throw IdentityRefusal(.invalidRole, "user '\(e.username)' needs a role") }
             guard users[e.username] == nil else {
                 throw IdentityRefusal(.exists, "user '\(e.username)' already exists (pick another name, or passwd it)")
             }
@@ -86,15 +87,19 @@ public struct IdentityState: Sendable, Hashable {
             return (Self.stream(user: e.username), .userPasswordChanged(e))
         case .changeRole(let e):
             let current = try user(e.username)
-            guard current.role != e.role else {
-                throw IdentityRefusal(.unchanged, "user '\(e.username)' already has role \(e.role.name)")
+            guard !e.roles.isEmpty else { throw IdentityRefusal(.invalidRole, "user '\(e.username)' needs a role") }
+            guard current.roles != Set(e.roles) else {
+                throw IdentityRefusal(
+                    .unchanged, "user '\(e.username)' already has roles \(e.roles.map(\.name).joined(separator: ", "))")
             }
+            if !e.roles.contains(.admin) { try keepAnAdmin(besides: current) }
             return (Self.stream(user: e.username), .userRoleChanged(e))
         case .disableUser(let e):
             let current = try user(e.username)
             guard !current.disabled else {
                 throw IdentityRefusal(.unchanged, "user '\(e.username)' is already disabled")
             }
+            try keepAnAdmin(besides: current)
             return (Self.stream(user: e.username), .userDisabled(e))
         case .registerApp(let e):
             guard Self.isValidName(e.appID) else {
@@ -111,6 +116,17 @@ public struct IdentityState: Sendable, Hashable {
             }
             guard !app.revoked else { throw IdentityRefusal(.unchanged, "app '\(e.appID)' is already revoked") }
             return (Self.stream(app: e.appID), .appRevoked(e))
+        }
+    }
+
+    /// Refuses to take the admin role from, or disable, the last enabled admin: no one could then
+    /// manage accounts while the server runs (the CLI on a stopped server still could).
+    private func keepAnAdmin(besides user: User) throws(IdentityRefusal) {
+        guard user.roles.contains(.admin), !user.disabled else { return }
+        let others = users.values.contains { $0.username != user.username && !$0.disabled && $0.roles.contains(.admin) }
+        guard others else {
+            throw IdentityRefusal(
+                .lastAdmin, "user '\(user.username)' is the last enabled admin (make another user admin first)")
         }
     }
 
@@ -145,7 +161,7 @@ public enum IdentityCommand: Sendable, Hashable {
 public struct IdentityRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// Kinds of refusal.
     public enum Code: String, Sendable, Hashable {
-        case invalidName, exists, unknown, unchanged, weakPassword
+        case invalidName, exists, unknown, unchanged, weakPassword, invalidRole, lastAdmin
     }
 
     /// The kind.

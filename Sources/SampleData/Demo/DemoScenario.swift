@@ -154,7 +154,7 @@ public struct DemoScenario: Sendable {
             _ = try await service.execute(
                 identity: .addUser(
                     UserAdded(
-                        username: account.username, name: account.username, role: account.role,
+                        username: account.username, name: account.username, roles: [account.role],
                         passwordHash: account.passwordHash)),
                 commandID: "demo-user-\(account.username)", actor: "demo")
         }
