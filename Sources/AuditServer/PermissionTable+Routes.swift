@@ -34,6 +34,7 @@ extension PermissionTable {
         case .photo: roles(forQuery: .catalogue)
         case .checkDatasheet: roles(forQuery: .datasheetCheck)
         case .page(let page): roles(forPage: page)
+        case .appShell, .appFile, .appAsset: everyone
         }
     }
 

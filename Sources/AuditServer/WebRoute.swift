@@ -27,11 +27,19 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     case photo
     /// `GET /favicon.ico`: the small icon browsers ask for on their own (public).
     case favicon
+    /// `GET /app/`: the inspector's app, its entry page (public: the app signs in inside itself).
+    case appShell
+    /// `GET /app/{name}`: the app's unversioned files, its service worker and manifest (public).
+    case appFile
+    /// `GET /app/{name}/{file}`, `{name}` the version of the build that serves them: the app's
+    /// scripts, styles and icons, which a browser may keep for good (public). (The router needs
+    /// one parameter name per level, hence `{name}` on both app routes.)
+    case appAsset
 
     public static var allCases: [WebRoute] {
         [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [
             .checkDatasheet, .photo, .favicon,
-        ]
+        ] + [.appShell, .appFile, .appAsset]
     }
 
     /// The HTTP method.
@@ -52,6 +60,9 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .photo: "/photos/{sha256}"
         case .favicon: "/favicon.ico"
         case .page(let page): Self.path(of: page)
+        case .appShell: "/app"
+        case .appFile: "/app/{name}"
+        case .appAsset: "/app/{name}/{file}"
         }
     }
 
@@ -68,6 +79,7 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         // The file and the multipart form around it (boundaries, the token, the rule sets).
         case .checkDatasheet: server.configuration.maxDatasheetBytes + (64 << 10)
         case .home, .loginForm, .page, .photo, .favicon: 0
+        case .appShell, .appFile, .appAsset: 0
         }
     }
 
@@ -82,6 +94,9 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .checkDatasheet: "check-datasheet"
         case .photo: "photo"
         case .favicon: "favicon"
+        case .appShell: "app-shell"
+        case .appFile: "app-file"
+        case .appAsset: "app-asset"
         }
     }
 }
