@@ -76,9 +76,9 @@ export async function signIn(username, password) {
   } catch {
     throw new Offline("network");
   }
-  const html = await page.text();
-  const form = new DOMParser().parseFromString(html, "text/html");
-  const token = form.querySelector("input[name=csrf]")?.value;
+  // The form's hidden token field (read as text: parsing the page would apply its inline styles,
+  // which the app's CSP refuses).
+  const token = (await page.text()).match(/name="csrf" value="([^"]+)"/)?.[1];
   if (!token) {
     if (csrfToken()) return true; // already signed in: the form redirected to the app
     throw new Offline("no login form");

@@ -26,7 +26,8 @@ function append(element, children) {
 export function show(title, ...children) {
   const main = document.getElementById("main");
   main.removeAttribute("data-ready");
-  main.replaceChildren(h("h1", { id: "title" }, title), ...children);
+  main.replaceChildren(h("h1", { id: "title" }, title));
+  append(main, children);
   document.title = title + " – ItemAudit";
   main.setAttribute("data-ready", "");
 }

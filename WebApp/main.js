@@ -78,9 +78,10 @@ async function start() {
   });
   onChange((status) => { if (status.sessionEnded && app.user) sessionEnded(); });
   addEventListener("hashchange", render);
-  // Redraw from the server's answer once sent, unless the inspector is typing.
+  // The front page redraws from the server's answer once work is sent (statuses, expiry); the
+  // other screens already show the unsent work as done, and a redraw would take a tap away.
   addEventListener("itemaudit-sent", () => {
-    if (!document.activeElement?.matches("input, textarea, select") && !document.querySelector("dialog[open]")) render();
+    if ((location.hash || "#/") === "#/" && app.user) render();
   });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const kept = await getMeta("user");

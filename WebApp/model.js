@@ -56,9 +56,12 @@ export function datasheetWith(sheet, commands) {
   return copy;
 }
 
-/** The attributes in inspection order: by group (the datasheet's group order), then position. */
+/** The attributes to judge in inspection order: by group (the datasheet's group order), then
+ *  position. A parent the server made up from its children (no value of its own) is left out:
+ *  its verdict rolls up from theirs, and the datasheet has no such attribute to record. */
 export function inspectionOrder(sheet) {
   const groupOrder = new Map((sheet.groups || []).map((g) => [g.id, g.order]));
-  return [...sheet.attributes].sort((a, b) =>
+  const parents = new Set(sheet.attributes.map((a) => a.parent).filter(Boolean));
+  return sheet.attributes.filter((a) => !(parents.has(a.path) && !a.value)).sort((a, b) =>
     (groupOrder.get(a.group) ?? 999) - (groupOrder.get(b.group) ?? 999) || (a.order ?? 0) - (b.order ?? 0));
 }

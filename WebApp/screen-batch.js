@@ -11,6 +11,8 @@ import { feedback } from "./feedback.js";
 
 export async function batchScreen(app, batchID) {
   const path = `/v1/batches/${encodeURIComponent(batchID)}`;
+  // The unsent work first: what is sent while the batch is read is in the server's answer.
+  const commands = await unsent();
   let stored;
   try {
     stored = await read(app.user.username, path);
@@ -18,7 +20,7 @@ export async function batchScreen(app, batchID) {
     if (error instanceof Offline) return show(t("collection"), h("p", { class: "notice warn" }, t("needsNetwork")), back());
     throw error;
   }
-  const batch = batchWith(stored, await unsent());
+  const batch = batchWith(stored, commands);
   const notice = h("p", { id: "notice", class: "notice", role: "status", "aria-live": "polite" });
   const parts = [h("p", { class: "meta" }, t("mode" + batch.mode), " · ", t("status" + batch.status), " · ", batch.batchID), notice];
   const pending = batch.tasks.filter((task) => task.collectionStatus === 1);
@@ -84,7 +86,7 @@ function scanForm(app, batch, pending, notice) {
 
 function taskRow(app, batch, task) {
   const state = task.collectionStatus === 3 ? "skipped" : task.collectionStatus === 2 ? "collected" : "pending";
-  const where = [task.shelf ? t("shelf", { shelf: task.shelf }) : null, task.aisle ? t("aisle", { aisle: task.aisle }) : null].filter(Boolean).join(" · ");
+  const where = [task.shelf ? t("shelf", { shelf: task.shelf }) : null, task.aisle || null].filter(Boolean).join(" · ");
   const actions = [];
   if (batch.status === 1 && state === "pending") {
     actions.push(h("button", { type: "button", "data-task": task.taskID, onclick: () => askSkip(app, task) }, t("skip"), h("span", { class: "visually-hidden" }, " ", task.name)));

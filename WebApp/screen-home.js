@@ -10,6 +10,7 @@ const MODES = [0, 1, 2, 3];
 
 export async function homeScreen(app) {
   const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const commands = await unsent();
   let batches = [];
   try {
     batches = (await read(app.user.username, "/v1/batches")).batches;
@@ -17,7 +18,6 @@ export async function homeScreen(app) {
     if (error instanceof SessionEnded) throw error;
     notice.textContent = t("needsNetwork");
   }
-  const commands = await unsent();
   batches = batches.map((b) => batchWith({ tasks: [], ...b }, commands));
   const groups = [
     ["inProgress", batches.filter((b) => b.status <= 5)],

@@ -16,6 +16,11 @@ const drafts = new Map();
 
 export async function inspectScreen(app, batchID, taskID) {
   const user = app.user.username;
+  if (!(await getMeta("started " + taskID))) {
+    await enqueue({ type: "StartInspection", taskID });
+    await setMeta("started " + taskID, true);
+  }
+  const commands = await unsent();
   let stored, sheetStored;
   try {
     stored = await read(user, `/v1/batches/${encodeURIComponent(batchID)}`);
@@ -24,11 +29,6 @@ export async function inspectScreen(app, batchID, taskID) {
     if (error instanceof Offline) return show(t("inspection"), h("p", { class: "notice warn" }, t("noDatasheet")), backLink(batchID));
     throw error;
   }
-  if (!(await getMeta("started " + taskID))) {
-    await enqueue({ type: "StartInspection", taskID });
-    await setMeta("started " + taskID, true);
-  }
-  const commands = await unsent();
   const batch = batchWith(stored, commands);
   const task = batch.tasks.find((candidate) => candidate.taskID === taskID);
   const sheet = datasheetWith(sheetStored, commands);

@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "7a2145d2b1cf4794"
+    static let version = "740344ac60b51e8a"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -85,9 +85,9 @@ export async function signIn(username, password) {
   } catch {
     throw new Offline("network");
   }
-  const html = await page.text();
-  const form = new DOMParser().parseFromString(html, "text/html");
-  const token = form.querySelector("input[name=csrf]")?.value;
+  // The form's hidden token field (read as text: parsing the page would apply its inline styles,
+  // which the app's CSP refuses).
+  const token = (await page.text()).match(/name="csrf" value="([^"]+)"/)?.[1];
   if (!token) {
     if (csrfToken()) return true; // already signed in: the form redirected to the app
     throw new Offline("no login form");
@@ -264,7 +264,8 @@ function append(element, children) {
 export function show(title, ...children) {
   const main = document.getElementById("main");
   main.removeAttribute("data-ready");
-  main.replaceChildren(h("h1", { id: "title" }, title), ...children);
+  main.replaceChildren(h("h1", { id: "title" }, title));
+  append(main, children);
   document.title = title + " – ItemAudit";
   main.setAttribute("data-ready", "");
 }
@@ -466,9 +467,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/7a2145d2b1cf4794/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/7a2145d2b1cf4794/app.css">
-<script type="module" src="/app/7a2145d2b1cf4794/main.js"></script>
+<link rel="icon" href="/app/740344ac60b51e8a/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/740344ac60b51e8a/app.css">
+<script type="module" src="/app/740344ac60b51e8a/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -569,9 +570,10 @@ async function start() {
   });
   onChange((status) => { if (status.sessionEnded && app.user) sessionEnded(); });
   addEventListener("hashchange", render);
-  // Redraw from the server's answer once sent, unless the inspector is typing.
+  // The front page redraws from the server's answer once work is sent (statuses, expiry); the
+  // other screens already show the unsent work as done, and a redraw would take a tap away.
   addEventListener("itemaudit-sent", () => {
-    if (!document.activeElement?.matches("input, textarea, select") && !document.querySelector("dialog[open]")) render();
+    if ((location.hash || "#/") === "#/" && app.user) render();
   });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const kept = await getMeta("user");
@@ -599,7 +601,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/7a2145d2b1cf4794/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/740344ac60b51e8a/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -661,10 +663,13 @@ export function datasheetWith(sheet, commands) {
   return copy;
 }
 
-/** The attributes in inspection order: by group (the datasheet's group order), then position. */
+/** The attributes to judge in inspection order: by group (the datasheet's group order), then
+ *  position. A parent the server made up from its children (no value of its own) is left out:
+ *  its verdict rolls up from theirs, and the datasheet has no such attribute to record. */
 export function inspectionOrder(sheet) {
   const groupOrder = new Map((sheet.groups || []).map((g) => [g.id, g.order]));
-  return [...sheet.attributes].sort((a, b) =>
+  const parents = new Set(sheet.attributes.map((a) => a.parent).filter(Boolean));
+  return sheet.attributes.filter((a) => !(parents.has(a.path) && !a.value)).sort((a, b) =>
     (groupOrder.get(a.group) ?? 999) - (groupOrder.get(b.group) ?? 999) || (a.order ?? 0) - (b.order ?? 0));
 }
 """#,
@@ -931,6 +936,8 @@ import { feedback } from "./feedback.js";
 
 export async function batchScreen(app, batchID) {
   const path = `/v1/batches/${encodeURIComponent(batchID)}`;
+  // The unsent work first: what is sent while the batch is read is in the server's answer.
+  const commands = await unsent();
   let stored;
   try {
     stored = await read(app.user.username, path);
@@ -938,7 +945,7 @@ export async function batchScreen(app, batchID) {
     if (error instanceof Offline) return show(t("collection"), h("p", { class: "notice warn" }, t("needsNetwork")), back());
     throw error;
   }
-  const batch = batchWith(stored, await unsent());
+  const batch = batchWith(stored, commands);
   const notice = h("p", { id: "notice", class: "notice", role: "status", "aria-live": "polite" });
   const parts = [h("p", { class: "meta" }, t("mode" + batch.mode), " · ", t("status" + batch.status), " · ", batch.batchID), notice];
   const pending = batch.tasks.filter((task) => task.collectionStatus === 1);
@@ -1004,7 +1011,7 @@ function scanForm(app, batch, pending, notice) {
 
 function taskRow(app, batch, task) {
   const state = task.collectionStatus === 3 ? "skipped" : task.collectionStatus === 2 ? "collected" : "pending";
-  const where = [task.shelf ? t("shelf", { shelf: task.shelf }) : null, task.aisle ? t("aisle", { aisle: task.aisle }) : null].filter(Boolean).join(" · ");
+  const where = [task.shelf ? t("shelf", { shelf: task.shelf }) : null, task.aisle || null].filter(Boolean).join(" · ");
   const actions = [];
   if (batch.status === 1 && state === "pending") {
     actions.push(h("button", { type: "button", "data-task": task.taskID, onclick: () => askSkip(app, task) }, t("skip"), h("span", { class: "visually-hidden" }, " ", task.name)));
@@ -1080,6 +1087,7 @@ const MODES = [0, 1, 2, 3];
 
 export async function homeScreen(app) {
   const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const commands = await unsent();
   let batches = [];
   try {
     batches = (await read(app.user.username, "/v1/batches")).batches;
@@ -1087,7 +1095,6 @@ export async function homeScreen(app) {
     if (error instanceof SessionEnded) throw error;
     notice.textContent = t("needsNetwork");
   }
-  const commands = await unsent();
   batches = batches.map((b) => batchWith({ tasks: [], ...b }, commands));
   const groups = [
     ["inProgress", batches.filter((b) => b.status <= 5)],
@@ -1129,6 +1136,11 @@ const drafts = new Map();
 
 export async function inspectScreen(app, batchID, taskID) {
   const user = app.user.username;
+  if (!(await getMeta("started " + taskID))) {
+    await enqueue({ type: "StartInspection", taskID });
+    await setMeta("started " + taskID, true);
+  }
+  const commands = await unsent();
   let stored, sheetStored;
   try {
     stored = await read(user, `/v1/batches/${encodeURIComponent(batchID)}`);
@@ -1137,11 +1149,6 @@ export async function inspectScreen(app, batchID, taskID) {
     if (error instanceof Offline) return show(t("inspection"), h("p", { class: "notice warn" }, t("noDatasheet")), backLink(batchID));
     throw error;
   }
-  if (!(await getMeta("started " + taskID))) {
-    await enqueue({ type: "StartInspection", taskID });
-    await setMeta("started " + taskID, true);
-  }
-  const commands = await unsent();
   const batch = batchWith(stored, commands);
   const task = batch.tasks.find((candidate) => candidate.taskID === taskID);
   const sheet = datasheetWith(sheetStored, commands);
@@ -1269,9 +1276,9 @@ export function loginScreen(app, { message, username } = {}) {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "7a2145d2b1cf4794";
+const VERSION = "740344ac60b51e8a";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/7a2145d2b1cf4794/api.js","/app/7a2145d2b1cf4794/app.css","/app/7a2145d2b1cf4794/db.js","/app/7a2145d2b1cf4794/dom.js","/app/7a2145d2b1cf4794/feedback.js","/app/7a2145d2b1cf4794/gs1.js","/app/7a2145d2b1cf4794/i18n.js","/app/7a2145d2b1cf4794/icon.svg","/app/7a2145d2b1cf4794/main.js","/app/7a2145d2b1cf4794/model.js","/app/7a2145d2b1cf4794/outbox.js","/app/7a2145d2b1cf4794/photos.js","/app/7a2145d2b1cf4794/screen-allocate.js","/app/7a2145d2b1cf4794/screen-batch.js","/app/7a2145d2b1cf4794/screen-home.js","/app/7a2145d2b1cf4794/screen-inspect.js","/app/7a2145d2b1cf4794/screen-login.js","/app/7a2145d2b1cf4794/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/740344ac60b51e8a/api.js","/app/740344ac60b51e8a/app.css","/app/740344ac60b51e8a/db.js","/app/740344ac60b51e8a/dom.js","/app/740344ac60b51e8a/feedback.js","/app/740344ac60b51e8a/gs1.js","/app/740344ac60b51e8a/i18n.js","/app/740344ac60b51e8a/icon.svg","/app/740344ac60b51e8a/main.js","/app/740344ac60b51e8a/model.js","/app/740344ac60b51e8a/outbox.js","/app/740344ac60b51e8a/photos.js","/app/740344ac60b51e8a/screen-allocate.js","/app/740344ac60b51e8a/screen-batch.js","/app/740344ac60b51e8a/screen-home.js","/app/740344ac60b51e8a/screen-inspect.js","/app/740344ac60b51e8a/screen-login.js","/app/740344ac60b51e8a/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -90,6 +90,8 @@ class Day:
         self.problems = []
         page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
+        page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.request.method} {r.url}")
+                if r.status >= 400 else None)
 
     def ready(self, heading=None):
         self.page.wait_for_selector("#main[data-ready]", timeout=15000)
@@ -99,7 +101,10 @@ class Day:
 
     def screen(self, label):
         """Checks the screen with axe-core and saves its screenshot when asked."""
+        before = len(self.problems)
         result = self.axe.run(self.page)
+        # axe-core's own probes set inline styles, which the app's CSP rightly blocks.
+        self.problems[before:] = [p for p in self.problems[before:] if "inline style" not in p]
         for violation in result.response["violations"]:
             if violation["impact"] in ("serious", "critical"):
                 nodes = ", ".join(n["target"][0] for n in violation["nodes"][:3])
@@ -182,6 +187,7 @@ class Day:
         page.wait_for_selector("#submit-dialog[open]")
         self.screen("submit-confirm")
         page.click("#submit-dialog button[value=submit]")
+        page.wait_for_function("() => document.querySelector('.meta')?.textContent.includes('Submitted')", timeout=10000)
         page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=30000)
         page.wait_for_function("() => !document.getElementById('refused')", timeout=5000)
         answer = page.evaluate(
@@ -247,7 +253,15 @@ def main():
                 for name, viewport in VIEWPORTS.items():
                     context = browser.new_context(viewport=viewport, locale="en-GB", has_touch=name == "phone")
                     day = Day(context.new_page(), name, (account.group(1), account.group(2)), screenshots)
-                    batches.append(day.run(server.base, photo_path))
+                    try:
+                        batches.append(day.run(server.base, photo_path))
+                    except Exception as error:
+                        shot = os.path.join(scratch, "failure.png")
+                        day.page.screenshot(path=shot, full_page=True)
+                        keep = os.path.join(os.getcwd(), ".build", f"app-failure-{name}.png")
+                        shutil.copy(shot, keep)
+                        raise Failure(f"{name}: {str(error).splitlines()[0]} (screen: {keep}; "
+                                      f"text: {day.page.inner_text('body')[:1500]!r}; {day.problems})")
                     failures += day.failures
                     context.close()
             finally:
