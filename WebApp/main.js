@@ -4,7 +4,7 @@
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
-import { setUser, onChange, flush } from "./outbox.js";
+import { setUser, onChange, pause } from "./outbox.js";
 import { announce } from "./dom.js";
 import "./sync-status.js";
 import { loginScreen } from "./screen-login.js";
@@ -57,7 +57,7 @@ async function render() {
 function sessionEnded() {
   const name = app.user?.username;
   app.user = null;
-  setUser(null);
+  pause();
   header();
   loginScreen(app, { message: t("sessionEnded"), username: name });
 }

@@ -35,6 +35,13 @@ export function setUser(name) {
   if (user) flush();
 }
 
+/** Stops sending until a user signs in again (the session ended); the count of what is not yet
+ *  sent stays on screen. */
+export function pause() {
+  status.sessionEnded = true;
+  changed();
+}
+
 /** Saves a command for the signed-in user and starts sending; resolves with the saved command. */
 export async function enqueue(command) {
   const full = { commandID: crypto.randomUUID(), occurredAt: new Date().toISOString(), ...command };

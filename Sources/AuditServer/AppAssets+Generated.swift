@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "740344ac60b51e8a"
+    static let version = "8f01d6b5ff3df95f"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -467,9 +467,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/740344ac60b51e8a/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/740344ac60b51e8a/app.css">
-<script type="module" src="/app/740344ac60b51e8a/main.js"></script>
+<link rel="icon" href="/app/8f01d6b5ff3df95f/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/8f01d6b5ff3df95f/app.css">
+<script type="module" src="/app/8f01d6b5ff3df95f/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -496,7 +496,7 @@ export function t(key, values = {}) {
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
-import { setUser, onChange, flush } from "./outbox.js";
+import { setUser, onChange, pause } from "./outbox.js";
 import { announce } from "./dom.js";
 import "./sync-status.js";
 import { loginScreen } from "./screen-login.js";
@@ -549,7 +549,7 @@ async function render() {
 function sessionEnded() {
   const name = app.user?.username;
   app.user = null;
-  setUser(null);
+  pause();
   header();
   loginScreen(app, { message: t("sessionEnded"), username: name });
 }
@@ -601,7 +601,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/740344ac60b51e8a/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/8f01d6b5ff3df95f/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -709,6 +709,13 @@ export function setUser(name) {
   delay = 1000;
   changed();
   if (user) flush();
+}
+
+/** Stops sending until a user signs in again (the session ended); the count of what is not yet
+ *  sent stays on screen. */
+export function pause() {
+  status.sessionEnded = true;
+  changed();
 }
 
 /** Saves a command for the signed-in user and starts sending; resolves with the saved command. */
@@ -1276,9 +1283,9 @@ export function loginScreen(app, { message, username } = {}) {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "740344ac60b51e8a";
+const VERSION = "8f01d6b5ff3df95f";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/740344ac60b51e8a/api.js","/app/740344ac60b51e8a/app.css","/app/740344ac60b51e8a/db.js","/app/740344ac60b51e8a/dom.js","/app/740344ac60b51e8a/feedback.js","/app/740344ac60b51e8a/gs1.js","/app/740344ac60b51e8a/i18n.js","/app/740344ac60b51e8a/icon.svg","/app/740344ac60b51e8a/main.js","/app/740344ac60b51e8a/model.js","/app/740344ac60b51e8a/outbox.js","/app/740344ac60b51e8a/photos.js","/app/740344ac60b51e8a/screen-allocate.js","/app/740344ac60b51e8a/screen-batch.js","/app/740344ac60b51e8a/screen-home.js","/app/740344ac60b51e8a/screen-inspect.js","/app/740344ac60b51e8a/screen-login.js","/app/740344ac60b51e8a/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/8f01d6b5ff3df95f/api.js","/app/8f01d6b5ff3df95f/app.css","/app/8f01d6b5ff3df95f/db.js","/app/8f01d6b5ff3df95f/dom.js","/app/8f01d6b5ff3df95f/feedback.js","/app/8f01d6b5ff3df95f/gs1.js","/app/8f01d6b5ff3df95f/i18n.js","/app/8f01d6b5ff3df95f/icon.svg","/app/8f01d6b5ff3df95f/main.js","/app/8f01d6b5ff3df95f/model.js","/app/8f01d6b5ff3df95f/outbox.js","/app/8f01d6b5ff3df95f/photos.js","/app/8f01d6b5ff3df95f/screen-allocate.js","/app/8f01d6b5ff3df95f/screen-batch.js","/app/8f01d6b5ff3df95f/screen-home.js","/app/8f01d6b5ff3df95f/screen-inspect.js","/app/8f01d6b5ff3df95f/screen-login.js","/app/8f01d6b5ff3df95f/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -24,7 +24,7 @@ import zlib
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_test import Failure, Server, run  # noqa: E402
+from browser_test import Failure, run  # noqa: E402
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
@@ -44,6 +44,40 @@ def png(width=640, height=480):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+class Server:
+    """`itemaudit serve` on a loopback port, which a restart keeps (the app's origin, and so its
+    stored work, is bound to it)."""
+
+    def __init__(self, binary, data, log_path):
+        self.binary, self.data, self.log_path = binary, data, log_path
+        self.port = 0
+        self.process = None
+        self.start()
+
+    def start(self):
+        self.log = open(self.log_path, "a")
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--data", self.data, "--port", str(self.port), "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.stop()
+            raise Failure(f"itemaudit serve did not start: {line!r} (log: {self.log_path})")
+        self.port = int(match.group(1))
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.process = None
+        self.log.close()
 
 
 def check_serving(base):
@@ -88,10 +122,21 @@ class Day:
         self.failures = []
         self.axe = Axe()
         self.problems = []
-        page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
-        page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.request.method} {r.url}")
+        self.cut_off = False
+        self.listen()
+
+    def listen(self):
+        page = self.page
+        page.on("console", lambda m: self.problem(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.problem(f"exception: {e}"))
+        page.on("response", lambda r: self.problem(f"HTTP {r.status}: {r.request.method} {r.url}")
                 if r.status >= 400 else None)
+
+    def problem(self, text):
+        # While the server is stopped, and until the inspector signs in again, calls fail on purpose.
+        if self.cut_off and re.search(r"ERR_CONNECTION_REFUSED|HTTP 401|status of 401", text):
+            return
+        self.problems.append(text)
 
     def ready(self, heading=None):
         self.page.wait_for_selector("#main[data-ready]", timeout=15000)
@@ -114,14 +159,46 @@ class Day:
             self.page.screenshot(path=path, full_page=True)
             print(f"browser-test: {path}")
 
-    def run(self, base, photo_path):
+    def sign_in(self):
         page = self.page
-        page.goto(base + "/app/")
-        self.ready("Sign in")
-        self.screen("sign-in")
+        page.wait_for_selector("#username")
         page.fill("#username", self.account[0])
         page.fill("#password", self.account[1])
         page.click("button[type=submit]")
+        page.wait_for_selector("#signout:not([hidden])")
+
+    def unsent(self):
+        return int(self.page.get_attribute("[data-unsent]", "data-unsent"))
+
+    def answer(self, count):
+        """Gives up to `count` verdicts (a measured value where asked, a note on the first), each
+        advancing to the next attribute; returns how many were given."""
+        page = self.page
+        given = 0
+        while given < count and page.locator(".attribute").count():
+            if page.locator("#measured").count():
+                page.fill("#measured", "501")
+                self.measured += 1
+            if self.answered == 0:
+                page.fill("#note", "Label slightly worn")
+            path = page.get_attribute(".attribute", "data-path")
+            page.click(".verdict.v1")
+            page.wait_for_function(
+                "p => !document.querySelector('.attribute') || document.querySelector('.attribute').dataset.path !== p",
+                arg=path, timeout=10000)
+            given += 1
+            self.answered += 1
+        return given
+
+    def run(self, base, photo_path, cut=None):
+        """The field day; with `cut` (the server's stop, start and event count), the server is
+        stopped halfway through the inspection and started again after the batch is submitted."""
+        page = self.page
+        self.answered = self.measured = 0
+        page.goto(base + "/app/")
+        self.ready("Sign in")
+        self.screen("sign-in")
+        self.sign_in()
         self.ready("Start inspecting")
         page.wait_for_selector(".modes a")
         self.screen("front")
@@ -158,38 +235,58 @@ class Day:
         self.ready("Inspection")
         page.wait_for_selector(".attribute")
         self.screen("inspection")
-        measured = noted = 0
-        for _ in range(400):
-            if page.locator(".attribute").count() == 0:
-                break
-            if page.locator("#measured").count():
-                page.fill("#measured", "501")
-                measured += 1
-            if noted == 0:
-                page.fill("#note", "Label slightly worn")
-                noted += 1
-            path = page.get_attribute(".attribute", "data-path")
-            page.click(".verdict.v1")
-            page.wait_for_function(
-                "p => !document.querySelector('.attribute') || document.querySelector('.attribute').dataset.path !== p",
-                arg=path, timeout=10000)
-        else:
-            raise Failure(f"{self.name}: the inspection did not end after 400 verdicts")
-        if measured == 0:
+        self.answer(5)
+        events_before = None
+        if cut:
+            page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=30000)
+            self.cut_off = True
+            cut["stop"]()
+            events_before = cut["events"](batch)
+            self.answer(5)
+            page.reload()
+            self.ready("Inspection")
+            page.wait_for_selector(".attribute")
+        if self.answer(1000) == 0 or page.locator(".attribute").count():
+            raise Failure(f"{self.name}: the inspection did not end")
+        if self.measured == 0:
             self.failures.append(f"{self.name}: no attribute asked for a measured value")
         page.set_input_files("#photo", photo_path)
         page.wait_for_selector(".photo-list img")
         self.screen("inspection-done")
         page.click("#finish")
         self.ready("Inspection")
+        if cut:
+            # Closed and opened again, still without the server.
+            context = page.context
+            page.close()
+            page = self.page = context.new_page()
+            self.listen()
+            page.goto(base + f"/app/#/batch/{batch}")
+            self.ready("Inspection")
         page.wait_for_selector("#submit")
         page.click("#submit")
         page.wait_for_selector("#submit-dialog[open]")
         self.screen("submit-confirm")
         page.click("#submit-dialog button[value=submit]")
         page.wait_for_function("() => document.querySelector('.meta')?.textContent.includes('Submitted')", timeout=10000)
-        page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=30000)
-        page.wait_for_function("() => !document.getElementById('refused')", timeout=5000)
+        if cut:
+            waiting = self.unsent()
+            if waiting < self.answered - 5:
+                self.failures.append(f"{self.name}: offline, the app shows {waiting} unsent, fewer than the work done")
+            if self.page.locator(".badge.offline").count() == 0:
+                self.failures.append(f"{self.name}: offline, the app does not say so")
+            self.screen("offline")
+            if cut["events"](batch) != events_before:
+                self.failures.append(f"{self.name}: the log grew while the server was stopped")
+            cut["start"]()
+            # The server's sessions did not survive it: sign in again, and the kept work goes.
+            page.wait_for_selector("#username", timeout=45000)
+            self.screen("session-ended")
+            if self.unsent() == 0:
+                self.failures.append(f"{self.name}: signed out by the restart, the app no longer shows the unsent work")
+            self.sign_in()
+            self.cut_off = False
+        page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=45000)
         answer = page.evaluate(
             """async id => { const token = document.cookie.match(/itemaudit_csrf=([^;]+)/)[1];
                  const r = await fetch('/v1/batches/' + id, { headers: { 'X-CSRF-Token': token } });
@@ -202,11 +299,19 @@ class Day:
         page.goto(base + "/app/#/")
         self.ready("Start inspecting")
         self.screen("front-after")
+        if not cut:
+            for lang, title in (("fi", "Aloita tarkastus"), ("sv", "Börja inspektera"), ("en", "Start inspecting")):
+                page.select_option("#lang", lang)
+                self.ready(title)
+                if page.get_attribute("html", "lang") != lang:
+                    self.failures.append(f"{self.name}: the page's lang is not {lang} after choosing it")
+                if lang != "en":
+                    self.screen("front-" + lang)
         self.failures += [f"{self.name}: {p}" for p in self.problems]
-        return batch
+        return batch, self.answered
 
 
-def check_history(binary, data, batch):
+def check_history(binary, data, batch, answered):
     """The log holds the batch's day, each step once and in the order it was done."""
     events = json.loads(run(binary, ["history", "--data", data, "--batch", batch, "--format", "json"]))
     kinds = [e["eventType"] for e in events]
@@ -214,6 +319,9 @@ def check_history(binary, data, batch):
                 "InspectionStarted", "AttributeVerdictRecorded", "PhotoAttached", "InspectionFinished", "BatchSubmitted"]
     failures = [f"history --batch {batch}: {k} appears {kinds.count(k)} times, not once"
                 for k in expected if k != "AttributeVerdictRecorded" and kinds.count(k) != 1]
+    if kinds.count("AttributeVerdictRecorded") != answered:
+        failures.append(f"history --batch {batch}: {kinds.count('AttributeVerdictRecorded')} verdicts, "
+                        f"not the {answered} given")
     firsts = [kinds.index(k) for k in expected if k in kinds]
     if firsts != sorted(firsts):
         failures.append(f"history --batch {batch}: out of order: {kinds}")
@@ -253,8 +361,13 @@ def main():
                 for name, viewport in VIEWPORTS.items():
                     context = browser.new_context(viewport=viewport, locale="en-GB", has_touch=name == "phone")
                     day = Day(context.new_page(), name, (account.group(1), account.group(2)), screenshots)
+                    cut = None
+                    if name == "ipad":
+                        cut = {"stop": server.stop, "start": server.start,
+                               "events": lambda batch: len(json.loads(run(options.binary, [
+                                   "history", "--data", data, "--batch", batch, "--format", "json"])))}
                     try:
-                        batches.append(day.run(server.base, photo_path))
+                        batches.append(day.run(server.base, photo_path, cut))
                     except Exception as error:
                         shot = os.path.join(scratch, "failure.png")
                         day.page.screenshot(path=shot, full_page=True)
@@ -268,8 +381,8 @@ def main():
                 browser.close()
         server.stop()
         server = None
-        for batch in batches:
-            found, count = check_history(options.binary, data, batch)
+        for batch, answered in batches:
+            found, count = check_history(options.binary, data, batch, answered)
             failures += found
             print(f"browser-test: app: history --batch {batch}: {count} events")
     except Failure as error:
