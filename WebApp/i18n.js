@@ -34,7 +34,7 @@ const WORDS = {
     unsent: "{n} not yet sent", allSent: "All sent", offline: "Offline", refused: "Refused by the server",
     refusedHelp: "The server refused these actions. Read the reason; nothing else is lost.", dismiss: "Dismiss",
     photosUnsent: "{n} photos not yet sent", noDatasheet: "No datasheet for this task is cached; open it once online.",
-    loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content",
+    loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
     language: "Kieli", signIn: "Kirjaudu", signOut: "Kirjaudu ulos", username: "Käyttäjätunnus", password: "Salasana",
@@ -69,7 +69,7 @@ const WORDS = {
     unsent: "{n} lähettämättä", allSent: "Kaikki lähetetty", offline: "Ei verkkoa", refused: "Palvelin hylkäsi",
     refusedHelp: "Palvelin hylkäsi nämä toimet. Lue syy; muuta ei menetetty.", dismiss: "Kuittaa",
     photosUnsent: "{n} kuvaa lähettämättä", noDatasheet: "Tehtävän tuotetietoja ei ole tallessa; avaa se kerran verkossa.",
-    loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön",
+    loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
     language: "Språk", signIn: "Logga in", signOut: "Logga ut", username: "Användarnamn", password: "Lösenord",
@@ -104,7 +104,7 @@ const WORDS = {
     unsent: "{n} ej skickade", allSent: "Allt skickat", offline: "Offline", refused: "Avvisat av servern",
     refusedHelp: "Servern avvisade de här åtgärderna. Läs orsaken; inget annat har gått förlorat.", dismiss: "Stäng",
     photosUnsent: "{n} foton ej skickade", noDatasheet: "Uppgiftens produktdata finns inte sparad; öppna den en gång uppkopplad.",
-    loading: "Laddar…", done: "Klar", verdictGiven: "Omdöme: {v}", skipToContent: "Hoppa till innehållet",
+    loading: "Laddar…", done: "Klar", verdictGiven: "Omdöme: {v}", skipToContent: "Hoppa till innehållet", pauseCollection: "Pausa", resumeCollection: "Fortsätt insamlingen",
   },
 };
 

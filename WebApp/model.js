@@ -13,6 +13,7 @@ export function batchWith(batch, commands) {
       case "StartCollection": if (copy.status === 0) copy.status = 1; copy.collectionPaused = false; break;
       case "CollectProduct": if (task) { task.collectionStatus = 2; task.inspectionStatus = 1; } break;
       case "SkipCollection": task.collectionStatus = 3; task.skipReason = c.reason; break;
+      case "PauseCollection": copy.collectionPaused = true; break;
       case "FinishCollection": if (copy.status === 1) copy.status = 2; break;
       case "StartInspection": if (copy.status === 2) copy.status = 3; task.started = true; break;
       case "AttachPhoto": if (!task.photos.includes(c.sha256)) task.photos.push(c.sha256); break;

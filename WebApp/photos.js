@@ -22,6 +22,12 @@ export async function prepare(file) {
   return { blob, sha256 };
 }
 
+/** Shows the device's copy of a new photo from now on (it leaves the queue once uploaded, maybe
+ *  before the server has the command that attaches it to a task it lets this user see). */
+export function remember(sha256, blob) {
+  if (!urls.has(sha256)) urls.set(sha256, URL.createObjectURL(blob));
+}
+
 /** An <img> that shows the photo `sha256` (thumbnail size) once it is loaded. */
 export function thumbnail(sha256, alt = "") {
   const img = document.createElement("img");

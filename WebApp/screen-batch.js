@@ -29,17 +29,22 @@ export async function batchScreen(app, batchID) {
     parts.push(h("button", { type: "button", class: "primary", onclick: async () => {
       await enqueue({ type: "StartCollection", batchID });
       app.render();
-    } }, t("startCollection")));
+    } }, batch.status === 0 ? t("startCollection") : "▶ " + t("resumeCollection")));
   }
   if (batch.status === 1 && !batch.collectionPaused) {
     parts.push(scanForm(app, batch, pending, notice));
   }
   parts.push(h("ul", { class: "tasks" }, batch.tasks.map((task) => taskRow(app, batch, task))));
   if (batch.status === 1 && !batch.collectionPaused) {
-    parts.push(h("button", { type: "button", class: "primary", disabled: pending.length > 0, onclick: async () => {
-      await enqueue({ type: "FinishCollection", batchID });
-      app.render();
-    } }, t("finishCollection")));
+    parts.push(h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", disabled: pending.length > 0, onclick: async () => {
+        await enqueue({ type: "FinishCollection", batchID });
+        app.render();
+      } }, t("finishCollection")),
+      h("button", { type: "button", onclick: async () => {
+        await enqueue({ type: "PauseCollection", batchID });
+        app.render();
+      } }, "⏸ " + t("pauseCollection"))));
   }
   if (batch.status === 5) parts.push(submitButton(app, batch));
   parts.push(back());
@@ -79,7 +84,7 @@ function scanForm(app, batch, pending, notice) {
     document.getElementById("scan")?.focus();
   } },
     h("label", { for: "scan" }, t("scan")), input,
-    h("p", { class: "hint" }, t("scanHelp")));
+    "BarcodeDetector" in window ? null : h("p", { class: "hint" }, t("scanHelp")));
   queueMicrotask(() => input.focus());
   return form;
 }

@@ -8,7 +8,7 @@ import { read, Offline } from "./api.js";
 import { enqueue, enqueuePhoto, unsent } from "./outbox.js";
 import { getMeta, setMeta } from "./db.js";
 import { batchWith, datasheetWith, inspectionOrder } from "./model.js";
-import { prepare, thumbnail } from "./photos.js";
+import { prepare, remember, thumbnail } from "./photos.js";
 
 const VERDICTS = [[1, "✓"], [2, "!"], [3, "✗"], [0, "?"]];
 const cursors = new Map();
@@ -106,6 +106,7 @@ function photoSection(app, task, taskID) {
       const file = input.files?.[0];
       if (!file) return;
       const { blob, sha256 } = await prepare(file);
+      remember(sha256, blob);
       await enqueuePhoto(sha256, blob, "image/jpeg", taskID);
       await enqueue({ type: "AttachPhoto", taskID, sha256, byteCount: blob.size, contentType: "image/jpeg" });
       app.render();
@@ -117,5 +118,5 @@ function photoSection(app, task, taskID) {
       thumbnail(sha, `${t("photos")} ${i + 1}`),
       h("button", { type: "button", onclick: async () => { await enqueue({ type: "DetachPhoto", taskID, sha256: sha }); app.render(); } },
         t("detach"), h("span", { class: "visually-hidden" }, ` ${i + 1}`))))),
-    input, h("label", { for: "photo", class: "button" }, "📷 " + t("takePhoto")));
+    input, h("label", { for: "photo", class: "button" }, "+ " + t("takePhoto")));
 }

@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "8f01d6b5ff3df95f"
+    static let version = "55a758f05b215151"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -158,6 +158,7 @@ legend { font-weight: 600; }
 .thumb { width: 64px; height: 64px; object-fit: cover; background: #f3f2f1; border: 1px solid var(--line); }
 .attribute { border: 2px solid var(--brand); padding: 1rem; margin: 1rem 0; }
 .attribute h2 { margin-top: 0; }
+.attribute label, .measure label { display: block; font-weight: 600; margin-top: 0.75rem; }
 .attribute h2:focus { outline: 3px solid var(--focus); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
 dt { font-weight: 600; }
@@ -350,7 +351,7 @@ const WORDS = {
     unsent: "{n} not yet sent", allSent: "All sent", offline: "Offline", refused: "Refused by the server",
     refusedHelp: "The server refused these actions. Read the reason; nothing else is lost.", dismiss: "Dismiss",
     photosUnsent: "{n} photos not yet sent", noDatasheet: "No datasheet for this task is cached; open it once online.",
-    loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content",
+    loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
     language: "Kieli", signIn: "Kirjaudu", signOut: "Kirjaudu ulos", username: "Käyttäjätunnus", password: "Salasana",
@@ -385,7 +386,7 @@ const WORDS = {
     unsent: "{n} lähettämättä", allSent: "Kaikki lähetetty", offline: "Ei verkkoa", refused: "Palvelin hylkäsi",
     refusedHelp: "Palvelin hylkäsi nämä toimet. Lue syy; muuta ei menetetty.", dismiss: "Kuittaa",
     photosUnsent: "{n} kuvaa lähettämättä", noDatasheet: "Tehtävän tuotetietoja ei ole tallessa; avaa se kerran verkossa.",
-    loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön",
+    loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
     language: "Språk", signIn: "Logga in", signOut: "Logga ut", username: "Användarnamn", password: "Lösenord",
@@ -420,7 +421,7 @@ const WORDS = {
     unsent: "{n} ej skickade", allSent: "Allt skickat", offline: "Offline", refused: "Avvisat av servern",
     refusedHelp: "Servern avvisade de här åtgärderna. Läs orsaken; inget annat har gått förlorat.", dismiss: "Stäng",
     photosUnsent: "{n} foton ej skickade", noDatasheet: "Uppgiftens produktdata finns inte sparad; öppna den en gång uppkopplad.",
-    loading: "Laddar…", done: "Klar", verdictGiven: "Omdöme: {v}", skipToContent: "Hoppa till innehållet",
+    loading: "Laddar…", done: "Klar", verdictGiven: "Omdöme: {v}", skipToContent: "Hoppa till innehållet", pauseCollection: "Pausa", resumeCollection: "Fortsätt insamlingen",
   },
 };
 
@@ -467,9 +468,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/8f01d6b5ff3df95f/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/8f01d6b5ff3df95f/app.css">
-<script type="module" src="/app/8f01d6b5ff3df95f/main.js"></script>
+<link rel="icon" href="/app/55a758f05b215151/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/55a758f05b215151/app.css">
+<script type="module" src="/app/55a758f05b215151/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -601,7 +602,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/8f01d6b5ff3df95f/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/55a758f05b215151/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -620,6 +621,7 @@ export function batchWith(batch, commands) {
       case "StartCollection": if (copy.status === 0) copy.status = 1; copy.collectionPaused = false; break;
       case "CollectProduct": if (task) { task.collectionStatus = 2; task.inspectionStatus = 1; } break;
       case "SkipCollection": task.collectionStatus = 3; task.skipReason = c.reason; break;
+      case "PauseCollection": copy.collectionPaused = true; break;
       case "FinishCollection": if (copy.status === 1) copy.status = 2; break;
       case "StartInspection": if (copy.status === 2) copy.status = 3; task.started = true; break;
       case "AttachPhoto": if (!task.photos.includes(c.sha256)) task.photos.push(c.sha256); break;
@@ -843,6 +845,12 @@ export async function prepare(file) {
   return { blob, sha256 };
 }
 
+/** Shows the device's copy of a new photo from now on (it leaves the queue once uploaded, maybe
+ *  before the server has the command that attaches it to a task it lets this user see). */
+export function remember(sha256, blob) {
+  if (!urls.has(sha256)) urls.set(sha256, URL.createObjectURL(blob));
+}
+
 /** An <img> that shows the photo `sha256` (thumbnail size) once it is loaded. */
 export function thumbnail(sha256, alt = "") {
   const img = document.createElement("img");
@@ -961,17 +969,22 @@ export async function batchScreen(app, batchID) {
     parts.push(h("button", { type: "button", class: "primary", onclick: async () => {
       await enqueue({ type: "StartCollection", batchID });
       app.render();
-    } }, t("startCollection")));
+    } }, batch.status === 0 ? t("startCollection") : "▶ " + t("resumeCollection")));
   }
   if (batch.status === 1 && !batch.collectionPaused) {
     parts.push(scanForm(app, batch, pending, notice));
   }
   parts.push(h("ul", { class: "tasks" }, batch.tasks.map((task) => taskRow(app, batch, task))));
   if (batch.status === 1 && !batch.collectionPaused) {
-    parts.push(h("button", { type: "button", class: "primary", disabled: pending.length > 0, onclick: async () => {
-      await enqueue({ type: "FinishCollection", batchID });
-      app.render();
-    } }, t("finishCollection")));
+    parts.push(h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", disabled: pending.length > 0, onclick: async () => {
+        await enqueue({ type: "FinishCollection", batchID });
+        app.render();
+      } }, t("finishCollection")),
+      h("button", { type: "button", onclick: async () => {
+        await enqueue({ type: "PauseCollection", batchID });
+        app.render();
+      } }, "⏸ " + t("pauseCollection"))));
   }
   if (batch.status === 5) parts.push(submitButton(app, batch));
   parts.push(back());
@@ -1011,7 +1024,7 @@ function scanForm(app, batch, pending, notice) {
     document.getElementById("scan")?.focus();
   } },
     h("label", { for: "scan" }, t("scan")), input,
-    h("p", { class: "hint" }, t("scanHelp")));
+    "BarcodeDetector" in window ? null : h("p", { class: "hint" }, t("scanHelp")));
   queueMicrotask(() => input.focus());
   return form;
 }
@@ -1135,7 +1148,7 @@ import { read, Offline } from "./api.js";
 import { enqueue, enqueuePhoto, unsent } from "./outbox.js";
 import { getMeta, setMeta } from "./db.js";
 import { batchWith, datasheetWith, inspectionOrder } from "./model.js";
-import { prepare, thumbnail } from "./photos.js";
+import { prepare, remember, thumbnail } from "./photos.js";
 
 const VERDICTS = [[1, "✓"], [2, "!"], [3, "✗"], [0, "?"]];
 const cursors = new Map();
@@ -1233,6 +1246,7 @@ function photoSection(app, task, taskID) {
       const file = input.files?.[0];
       if (!file) return;
       const { blob, sha256 } = await prepare(file);
+      remember(sha256, blob);
       await enqueuePhoto(sha256, blob, "image/jpeg", taskID);
       await enqueue({ type: "AttachPhoto", taskID, sha256, byteCount: blob.size, contentType: "image/jpeg" });
       app.render();
@@ -1244,7 +1258,7 @@ function photoSection(app, task, taskID) {
       thumbnail(sha, `${t("photos")} ${i + 1}`),
       h("button", { type: "button", onclick: async () => { await enqueue({ type: "DetachPhoto", taskID, sha256: sha }); app.render(); } },
         t("detach"), h("span", { class: "visually-hidden" }, ` ${i + 1}`))))),
-    input, h("label", { for: "photo", class: "button" }, "📷 " + t("takePhoto")));
+    input, h("label", { for: "photo", class: "button" }, "+ " + t("takePhoto")));
 }
 """#,
         "screen-login.js": #"""
@@ -1283,9 +1297,9 @@ export function loginScreen(app, { message, username } = {}) {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "8f01d6b5ff3df95f";
+const VERSION = "55a758f05b215151";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/8f01d6b5ff3df95f/api.js","/app/8f01d6b5ff3df95f/app.css","/app/8f01d6b5ff3df95f/db.js","/app/8f01d6b5ff3df95f/dom.js","/app/8f01d6b5ff3df95f/feedback.js","/app/8f01d6b5ff3df95f/gs1.js","/app/8f01d6b5ff3df95f/i18n.js","/app/8f01d6b5ff3df95f/icon.svg","/app/8f01d6b5ff3df95f/main.js","/app/8f01d6b5ff3df95f/model.js","/app/8f01d6b5ff3df95f/outbox.js","/app/8f01d6b5ff3df95f/photos.js","/app/8f01d6b5ff3df95f/screen-allocate.js","/app/8f01d6b5ff3df95f/screen-batch.js","/app/8f01d6b5ff3df95f/screen-home.js","/app/8f01d6b5ff3df95f/screen-inspect.js","/app/8f01d6b5ff3df95f/screen-login.js","/app/8f01d6b5ff3df95f/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/55a758f05b215151/api.js","/app/55a758f05b215151/app.css","/app/55a758f05b215151/db.js","/app/55a758f05b215151/dom.js","/app/55a758f05b215151/feedback.js","/app/55a758f05b215151/gs1.js","/app/55a758f05b215151/i18n.js","/app/55a758f05b215151/icon.svg","/app/55a758f05b215151/main.js","/app/55a758f05b215151/model.js","/app/55a758f05b215151/outbox.js","/app/55a758f05b215151/photos.js","/app/55a758f05b215151/screen-allocate.js","/app/55a758f05b215151/screen-batch.js","/app/55a758f05b215151/screen-home.js","/app/55a758f05b215151/screen-inspect.js","/app/55a758f05b215151/screen-login.js","/app/55a758f05b215151/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
