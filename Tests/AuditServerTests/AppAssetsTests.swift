@@ -41,7 +41,10 @@ struct AppAssetsTests {
         let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
             let expected = [
-                ("/app/\(AppAssets.version)/main.js", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"),
+                (
+                    "/app/\(AppAssets.version)/main.js", "text/javascript; charset=utf-8",
+                    "public, max-age=31536000, immutable"
+                ),
                 ("/app/\(AppAssets.version)/app.css", "text/css; charset=utf-8", "public, max-age=31536000, immutable"),
                 ("/app/\(AppAssets.version)/icon.svg", "image/svg+xml", "public, max-age=31536000, immutable"),
                 ("/app/sw.js", "text/javascript; charset=utf-8", "no-cache"),
