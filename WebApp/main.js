@@ -2,10 +2,10 @@
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
 // #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection).
 import { t, language, setLanguage } from "./i18n.js";
-import { call, csrfToken, Offline, SessionEnded, signOut } from "./api.js";
+import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
 import { setUser, onChange, pause } from "./outbox.js";
-import { announce } from "./dom.js";
+import { announce, h, show } from "./dom.js";
 import "./sync-status.js";
 import { loginScreen } from "./screen-login.js";
 import { homeScreen } from "./screen-home.js";
@@ -50,6 +50,11 @@ async function render() {
     return await homeScreen(app);
   } catch (error) {
     if (error instanceof SessionEnded) return sessionEnded();
+    // Another user's batch after switching users, say: the server's reason, and the way back.
+    if (error instanceof Refused) {
+      return show(t("refused"), h("p", { class: "notice error" }, error.message, " ", error.problem.remedy || ""),
+        h("p", {}, h("a", { href: "#/" }, t("back"))));
+    }
     throw error;
   }
 }

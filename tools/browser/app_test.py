@@ -8,10 +8,11 @@ the phone), skips the other with a reason, inspects every attribute of the colle
 measured value, a note, a photo), submits, and waits until nothing is left unsent. On the iPad the
 server is stopped for real halfway through the inspection: the app works on, is reloaded, closed
 and opened again, shows what is unsent, the log does not grow; the server starts again on the
-same port and data, the inspector signs in again and the work is sent. The phone also pauses and
+same port and data; another inspector signs in on the same device first (the first one's work
+stays unsent and apart), signs out, the first signs in again and the work is sent. The phone also pauses and
 resumes collection, detaches a photo and switches language (fi, sv, en). Every screen is checked
 with axe-core (no serious or critical violation). Afterwards `itemaudit history --batch` must hold
-each batch's events, each kind exactly as often as it was done, in order. --screenshot saves a
+each batch's events, each kind exactly as often as it was done, in order, all by the inspector who did them. --screenshot saves a
 PNG per screen under .build/screenshots/.
 """
 
@@ -38,6 +39,8 @@ from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 DEMO_ARGS = ["--seed", "11", "--days", "3", "--products", "200", "--inspectors", "2", "--datasheets", "60", "--quiet"]
 APP_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
            "connect-src 'self'; worker-src 'self'; manifest-src 'self'")
+# A second inspector sharing the iPad.
+OTHER = ("anna", "anna-demo-password-42")
 VIEWPORTS = {"ipad": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
 # The scans each device sends: GS1-128 as a wedge types it, with ]C1 or with the GS character.
 SCANS = {"ipad": "]C101{gtin}10LOT7\x1d21S1", "phone": "\x1d01{gtin}10LOT8\x1d21S2"}
@@ -165,11 +168,12 @@ class Day:
             self.page.screenshot(path=path, full_page=True)
             print(f"browser-test: {path}")
 
-    def sign_in(self):
+    def sign_in(self, account=None):
         page = self.page
+        account = account or self.account
         page.wait_for_selector("#username")
-        page.fill("#username", self.account[0])
-        page.fill("#password", self.account[1])
+        page.fill("#username", account[0])
+        page.fill("#password", account[1])
         page.click("button[type=submit]")
         page.wait_for_selector("#signout:not([hidden])")
 
@@ -310,6 +314,14 @@ class Day:
             self.screen("session-ended")
             if self.unsent() == 0:
                 self.failures.append(f"{self.name}: signed out by the restart, the app no longer shows the unsent work")
+            # Another inspector on the same device first: the first one's work is not theirs to send.
+            page.evaluate("location.hash = '#/'")
+            self.sign_in(OTHER)
+            self.ready("Start inspecting")
+            if self.unsent() != 0:
+                self.failures.append(f"{self.name}: {OTHER[0]} sees {self.unsent()} unsent actions of another user")
+            page.wait_for_timeout(2000)
+            page.click("#signout")
             self.sign_in()
             self.cut_off = False
         page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=45000)
@@ -337,7 +349,7 @@ class Day:
         return batch, {"answered": self.answered, "detached": self.detached, "paused": self.paused}
 
 
-def check_history(binary, data, batch, done):
+def check_history(binary, data, batch, done, inspector):
     """The log holds the batch's day, each step once and in the order it was done."""
     events = json.loads(run(binary, ["history", "--data", data, "--batch", batch, "--format", "json"]))
     kinds = [e["eventType"] for e in events]
@@ -350,6 +362,9 @@ def check_history(binary, data, batch, done):
     failures = [f"history --batch {batch}: {k} appears {kinds.count(k)} times, not {n}"
                 for k, n in times.items() if kinds.count(k) != n]
     failures += [f"history --batch {batch}: an unexpected {k}" for k in sorted(set(kinds) - set(times))]
+    actors = {e["actor"] for e in events}
+    if actors != {inspector}:
+        failures.append(f"history --batch {batch}: actors {sorted(actors)}, not only {inspector}")
     firsts = [kinds.index(k) for k in expected if k in kinds]
     if firsts != sorted(firsts):
         failures.append(f"history --batch {batch}: out of order: {kinds}")
@@ -376,6 +391,9 @@ def main():
         account = re.search(r"^(inspector-\d+)\s+inspector\s+(\S+)$", out, re.M)
         if not account:
             raise Failure("the demo printed no inspector account")
+        subprocess.run([options.binary, "users", "add", OTHER[0], "--role", "inspector", "--name", "Anna K",
+                        "--password-stdin", "--data", data], input=OTHER[1] + "\n", text=True, check=True,
+                       capture_output=True)
         server = Server(options.binary, data, os.path.join(scratch, "serve.log"))
         failures += check_serving(server.base)
         photo_path = os.path.join(scratch, "shelf.png")
@@ -410,7 +428,7 @@ def main():
         server.stop()
         server = None
         for batch, done in batches:
-            found, count = check_history(options.binary, data, batch, done)
+            found, count = check_history(options.binary, data, batch, done, account.group(1))
             failures += found
             print(f"browser-test: app: history --batch {batch}: {count} events")
     except Failure as error:

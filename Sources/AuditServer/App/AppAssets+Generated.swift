@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "55a758f05b215151"
+    static let version = "bd40f27eae845a82"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -468,9 +468,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/55a758f05b215151/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/55a758f05b215151/app.css">
-<script type="module" src="/app/55a758f05b215151/main.js"></script>
+<link rel="icon" href="/app/bd40f27eae845a82/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/bd40f27eae845a82/app.css">
+<script type="module" src="/app/bd40f27eae845a82/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -495,10 +495,10 @@ export function t(key, values = {}) {
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
 // #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection).
 import { t, language, setLanguage } from "./i18n.js";
-import { call, csrfToken, Offline, SessionEnded, signOut } from "./api.js";
+import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
 import { setUser, onChange, pause } from "./outbox.js";
-import { announce } from "./dom.js";
+import { announce, h, show } from "./dom.js";
 import "./sync-status.js";
 import { loginScreen } from "./screen-login.js";
 import { homeScreen } from "./screen-home.js";
@@ -543,6 +543,11 @@ async function render() {
     return await homeScreen(app);
   } catch (error) {
     if (error instanceof SessionEnded) return sessionEnded();
+    // Another user's batch after switching users, say: the server's reason, and the way back.
+    if (error instanceof Refused) {
+      return show(t("refused"), h("p", { class: "notice error" }, error.message, " ", error.problem.remedy || ""),
+        h("p", {}, h("a", { href: "#/" }, t("back"))));
+    }
     throw error;
   }
 }
@@ -602,7 +607,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/55a758f05b215151/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/bd40f27eae845a82/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -1297,9 +1302,9 @@ export function loginScreen(app, { message, username } = {}) {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "55a758f05b215151";
+const VERSION = "bd40f27eae845a82";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/55a758f05b215151/api.js","/app/55a758f05b215151/app.css","/app/55a758f05b215151/db.js","/app/55a758f05b215151/dom.js","/app/55a758f05b215151/feedback.js","/app/55a758f05b215151/gs1.js","/app/55a758f05b215151/i18n.js","/app/55a758f05b215151/icon.svg","/app/55a758f05b215151/main.js","/app/55a758f05b215151/model.js","/app/55a758f05b215151/outbox.js","/app/55a758f05b215151/photos.js","/app/55a758f05b215151/screen-allocate.js","/app/55a758f05b215151/screen-batch.js","/app/55a758f05b215151/screen-home.js","/app/55a758f05b215151/screen-inspect.js","/app/55a758f05b215151/screen-login.js","/app/55a758f05b215151/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/bd40f27eae845a82/api.js","/app/bd40f27eae845a82/app.css","/app/bd40f27eae845a82/db.js","/app/bd40f27eae845a82/dom.js","/app/bd40f27eae845a82/feedback.js","/app/bd40f27eae845a82/gs1.js","/app/bd40f27eae845a82/i18n.js","/app/bd40f27eae845a82/icon.svg","/app/bd40f27eae845a82/main.js","/app/bd40f27eae845a82/model.js","/app/bd40f27eae845a82/outbox.js","/app/bd40f27eae845a82/photos.js","/app/bd40f27eae845a82/screen-allocate.js","/app/bd40f27eae845a82/screen-batch.js","/app/bd40f27eae845a82/screen-home.js","/app/bd40f27eae845a82/screen-inspect.js","/app/bd40f27eae845a82/screen-login.js","/app/bd40f27eae845a82/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
