@@ -39,6 +39,7 @@ export function setUser(name) {
  *  sent stays on screen. */
 export function pause() {
   status.sessionEnded = true;
+  status.offline = false; // the server answered that the session ended
   changed();
 }
 
@@ -88,6 +89,7 @@ export async function flush() {
   } catch (error) {
     if (error instanceof SessionEnded) {
       status.sessionEnded = true;
+      status.offline = false; // the server answered
     } else {
       status.offline = error instanceof Offline;
       timer = setTimeout(flush, delay);

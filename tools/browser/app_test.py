@@ -312,6 +312,8 @@ class Day:
             # The server's sessions did not survive it: sign in again, and the kept work goes.
             page.wait_for_selector("#username", timeout=45000)
             self.screen("session-ended")
+            if page.is_visible("#signout") or page.locator(".badge.offline").count():
+                self.failures.append(f"{self.name}: signed out by the restart, the app still offers sign-out or says offline")
             if self.unsent() == 0:
                 self.failures.append(f"{self.name}: signed out by the restart, the app no longer shows the unsent work")
             # Another inspector on the same device first: the first one's work is not theirs to send.

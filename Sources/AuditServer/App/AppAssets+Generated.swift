@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "bd40f27eae845a82"
+    static let version = "dea09f536567c24a"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -113,6 +113,7 @@ export async function signOut() {
 /* The inspector's app: large touch targets, plain type, colour never the only signal. */
 :root { --ink: #0b0c0c; --muted: #505a5f; --brand: #1d3557; --ok: #00703c; --warn: #8a4b00; --bad: #b10e1e; --line: #b1b4b6; --focus: #ffdd00; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 1.0625rem/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 0.5rem; top: 0.5rem; background: var(--focus); color: var(--ink); padding: 0.5rem; z-index: 10; }
@@ -468,9 +469,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/bd40f27eae845a82/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/bd40f27eae845a82/app.css">
-<script type="module" src="/app/bd40f27eae845a82/main.js"></script>
+<link rel="icon" href="/app/dea09f536567c24a/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/dea09f536567c24a/app.css">
+<script type="module" src="/app/dea09f536567c24a/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -607,7 +608,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/bd40f27eae845a82/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/dea09f536567c24a/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -722,6 +723,7 @@ export function setUser(name) {
  *  sent stays on screen. */
 export function pause() {
   status.sessionEnded = true;
+  status.offline = false; // the server answered that the session ended
   changed();
 }
 
@@ -771,6 +773,7 @@ export async function flush() {
   } catch (error) {
     if (error instanceof SessionEnded) {
       status.sessionEnded = true;
+      status.offline = false; // the server answered
     } else {
       status.offline = error instanceof Offline;
       timer = setTimeout(flush, delay);
@@ -1302,9 +1305,9 @@ export function loginScreen(app, { message, username } = {}) {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "bd40f27eae845a82";
+const VERSION = "dea09f536567c24a";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/bd40f27eae845a82/api.js","/app/bd40f27eae845a82/app.css","/app/bd40f27eae845a82/db.js","/app/bd40f27eae845a82/dom.js","/app/bd40f27eae845a82/feedback.js","/app/bd40f27eae845a82/gs1.js","/app/bd40f27eae845a82/i18n.js","/app/bd40f27eae845a82/icon.svg","/app/bd40f27eae845a82/main.js","/app/bd40f27eae845a82/model.js","/app/bd40f27eae845a82/outbox.js","/app/bd40f27eae845a82/photos.js","/app/bd40f27eae845a82/screen-allocate.js","/app/bd40f27eae845a82/screen-batch.js","/app/bd40f27eae845a82/screen-home.js","/app/bd40f27eae845a82/screen-inspect.js","/app/bd40f27eae845a82/screen-login.js","/app/bd40f27eae845a82/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/dea09f536567c24a/api.js","/app/dea09f536567c24a/app.css","/app/dea09f536567c24a/db.js","/app/dea09f536567c24a/dom.js","/app/dea09f536567c24a/feedback.js","/app/dea09f536567c24a/gs1.js","/app/dea09f536567c24a/i18n.js","/app/dea09f536567c24a/icon.svg","/app/dea09f536567c24a/main.js","/app/dea09f536567c24a/model.js","/app/dea09f536567c24a/outbox.js","/app/dea09f536567c24a/photos.js","/app/dea09f536567c24a/screen-allocate.js","/app/dea09f536567c24a/screen-batch.js","/app/dea09f536567c24a/screen-home.js","/app/dea09f536567c24a/screen-inspect.js","/app/dea09f536567c24a/screen-login.js","/app/dea09f536567c24a/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
