@@ -113,6 +113,14 @@ def check_serving(base):
         if answer.headers["Content-Type"] != "application/manifest+json":
             failures.append(f"manifest is {answer.headers['Content-Type']}")
         json.loads(answer.read())
+    # The whole app, as the service worker caches it, compressed: under the issue's 150 KB.
+    with urllib.request.urlopen(base + "/app/sw.js") as answer:
+        worker = answer.read().decode()
+    paths = ["/app/", "/app/manifest.webmanifest", "/app/sw.js"] + re.findall(r'"(/app/[0-9a-f]{16}/[^"]+)"', worker)
+    compressed = sum(len(zlib.compress(urllib.request.urlopen(base + path).read(), 9)) for path in paths)
+    print(f"browser-test: app: {len(paths)} files, {compressed / 1024:.1f} KB compressed")
+    if compressed > 150 * 1024:
+        failures.append(f"the app's files are {compressed / 1024:.0f} KB compressed, over 150 KB")
     for missing in ["/app/0000000000000000/main.js", "/app/nothing.js"]:
         try:
             urllib.request.urlopen(base + missing)
