@@ -62,11 +62,6 @@ export async function read(user, path) {
   }
 }
 
-/** A kept copy only (no network), or undefined. */
-export async function kept(user, path) {
-  return (await get("cache", user + " " + path))?.data;
-}
-
 /** Sign-in as the login form does: its form token (page and cookie), then the post; the server
  *  answers with the session cookie and the CSRF cookie. Resolves true, or throws Refused/Offline. */
 export async function signIn(username, password) {

@@ -71,6 +71,7 @@ async function start() {
   setLanguage(language());
   document.getElementById("lang").addEventListener("change", (event) => {
     setLanguage(event.target.value);
+    document.getElementById("sync").draw();
     header();
     render();
   });

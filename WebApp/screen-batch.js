@@ -48,7 +48,8 @@ export async function batchScreen(app, batchID) {
   }
   if (batch.status === 5) parts.push(submitButton(app, batch));
   parts.push(back());
-  show(batch.status <= 1 ? t("collection") : t("inspection"), ...parts, skipDialog());
+  const title = batch.status <= 1 ? t("collection") : batch.status === 6 ? t("submitted") : batch.status === 7 ? t("cancelled") : t("inspection");
+  show(title, ...parts, skipDialog());
 }
 
 function back() { return h("p", {}, h("a", { href: "#/" }, t("back"))); }

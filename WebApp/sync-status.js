@@ -1,6 +1,6 @@
 // <sync-status>: what is not yet sent, whether the server is reachable, and every refused
 // command with the server's reason and remedy until the inspector dismisses it.
-import { onChange, status, dismiss, flush } from "./outbox.js";
+import { onChange, status, dismiss } from "./outbox.js";
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 
@@ -9,7 +9,6 @@ class SyncStatus extends HTMLElement {
     this.setAttribute("role", "status");
     this.setAttribute("aria-live", "polite");
     onChange(() => this.draw());
-    addEventListener("languagechange", () => this.draw());
     this.draw();
   }
 
@@ -42,4 +41,3 @@ class SyncStatus extends HTMLElement {
 }
 
 customElements.define("sync-status", SyncStatus);
-export { flush };

@@ -351,6 +351,8 @@ class Day:
             for lang, title in (("fi", "Aloita tarkastus"), ("sv", "Börja inspektera"), ("en", "Start inspecting")):
                 page.select_option("#lang", lang)
                 self.ready(title)
+                if lang == "fi" and "Kaikki lähetetty" not in page.inner_text("sync-status"):
+                    self.failures.append(f"{self.name}: the sync status is not in Finnish after choosing it")
                 if page.get_attribute("html", "lang") != lang:
                     self.failures.append(f"{self.name}: the page's lang is not {lang} after choosing it")
                 if lang != "en":

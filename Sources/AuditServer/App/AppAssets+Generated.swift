@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "dea09f536567c24a"
+    static let version = "cae7cf783f0b0861"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -69,11 +69,6 @@ export async function read(user, path) {
     if (kept) return kept.data;
     throw error;
   }
-}
-
-/** A kept copy only (no network), or undefined. */
-export async function kept(user, path) {
-  return (await get("cache", user + " " + path))?.data;
 }
 
 /** Sign-in as the login form does: its form token (page and cookie), then the post; the server
@@ -469,9 +464,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/dea09f536567c24a/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/dea09f536567c24a/app.css">
-<script type="module" src="/app/dea09f536567c24a/main.js"></script>
+<link rel="icon" href="/app/cae7cf783f0b0861/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/cae7cf783f0b0861/app.css">
+<script type="module" src="/app/cae7cf783f0b0861/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -565,6 +560,7 @@ async function start() {
   setLanguage(language());
   document.getElementById("lang").addEventListener("change", (event) => {
     setLanguage(event.target.value);
+    document.getElementById("sync").draw();
     header();
     render();
   });
@@ -608,7 +604,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/dea09f536567c24a/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/cae7cf783f0b0861/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -996,7 +992,8 @@ export async function batchScreen(app, batchID) {
   }
   if (batch.status === 5) parts.push(submitButton(app, batch));
   parts.push(back());
-  show(batch.status <= 1 ? t("collection") : t("inspection"), ...parts, skipDialog());
+  const title = batch.status <= 1 ? t("collection") : batch.status === 6 ? t("submitted") : batch.status === 7 ? t("cancelled") : t("inspection");
+  show(title, ...parts, skipDialog());
 }
 
 function back() { return h("p", {}, h("a", { href: "#/" }, t("back"))); }
@@ -1305,9 +1302,9 @@ export function loginScreen(app, { message, username } = {}) {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "dea09f536567c24a";
+const VERSION = "cae7cf783f0b0861";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/dea09f536567c24a/api.js","/app/dea09f536567c24a/app.css","/app/dea09f536567c24a/db.js","/app/dea09f536567c24a/dom.js","/app/dea09f536567c24a/feedback.js","/app/dea09f536567c24a/gs1.js","/app/dea09f536567c24a/i18n.js","/app/dea09f536567c24a/icon.svg","/app/dea09f536567c24a/main.js","/app/dea09f536567c24a/model.js","/app/dea09f536567c24a/outbox.js","/app/dea09f536567c24a/photos.js","/app/dea09f536567c24a/screen-allocate.js","/app/dea09f536567c24a/screen-batch.js","/app/dea09f536567c24a/screen-home.js","/app/dea09f536567c24a/screen-inspect.js","/app/dea09f536567c24a/screen-login.js","/app/dea09f536567c24a/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/cae7cf783f0b0861/api.js","/app/cae7cf783f0b0861/app.css","/app/cae7cf783f0b0861/db.js","/app/cae7cf783f0b0861/dom.js","/app/cae7cf783f0b0861/feedback.js","/app/cae7cf783f0b0861/gs1.js","/app/cae7cf783f0b0861/i18n.js","/app/cae7cf783f0b0861/icon.svg","/app/cae7cf783f0b0861/main.js","/app/cae7cf783f0b0861/model.js","/app/cae7cf783f0b0861/outbox.js","/app/cae7cf783f0b0861/photos.js","/app/cae7cf783f0b0861/screen-allocate.js","/app/cae7cf783f0b0861/screen-batch.js","/app/cae7cf783f0b0861/screen-home.js","/app/cae7cf783f0b0861/screen-inspect.js","/app/cae7cf783f0b0861/screen-login.js","/app/cae7cf783f0b0861/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -1340,7 +1337,7 @@ self.addEventListener("fetch", (event) => {
         "sync-status.js": #"""
 // <sync-status>: what is not yet sent, whether the server is reachable, and every refused
 // command with the server's reason and remedy until the inspector dismisses it.
-import { onChange, status, dismiss, flush } from "./outbox.js";
+import { onChange, status, dismiss } from "./outbox.js";
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 
@@ -1349,7 +1346,6 @@ class SyncStatus extends HTMLElement {
     this.setAttribute("role", "status");
     this.setAttribute("aria-live", "polite");
     onChange(() => this.draw());
-    addEventListener("languagechange", () => this.draw());
     this.draw();
   }
 
@@ -1382,7 +1378,6 @@ class SyncStatus extends HTMLElement {
 }
 
 customElements.define("sync-status", SyncStatus);
-export { flush };
 """#,
     ]
 }
