@@ -38,6 +38,7 @@ extension PermissionTable {
         case .checkDatasheet: roles(forQuery: .datasheetCheck)
         case .page(let page): roles(forPage: page)
         case .accounts, .changeAccounts: accountAdministrators
+        case .appShell, .appFile, .appAsset: everyone
         }
     }
 

@@ -7,5 +7,7 @@ public enum PublicRoutes {
     /// The API's public endpoints.
     public static let endpoints: Set<Endpoint> = [.health, .openAPI, .metrics]
     /// The browser's public routes.
-    public static let webRoutes: Set<WebRoute> = [.loginForm, .login, .favicon]
+    /// The inspector's app among them serves code, styles and icons only; its data comes from the
+    /// `/v1` routes, with their sessions.
+    public static let webRoutes: Set<WebRoute> = [.loginForm, .login, .favicon, .appShell, .appFile, .appAsset]
 }

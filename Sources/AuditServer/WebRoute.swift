@@ -31,11 +31,20 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     case accounts
     /// `POST /admin/accounts`: one of that page's forms (add, roles, password, disable, revoke).
     case changeAccounts
+    /// `GET /app/`: the inspector's app, its entry page (public: the app signs in inside itself).
+    case appShell
+    /// `GET /app/{name}`: the app's unversioned files, its service worker and manifest (public).
+    case appFile
+    /// `GET /app/{name}/{file}`, `{name}` the version of the build that serves them: the app's
+    /// scripts, styles and icons, which a browser may keep for good (public). (The router needs
+    /// one parameter name per level, hence `{name}` on both app routes.)
+    case appAsset
 
     public static var allCases: [WebRoute] {
         [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [
             .checkDatasheet, .photo, .favicon,
         ] + [.accounts, .changeAccounts]
+        ] + [.appShell, .appFile, .appAsset]
     }
 
     /// The HTTP method.
@@ -58,6 +67,9 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .favicon: "/favicon.ico"
         case .page(let page): Self.path(of: page)
         case .accounts, .changeAccounts: AccountsPage.path
+        case .appShell: "/app"
+        case .appFile: "/app/{name}"
+        case .appAsset: "/app/{name}/{file}"
         }
     }
 
@@ -76,6 +88,7 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .home, .loginForm, .page, .photo, .favicon: 0
         case .accounts: 0
         case .changeAccounts: WebSite.formLimit
+        case .appShell, .appFile, .appAsset: 0
         }
     }
 
@@ -92,6 +105,9 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
         case .favicon: "favicon"
         case .accounts: "accounts"
         case .changeAccounts: "change-accounts"
+        case .appShell: "app-shell"
+        case .appFile: "app-file"
+        case .appAsset: "app-asset"
         }
     }
 }

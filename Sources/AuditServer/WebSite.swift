@@ -37,6 +37,7 @@ struct WebSite: Sendable {
             case .login: return try await login(request, context)
             case .loginForm: return loginForm(request)
             case .favicon: return WebSecurity.favicon()
+            case .appShell, .appFile, .appAsset: return AppAssets.answer(route, request, context)
             default: break
             }
             guard let visitor = visitor(request) else {
@@ -58,7 +59,8 @@ struct WebSite: Sendable {
             case .photo: return await photo(context, visitor)
             case .accounts: return accountsPage(visitor)
             case .changeAccounts: return try await changeAccounts(request, visitor)
-            case .loginForm, .login, .favicon: return WebSecurity.errorPage(.notFound, "No such page.")
+            case .loginForm, .login, .favicon, .appShell, .appFile, .appAsset:
+                return WebSecurity.errorPage(.notFound, "No such page.")
             }
         } catch let refusal as WebRefusal {
             return WebSecurity.errorPage(refusal.status, refusal.message)

@@ -78,7 +78,7 @@ struct OpenAPIAgreementTests {
         let fixture = try await ServerFixture()
         try await fixture.application().test(.router) { client in
             for route in WebRoute.allCases {
-                let path = route.path.replacingOccurrences(of: "{sha256}", with: String(repeating: "a", count: 64))
+                let path = RouteExposureTests.concrete(route.path)
                 let response = try await client.execute(uri: path, method: route.method)
                 #expect(response.status != .notFound, "\(route.method) \(path)")
                 #expect(response.status.code < 500, "\(route.method) \(path)")

@@ -43,7 +43,10 @@ struct RouteExposureTests {
 
     /// A pattern with a plausible value for each parameter.
     static func concrete(_ pattern: String) -> String {
-        pattern.replacingOccurrences(of: "{sha256}", with: String(repeating: "a", count: 64))
+        // The app's files: a real one, so the public routes answer from their handler.
+        if pattern == WebRoute.appFile.path { return "/app/sw.js" }
+        if pattern == WebRoute.appAsset.path { return "/app/\(AppAssets.version)/main.js" }
+        return pattern.replacingOccurrences(of: "{sha256}", with: String(repeating: "a", count: 64))
             .replacingOccurrences(of: "{batchID}", with: "B1").replacingOccurrences(of: "{taskID}", with: "T1")
             .replacingOccurrences(of: "{gtin}", with: ServerFixture.gtin(0))
     }

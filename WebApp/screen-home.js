@@ -1,0 +1,41 @@
+// The front page: one entry per inspection mode, and the inspector's batches (in progress,
+// completed, cancelled; those expiring within a day marked).
+import { t, language } from "./i18n.js";
+import { h, show } from "./dom.js";
+import { read, SessionEnded } from "./api.js";
+import { unsent } from "./outbox.js";
+import { batchWith } from "./model.js";
+
+const MODES = [0, 1, 2, 3];
+
+export async function homeScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const commands = await unsent();
+  let batches = [];
+  try {
+    batches = (await read(app.user.username, "/v1/batches")).batches;
+  } catch (error) {
+    if (error instanceof SessionEnded) throw error;
+    notice.textContent = t("needsNetwork");
+  }
+  batches = batches.map((b) => batchWith({ tasks: [], ...b }, commands));
+  const groups = [
+    ["inProgress", batches.filter((b) => b.status <= 5)],
+    ["completed", batches.filter((b) => b.status === 6)],
+    ["cancelled", batches.filter((b) => b.status === 7)],
+  ];
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  show(t("modes"), notice,
+    h("ul", { class: "modes" }, MODES.map((mode) => h("li", {},
+      h("a", { class: "button", href: `#/allocate/${mode}` }, h("span", {}, t("mode" + mode)), h("small", {}, t("addTask")))))),
+    h("h2", {}, t("batches")),
+    groups.map(([key, list]) => h("section", { "aria-labelledby": "h-" + key },
+      h("h3", { id: "h-" + key }, t(key), " (", list.length, ")"),
+      list.length === 0 ? h("p", {}, t("none")) :
+        h("ul", { class: "cards" }, list.map((b) => h("li", { class: "card" + (b.expiresSoon ? " soon" : "") },
+          h("a", { href: `#/batch/${encodeURIComponent(b.batchID)}` },
+            h("strong", {}, t("mode" + b.mode)), " · ", t("status" + b.status)),
+          h("div", {}, b.batchID, " · ", t("tasks", { n: b.taskCount })),
+          b.status <= 5 ? h("div", {}, t("expires", { time: when.format(new Date(b.expiresAt)) })) : null,
+          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))));
+}
