@@ -43,8 +43,7 @@ public enum WebRoute: Hashable, Sendable, CaseIterable {
     public static var allCases: [WebRoute] {
         [.home, .loginForm, .login, .logout] + PageName.allCases.map { .page($0) } + [
             .checkDatasheet, .photo, .favicon,
-        ] + [.accounts, .changeAccounts]
-        ] + [.appShell, .appFile, .appAsset]
+        ] + [.accounts, .changeAccounts] + [.appShell, .appFile, .appAsset]
     }
 
     /// The HTTP method.
