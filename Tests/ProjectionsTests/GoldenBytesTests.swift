@@ -20,10 +20,9 @@ struct GoldenBytesTests {
         supplierDatasheets: 30)
 
     static let expectedEvents: UInt64 = 14071
-    // Re-recorded for #41's several roles per user: the demo's three UserAdded events are written
-    // at version 2 (a count before the role code, one byte more each), so the head moved; the
-    // event count and every projection table are unchanged.
-    static let expectedHead = "d9116ee5c72f24c41f8c3567d5bbaf8e4e1bd1d982cca3e43f1791ab31db8e68"
+    // Re-recorded after merging #41 (UserAdded v2, receptions) and #43 (ProductRegistered v2 with
+    // a list of children): the log's bytes and the product, product_child and reception tables.
+    static let expectedHead = "106ffde590aadfe58689bcc62958c479857058e0705bcb1fd739dbce686ad8e8"
     /// Per table, its row count and the SHA-256 (cut to 128 bits) of its rows: every column,
     /// rows sorted.
     static let expectedTables: [String: String] = [
@@ -31,16 +30,19 @@ struct GoldenBytesTests {
         "batch_task": "265:d3eb2d3d3f2779f7836997b45cce22ac",
         "coverage_listing": "254:fb61d5da7453c7d1f2499b664e00b1f4",
         "coverage_product": "120:2f6052e2b02a94241eb38e45de68f627",
+        "grdb_migrations": "1:7105c2335143108e1ffab62232f18a46",
         "inspector": "5:c2220f22fe2e8383f911a4a7c47aa4a1",
         "inspector_day": "11:2d167966e1d0ffbf99939cf4059bd8fe",
         "inspector_open_timer": "0:e3b0c44298fc1c149afbf4c8996fb924",
         "photo": "310:ff3f9c7bdaa2b758742577bf7f6a5917",
-        "product": "120:325c92e47a7b2d47dd981a6c5908c072",
+        "product": "120:57c9ed01dda5aef017e896d6830e1340",
+        "product_child": "42:3bddfb1d97c386068a9cc74c276d4593",
         "product_fts": "120:b48842dcc33c6a8685c0cec74e043754",
-        "projection_checkpoint": "6:070057ee68fed18f3a156d13288403c5",
+        "projection_checkpoint": "7:2ae359f612bdeb6e7fb22e8581bedca6",
         "quality_inspection": "244:1797c7b5be197586e531b8beffda813c",
         "quality_open_task": "0:e3b0c44298fc1c149afbf4c8996fb924",
         "quality_rule_check": "150:36057658fcaf7ee64fcab5536737732b",
+        "reception": "8:bc4b1812941c435b09e979ddf48708e2",
         "task": "267:2ced7abd61d22e2ea15cc194fafdc8dd",
     ]
 
