@@ -350,7 +350,7 @@ let package = Package(
             ],
             exclude: ["Snapshots"]),
         // RFC 6962 Merkle tree over the records, its proofs and their verification (#44).
-        .target(name: "Proofs", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Proofs", dependencies: ["CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "ProofsTests", dependencies: ["Proofs"]),
         .testTarget(
             name: "TransparencyTests",

@@ -1,4 +1,5 @@
 import AuditLog
+import AuditService
 import Foundation
 import Logging
 
@@ -6,7 +7,8 @@ import Logging
 ///
 /// Measures batch-append (durable per 1,000 events; 4 submitters, each awaiting each batch), concurrent-append (64 appenders, one
 /// event per durable append), replay (read, decompress, check, decode to envelopes) and
-/// bytes-per-event, with the same events for both.
+/// bytes-per-event, with the same events for both. Batch-append and bytes-per-event are also
+/// measured with the log's Merkle tree kept (``TreeKeptAppends``) against the log without it.
 public struct LogBenchmark: Sendable {
     /// Concurrent submitters in batch-append, each awaiting each batch of 1,000 (the SQLite
     /// baseline appends its batches one after another: it has one writer).
@@ -20,7 +22,8 @@ public struct LogBenchmark: Sendable {
 
     /// - Parameters:
     ///   - events: events for batch-append, replay and bytes-per-event.
-    ///   - directory: scratch space; the benchmark writes `log/` and `baseline.sqlite` in it.
+    ///   - directory: scratch space; the benchmark writes `log/`, `tree-data/` (a log with its tree
+    ///     and checkpoints) and `baseline.sqlite` in it.
     public init(events: Int, directory: URL, logger: Logger) {
         self.events = events
         self.concurrentEvents = max(6_400, min(events / 10, 100_000))
@@ -54,6 +57,14 @@ public struct LogBenchmark: Sendable {
                 try await group.waitForAll()
             }
         }
+        progress("batch-append: event log with its tree kept, a checkpoint every \(TreeKeptAppends.interval)")
+        let treeData = DataDirectory(directory.appendingPathComponent("tree-data"))
+        let treeLog = try EventLog.open(directory: treeData.log, logger: logger)
+        let kept = try await TreeKeptAppends.run(store: treeLog, directory: treeData, batches: batches)
+        progress("  \(kept.checkpoints) checkpoints signed")
+        try treeLog.close()
+        let treeBytes = try Self.bytes(in: treeData.log) + TreeKeptAppends.bytes(of: treeData)
+
         progress("batch-append: SQLite")
         var store = try SQLiteEventStore(url: baselineURL)
         let baselineAppendSeconds = try await Self.time {
@@ -116,6 +127,9 @@ public struct LogBenchmark: Sendable {
                 name: "batch-append", value: Double(events) / appendSeconds, unit: "events/s",
                 baseline: Double(events) / baselineAppendSeconds),
             BenchmarkResult(
+                name: "batch-append-with-tree", value: Double(events) / kept.seconds, unit: "events/s",
+                baseline: Double(events) / appendSeconds),
+            BenchmarkResult(
                 name: "concurrent-append", value: Double(concurrentEvents) / concurrentSeconds, unit: "events/s",
                 baseline: Double(baselineConcurrentEvents) / baselineConcurrentSeconds),
             BenchmarkResult(
@@ -127,6 +141,9 @@ public struct LogBenchmark: Sendable {
             BenchmarkResult(
                 name: "bytes-per-event", value: Double(logBytes) / Double(events), unit: "bytes",
                 baseline: Double(baselineBytes) / Double(events)),
+            BenchmarkResult(
+                name: "bytes-per-event-with-tree", value: Double(treeBytes) / Double(events), unit: "bytes",
+                baseline: Double(logBytes) / Double(events)),
         ])
     }
 

@@ -1,4 +1,5 @@
 import AuditLog
+import AuditService
 import Foundation
 import Logging
 import PostgresLog
@@ -7,6 +8,7 @@ import PostgresLog
 /// the same run as the baseline, on the same events.
 ///
 /// Figures for both: batch-append (4 submitters, each awaiting each durable batch of 1,000),
+/// batch-append with the log's tree kept (``TreeKeptAppends``, against the same store without it),
 /// concurrent-append (64 appenders, one event per durable append), replay and replay-view (read
 /// everything in order). PostgreSQL only: subscription-lag (from an append's start on one store
 /// to the position arriving through `LISTEN/NOTIFY` at a second store on its own connections), and
@@ -39,6 +41,7 @@ public struct StoreLogBenchmark: Sendable {
     /// The figures of one store.
     struct Figures {
         var batchAppend: Double
+        var batchAppendWithTree: Double
         var concurrentAppend: Double
         var replay: Double
         var replayView: Double
@@ -72,19 +75,26 @@ public struct StoreLogBenchmark: Sendable {
         let batches: [[StreamAppend]] = stride(from: 0, to: events, by: 1_000).map { start in
             (start..<min(events, start + 1_000)).map { _ in mix.next() }
         }
-        let scratch = ["batch", "concurrent", "lag"].map {
+        let scratch = ["batch", "tree", "concurrent", "lag"].map {
             "itemaudit_bench_\(ProcessInfo.processInfo.processIdentifier)_\($0)"
         }
         defer { for name in scratch { try? PostgresAdmin.dropDatabase(name, on: url, logger: logger) } }
         var databases: [String: PostgresStoreURL] = [:]
-        for (phase, name) in zip(["batch", "concurrent", "lag"], scratch) {
+        for (phase, name) in zip(["batch", "tree", "concurrent", "lag"], scratch) {
             databases[phase] = try PostgresAdmin.createDatabase(name, on: url, logger: logger)
         }
 
         progress("file log (baseline)")
         let file = try await measure(
-            open: { name in try EventLog.open(directory: directory.appendingPathComponent(name), logger: logger) },
-            batches: batches, progress: progress)
+            open: { name in
+                try EventLog.open(
+                    directory: name == "tree"
+                        ? DataDirectory(directory.appendingPathComponent("file-tree-data")).log
+                        : directory.appendingPathComponent(name),
+                    logger: logger)
+            },
+            treeData: DataDirectory(directory.appendingPathComponent("file-tree-data")), batches: batches,
+            progress: progress)
         progress("PostgreSQL \(url.redacted)")
         let options = PostgresEventStore.Options(poolSize: 16)
         let postgres = try await measure(
@@ -93,7 +103,8 @@ public struct StoreLogBenchmark: Sendable {
                     throw BenchmarkFailure(message: "no database for \(phase)")
                 }
                 return try PostgresEventStore.open(url: database, options: options, logger: logger)
-            }, batches: batches, progress: progress)
+            }, treeData: DataDirectory(directory.appendingPathComponent("postgres-tree-data")), batches: batches,
+            progress: progress)
         progress("database floor: the batch-append's events copied by PostgreSQL itself, 1,000 per transaction")
         guard let batchDatabase = databases["batch"] else { throw BenchmarkFailure(message: "no database for batch") }
         let floor = try PostgresInsertFloor.eventsPerSecond(database: batchDatabase, logger: logger)
@@ -107,6 +118,8 @@ public struct StoreLogBenchmark: Sendable {
         return BenchmarkReport(results: [
             result("batch-append", postgres.batchAppend, file.batchAppend),
             result("batch-append-vs-database-floor", postgres.batchAppend, floor),
+            result("batch-append-with-tree", postgres.batchAppendWithTree, postgres.batchAppend),
+            result("file-batch-append-with-tree", file.batchAppendWithTree, file.batchAppend),
             result("concurrent-append", postgres.concurrentAppend, file.concurrentAppend),
             result("replay", postgres.replay, file.replay),
             result("replay-view", postgres.replayView, file.replayView),
@@ -116,10 +129,11 @@ public struct StoreLogBenchmark: Sendable {
         ])
     }
 
-    /// Batch-append, replays and concurrent-append on stores `open` makes ("batch" first, then
-    /// "concurrent", each empty).
+    /// Batch-append, replays, batch-append with the tree kept in `treeData` and concurrent-append
+    /// on stores `open` makes ("batch" first, then "tree" and "concurrent", each empty).
     private func measure(
-        open: (String) throws -> any EventStore, batches: [[StreamAppend]], progress: (String) -> Void
+        open: (String) throws -> any EventStore, treeData: DataDirectory, batches: [[StreamAppend]],
+        progress: (String) -> Void
     ) async throws -> Figures {
         let store = try open("batch")
         let shares = (0..<LogBenchmark.batchSubmitters).map { share in
@@ -155,6 +169,10 @@ public struct StoreLogBenchmark: Sendable {
             throw BenchmarkFailure(message: "replay read \(replayed) and \(viewed) events, expected \(events)")
         }
         try store.close()
+        progress("  batch-append with the tree kept, a checkpoint every \(TreeKeptAppends.interval)")
+        let treeStore = try open("tree")
+        let kept = try await TreeKeptAppends.run(store: treeStore, directory: treeData, batches: batches)
+        try treeStore.close()
         progress("  concurrent-append: 64 appenders")
         let concurrent = try open("concurrent")
         var mix = InspectionEventMix(seed: 7)
@@ -171,7 +189,8 @@ public struct StoreLogBenchmark: Sendable {
         }
         try concurrent.close()
         return Figures(
-            batchAppend: Double(events) / appendSeconds, concurrentAppend: Double(concurrentEvents) / concurrentSeconds,
+            batchAppend: Double(events) / appendSeconds, batchAppendWithTree: Double(events) / kept.seconds,
+            concurrentAppend: Double(concurrentEvents) / concurrentSeconds,
             replay: Double(events) / replaySeconds, replayView: Double(events) / viewSeconds)
     }
 

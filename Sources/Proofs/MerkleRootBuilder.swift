@@ -22,10 +22,35 @@ public struct MerkleRootBuilder: Sendable, Hashable {
         size += 1
     }
 
+    /// Appends a perfect subtree of `leaves` leaves by its root: what appending those leaves one
+    /// by one gives, without their hashes (a tile's block root stands for its 256 leaves).
+    /// - Precondition: `leaves` is a power of two that divides ``size``.
+    public mutating func append(subtreeRoot: [UInt8], leaves: Int) {
+        precondition(leaves > 0 && leaves & (leaves - 1) == 0 && size % leaves == 0, "not a subtree at this size")
+        var hash = subtreeRoot
+        var merged = size / leaves
+        while merged & 1 == 1 {
+            hash = MerkleHash.node(peaks.removeLast(), hash)
+            merged >>= 1
+        }
+        peaks.append(hash)
+        size += leaves
+    }
+
     /// The root of the tree of the leaves appended so far (``MerkleHash/emptyRoot`` when none).
-    public var root: [UInt8] {
-        guard var hash = peaks.last else { return MerkleHash.emptyRoot }
-        for peak in peaks.dropLast().reversed() {
+    public var root: [UInt8] { root(followedBy: MerkleRootBuilder()) }
+
+    /// The root of the tree of these leaves followed by `tail`'s: for a tree kept as full blocks
+    /// and the leaves of an unfinished one, without merging them.
+    /// - Precondition: ``size`` is a multiple of a power of two larger than `tail`'s size (so the
+    ///   tail's subtrees are the combined tree's smallest).
+    public func root(followedBy tail: MerkleRootBuilder) -> [UInt8] {
+        precondition(
+            tail.size == 0 || size % (1 << (Int.bitWidth - tail.size.leadingZeroBitCount)) == 0,
+            "the tail does not follow whole subtrees")
+        let all = peaks + tail.peaks
+        guard var hash = all.last else { return MerkleHash.emptyRoot }
+        for peak in all.dropLast().reversed() {
             hash = MerkleHash.node(peak, hash)
         }
         return hash

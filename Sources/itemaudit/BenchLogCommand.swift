@@ -13,12 +13,17 @@ struct BenchLogCommand: AsyncParsableCommand {
             directory. batch-append is durable per 1,000 events (4 submitters, each awaiting each \
             batch before its next; SQLite appends its batches one after another); concurrent-append runs 64 \
             appenders each awaiting its own durable append; replay reads, decompresses, checks and \
-            decodes everything; bytes-per-event counts the files on disk.
+            decodes everything; bytes-per-event counts the files on disk. batch-append-with-tree \
+            appends the same batches to a second log while its Merkle tree is kept as serve keeps \
+            it (extended and signed every second, and once after the last append, inside the time), \
+            against batch-append; bytes-per-event-with-tree adds that log's tree/, checkpoints/ and \
+            keys/ to its segments, against the log alone.
 
             With --store postgres://…, measures the PostgreSQL store instead, with the file log \
             measured in the same run as the baseline (each in scratch space: databases created on \
             the URL's cluster and dropped afterwards), adds subscription-lag-p50/p99/max-ms (an \
             append's start on one store to its position arriving through LISTEN/NOTIFY at another), \
+            batch-append-with-tree for both stores (each against itself without the tree), \
             batch-append-vs-database-floor (its baseline: the same events copied by PostgreSQL itself, \
             no client, into a table with only the per-event keys, a durable transaction per 1,000 on \
             one connection per core), and the peer: Python's eventsourcing library on the same cluster with the same events \

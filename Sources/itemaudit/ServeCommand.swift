@@ -119,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
                 fflush(nil)
             }
             let checkpoints = CheckpointSchedule(
-                directory: DataDirectory(data.url), location: data.location,
+                directory: DataDirectory(data.url), service: service,
                 identity: .init(keyFile: logKey.file, origin: logOrigin, publicURL: publicURLs.first),
                 seconds: checkpointSeconds, logger: logger
             ).start()

@@ -60,59 +60,18 @@ public enum AuditProofs {
 
     /// Signs a checkpoint of the log as it is now and keeps it in `<data>/checkpoints/`; makes the
     /// log key on first use. Refuses to sign when the log no longer holds the tree of the latest
-    /// kept checkpoint (a log must never sign two inconsistent trees).
+    /// kept checkpoint (a log must never sign two inconsistent trees). One use of a
+    /// ``LogTreeKeeper``; `serve` keeps one open between its checkpoints.
     /// - Throws: ``AuditServiceError`` `.invalidRequest` (no key and no origin), `.logDamaged`
     ///   (inconsistent with a kept checkpoint), `.dataDirectory`, `.log`.
     public static func makeCheckpoint(
         _ directory: DataDirectory, location: LogStoreLocation = .dataDirectory, identity: LogIdentity
     ) throws -> CheckpointSummary {
-        let keyFile = LogKeyFile(directory: directory, explicit: identity.keyFile)
-        try keyFile.requireUsable(origin: identity.origin)
+        try LogKeyFile(directory: directory, explicit: identity.keyFile).requireUsable(origin: identity.origin)
         let store = try openStore(directory, location: location)
         defer { try? store.close() }
-        let kept = KeptCheckpoints(directory)
-        let size = Int(store.lastPosition)
-        let latest = kept.latest()
-        if let latest {
-            guard latest.checkpoint.checkpoint.size <= size else {
-                throw AuditServiceError(
-                    .logDamaged,
-                    "the log holds \(size) events, fewer than the \(latest.checkpoint.checkpoint.size) of the checkpoint kept in \(latest.file.path): events were removed; not signing (run `itemaudit verify --checkpoint \(latest.file.path)`)"
-                )
-            }
-        }
-        let tree = LogTreeScan.tiled(store, size: size, tiles: try TileStore(directory).extend(store, to: size))
-        let root = try tree.root()
-        if let latest, try tree.root(size: latest.checkpoint.checkpoint.size) != latest.checkpoint.checkpoint.root {
-            throw AuditServiceError(
-                .logDamaged,
-                "the log's tree of size \(latest.checkpoint.checkpoint.size) differs from the checkpoint kept in \(latest.file.path): not signing a tree inconsistent with one already signed (run `itemaudit verify --checkpoint \(latest.file.path)`)"
-            )
-        }
-        let (key, created) = try keyFile.loadOrCreate(origin: identity.origin)
-        let checkpoint = TreeCheckpoint(origin: key.verifier.name, size: size, root: root)
-        let text: String
-        do { text = try key.sign(checkpoint.text) } catch {
-            throw AuditServiceError(.invalidRequest, "cannot sign the checkpoint: \(error.message)")
-        }
-        try kept.keep(text, size: size)
-        return CheckpointSummary(
-            origin: checkpoint.origin, size: size, root: Data(checkpoint.root).base64EncodedString(),
-            file: kept.file(size: size).path, text: text, keyCreated: created)
-    }
-
-    /// Signs and keeps a checkpoint as ``makeCheckpoint(_:location:identity:)`` does, but only
-    /// when the log grew past the latest kept checkpoint (nil otherwise): `serve`'s schedule.
-    public static func makeCheckpointIfGrown(
-        _ directory: DataDirectory, location: LogStoreLocation = .dataDirectory, identity: LogIdentity
-    ) throws -> CheckpointSummary? {
-        if let latest = KeptCheckpoints(directory).latest() {
-            let store = try openStore(directory, location: location)
-            let size = store.lastPosition
-            try? store.close()
-            guard size > latest.checkpoint.checkpoint.size else { return nil }
-        }
-        return try makeCheckpoint(directory, location: location, identity: identity)
+        var keeper = try LogTreeKeeper(directory, store: store, identity: identity)
+        return try keeper.sign()
     }
 
     /// Whether the log key file exists.

@@ -24,8 +24,30 @@ struct KeptCheckpoints {
         }.sorted { $0.checkpoint.checkpoint.size < $1.checkpoint.checkpoint.size }
     }
 
-    /// The largest kept checkpoint, or nil when none is kept.
-    func latest() -> (file: URL, checkpoint: SignedCheckpoint)? { all().last }
+    /// The largest kept checkpoint, or nil when none is kept. Reads the files from the largest
+    /// size their names give down to the first that reads as a checkpoint, not every kept one:
+    /// `serve` asks each time it signs, and a checkpoint is kept every few seconds.
+    func latest() -> (file: URL, checkpoint: SignedCheckpoint)? {
+        let names = names()
+        let named = names.compactMap { name in Int(name.dropLast(".checkpoint".count)).map { ($0, name) } }
+        // Files named otherwise (copied in by hand) are kept checkpoints too: read them all.
+        guard named.count == names.count else { return all().last }
+        for (_, name) in named.sorted(by: { $0.0 > $1.0 }) {
+            let url = folder.appendingPathComponent(name)
+            if let data = FileManager.default.contents(atPath: url.path),
+                let checkpoint = try? SignedCheckpoint(String(decoding: data, as: UTF8.self))
+            {
+                return (url, checkpoint)
+            }
+        }
+        return nil
+    }
+
+    /// The largest size a kept checkpoint's file name gives (nil when none is kept): whether
+    /// another writer signed since, without reading any file.
+    func latestNamedSize() -> Int? {
+        names().compactMap { Int($0.dropLast(".checkpoint".count)) }.max()
+    }
 
     /// Writes `text` as the checkpoint of `size` (through a temporary file and a rename).
     /// - Throws: ``AuditServiceError`` `.dataDirectory` when it cannot be written.

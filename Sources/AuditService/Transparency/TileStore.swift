@@ -1,4 +1,3 @@
-import AuditLog
 import Foundation
 import Proofs
 
@@ -6,7 +5,8 @@ import Proofs
 /// C2SP tlog-tiles does, under `<data>/tree/tile/<L>/<N>[.p/<W>]`: 32 bytes per 256 events at
 /// level 1, so bytes per event grow by about an eighth of a byte. Level 0 (the leaf hashes) is
 /// not stored: ``TiledTree`` recomputes it from the records. Written only by the commands that
-/// sign checkpoints; a missing or damaged tile ends what is read, and the rest is recomputed.
+/// sign checkpoints (through ``LogTreeKeeper``, tile by tile as the log grows); a missing or
+/// damaged tile ends what is read, and the rest is recomputed.
 struct TileStore {
     /// The folder holding `tile/`.
     let folder: URL
@@ -27,56 +27,6 @@ struct TileStore {
             if let partial = widestPartial(level: 1, index: index) { hashes += partial }
             return hashes
         }
-    }
-
-    /// Stores `hashes` (level 1, every block root from the first) and the levels above them,
-    /// rewriting only the tiles at or after the one that held hash `previousCount`.
-    /// - Throws: ``AuditServiceError`` `.dataDirectory` when a tile cannot be written.
-    func store(blockHashes hashes: [[UInt8]], previousCount: Int) throws {
-        var level = 1
-        var current = hashes
-        var previous = previousCount
-        while !current.isEmpty {
-            let firstTile = previous / TilePath.width
-            let lastTile = (current.count - 1) / TilePath.width
-            for index in stride(from: firstTile, through: lastTile, by: 1) where previous < current.count {
-                let slice = Array(current[(index * TilePath.width)..<min(current.count, (index + 1) * TilePath.width)])
-                try write(slice, level: level, index: index)
-            }
-            // The next level's hashes are the roots of this level's full tiles.
-            var next: [[UInt8]] = []
-            for start in stride(from: 0, to: current.count - TilePath.width + 1, by: TilePath.width) {
-                var builder = MerkleRootBuilder()
-                for hash in current[start..<(start + TilePath.width)] { builder.append(leafHash: hash) }
-                next.append(builder.root)
-            }
-            current = next
-            previous /= TilePath.width
-            level += 1
-        }
-    }
-
-    /// Brings the stored tiles up to the full blocks of the first `size` records of `store`,
-    /// reading only the records after the blocks already stored.
-    /// - Returns: the block roots (level 1), at most `size / 256` of them.
-    @discardableResult
-    func extend(_ store: any EventStore, to size: Int) throws -> [[UInt8]] {
-        let stored = blockHashes()
-        let needed = size / TilePath.width
-        guard stored.count < needed else { return Array(stored.prefix(needed)) }
-        var hashes = stored
-        var builder = MerkleRootBuilder()
-        try store.forEachRecord(
-            from: UInt64(stored.count * TilePath.width + 1), upTo: UInt64(needed * TilePath.width)
-        ) { record in
-            builder.append(leafHash: MerkleHash.leaf(LogTreeLeaf.data(of: record)))
-            if builder.size == TilePath.width {
-                hashes.append(builder.root)
-                builder = MerkleRootBuilder()
-            }
-        }
-        try self.store(blockHashes: hashes, previousCount: stored.count)
-        return hashes
     }
 
     // MARK: - Files
@@ -107,7 +57,10 @@ struct TileStore {
         return nil
     }
 
-    private func write(_ hashes: [[UInt8]], level: Int, index: Int) throws {
+    /// Writes `hashes` as tile `index` of `level` (a partial tile when fewer than 256), replacing
+    /// narrower partial tiles of the same index.
+    /// - Throws: ``AuditServiceError`` `.dataDirectory` when it cannot be written.
+    func write(_ hashes: [[UInt8]], level: Int, index: Int) throws {
         let target = url(TilePath.path(level: level, index: index, width: hashes.count))
         let partials = partialFolder(level: level, index: index)
         do {
