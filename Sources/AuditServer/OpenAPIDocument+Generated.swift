@@ -974,7 +974,7 @@ components:
               description: |
                 `notFound`, `invalidState`, `invalidInput`, `notPermitted`, `notOwnWork` (another
                 inspector's batch or task: only its inspector may act on it), `commandIDReused`, or
-                `photosMissing` (a submission whose photos are not all uploaded).
+                `photosMissing` (a submission, or an ad-hoc task's finish, whose photos are not all uploaded).
             message: { type: string }
             missingPhotos:
               type: array

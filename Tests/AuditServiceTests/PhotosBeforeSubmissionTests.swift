@@ -12,7 +12,9 @@ import Testing
         _ = try await service.execute(bundle: catalogueCommands())
         let envelope = Envelopes(prefix: "c", actor: "i1")
         let allocated = try await service.execute(
-            envelope(.allocateBatch(AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 2))))
+            envelope(
+                .allocateBatch(AllocateBatch(inspectorID: "i1", locationID: "S1", mode: .existingProduct, quantity: 2)))
+        )
         let batchID = try #require(allocated.createdID)
         let state = await service.state
         let taskIDs = try #require(state.batches[batchID]?.taskIDs)
@@ -30,8 +32,10 @@ import Testing
                 envelope(.startInspection(StartInspection(taskID: taskID))),
                 envelope(
                     .recordVerdicts(
-                        RecordVerdicts(taskID: taskID, verdicts: attributePaths.map { VerdictEntry(path: $0, verdict: .passed) }))),
-                envelope(.attachPhoto(AttachPhoto(taskID: taskID, sha256: photo, byteCount: 10, contentType: "image/png"))),
+                        RecordVerdicts(
+                            taskID: taskID, verdicts: attributePaths.map { VerdictEntry(path: $0, verdict: .passed) }))),
+                envelope(
+                    .attachPhoto(AttachPhoto(taskID: taskID, sha256: photo, byteCount: 10, contentType: "image/png"))),
                 envelope(.finishInspection(FinishInspection(taskID: taskID))),
             ]
         }
@@ -43,6 +47,46 @@ import Testing
         #expect(refusal.missingPhotos == [photo])
         #expect(await service.state.batches[batchID]?.status != .submitted)
         #expect(await service.deviceBatch(batchID)?.missingPhotos == [photo], "the batch answer lists it once too")
+        try await service.close()
+    }
+}
+
+/// An ad-hoc inspection has no batch to submit: it ends, as the seed's inspections do (4.1), with a
+/// photo of the product, attached and uploaded before `FinishInspection`.
+@Suite struct AdHocInspectionPhotoTests {
+    @Test("FinishInspection of an ad-hoc task is refused without a photo, then without its upload, then accepted")
+    func adHocInspectionEndsWithAPhoto() async throws {
+        let fixture = try ServiceFixture()
+        let service = try await fixture.open()
+        _ = try await service.execute(bundle: catalogueCommands())
+        let envelope = Envelopes(prefix: "a", actor: "i1")
+        let allocated = try await service.execute(
+            envelope(.allocateAdHocTask(AllocateAdHocTask(inspectorID: "i1", locationID: "S1", gtin: testGTIN(3)))))
+        let taskID = try #require(allocated.createdID)
+        let verdicts = attributePaths.map { VerdictEntry(path: $0, verdict: .passed) }
+        let started = try await service.execute(bundle: [
+            envelope(.startInspection(StartInspection(taskID: taskID))),
+            envelope(.recordVerdicts(RecordVerdicts(taskID: taskID, verdicts: verdicts))),
+        ])
+        #expect(started.allSatisfy { $0.status == .accepted }, "\(started.map(\.summary))")
+
+        let withoutPhoto = try await service.execute(envelope(.finishInspection(FinishInspection(taskID: taskID))))
+        #expect(withoutPhoto.refusal?.description.contains("ends with a photo") == true, "\(withoutPhoto.summary)")
+
+        let photo: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("an ad-hoc product photo".utf8)
+        let sha256 = PhotoStore.sha256(photo)
+        let attached = try await service.execute(
+            envelope(
+                .attachPhoto(
+                    AttachPhoto(taskID: taskID, sha256: sha256, byteCount: photo.count, contentType: "image/png"))))
+        #expect(attached.status == .accepted, "\(attached.summary)")
+        let notUploaded = try await service.execute(envelope(.finishInspection(FinishInspection(taskID: taskID))))
+        #expect(notUploaded.refusal?.code == .photosMissing, "\(notUploaded.summary)")
+        #expect(notUploaded.refusal?.missingPhotos == [sha256])
+
+        _ = try service.photos.store(photo, contentType: "image/png", durable: false)
+        let finished = try await service.execute(envelope(.finishInspection(FinishInspection(taskID: taskID))))
+        #expect(finished.status == .accepted, "\(finished.summary)")
         try await service.close()
     }
 }

@@ -201,6 +201,11 @@ extension InspectionState {
                 "\(missing.count) of \(product.attributePaths.count) attributes have no verdict "
                     + "(\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : ""))")
         }
+        // Every inspection ends with a photo of the product (seed 4.1); a batch's is required at its
+        // submission, an ad-hoc task has none, so its own finish asks for it.
+        guard task.batchID != nil || !task.photos.isEmpty else {
+            throw refuse(task, name, "an ad-hoc inspection ends with a photo of the product (AttachPhoto first)")
+        }
         // New products have zero tolerance: a warning fails them too.
         let failed = failures > 0 || (task.mode == .newProduct && warnings > 0)
         let event = InspectionFinished(
