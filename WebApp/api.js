@@ -47,11 +47,13 @@ export async function call(method, path, { json, body, contentType } = {}) {
   throw new Refused(response.status, problem);
 }
 
-/** A JSON read, network first; when offline, the copy kept from the last time this user read it. */
-export async function read(user, path) {
+/** A JSON read, network first; when offline, the copy kept from the last time this user read it.
+ *  With `waitFor` (a log position), the server answers once its reports have reached it. */
+export async function read(user, path, { waitFor } = {}) {
   const key = user + " " + path;
+  const asked = waitFor ? `${path}${path.includes("?") ? "&" : "?"}waitFor=${waitFor}` : path;
   try {
-    const data = await (await call("GET", path)).json();
+    const data = await (await call("GET", asked)).json();
     await put("cache", { key, data, at: Date.now() });
     return data;
   } catch (error) {

@@ -2,6 +2,11 @@
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
+    receiveShelf: "Shelf", receive_condition: "Condition", receive_priority: "Priority", receive_decommission: "Afterwards",
+    inspectBefore: "Inspect before", receive: "Receive", receiveMissing: "Scan the product and the shelf first.",
+    receivedSaved: "Received: {code}", notSent: "Not yet sent", replacementRequested: "Damaged: a replacement was asked for",
+    acknowledgement: "Printable acknowledgement", receiving: "Receiving samples",
     language: "Language", signIn: "Sign in", signOut: "Sign out", username: "User name", password: "Password",
     signInTitle: "Sign in to inspect", wrongPassword: "The user name or password is wrong.",
     throttled: "Too many attempts. Try again in a moment.", formExpired: "The sign-in form expired; try again.",
@@ -37,6 +42,11 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
+    receiveShelf: "Hylly", receive_condition: "Kunto", receive_priority: "Kiireellisyys", receive_decommission: "Jälkeenpäin",
+    inspectBefore: "Tarkastettava viimeistään", receive: "Vastaanota", receiveMissing: "Skannaa ensin tuote ja hylly.",
+    receivedSaved: "Vastaanotettu: {code}", notSent: "Lähettämättä", replacementRequested: "Vaurioitunut: korvaavaa pyydettiin",
+    acknowledgement: "Tulostettava kuittaus", receiving: "Näytteiden vastaanotto",
     language: "Kieli", signIn: "Kirjaudu", signOut: "Kirjaudu ulos", username: "Käyttäjätunnus", password: "Salasana",
     signInTitle: "Kirjaudu tarkastamaan", wrongPassword: "Käyttäjätunnus tai salasana on väärä.",
     throttled: "Liian monta yritystä. Yritä hetken päästä uudelleen.", formExpired: "Kirjautumislomake vanheni; yritä uudelleen.",
@@ -72,6 +82,11 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",
+    receiveShelf: "Hylla", receive_condition: "Skick", receive_priority: "Prioritet", receive_decommission: "Efteråt",
+    inspectBefore: "Inspektera före", receive: "Ta emot", receiveMissing: "Skanna produkten och hyllan först.",
+    receivedSaved: "Mottagen: {code}", notSent: "Ej skickad", replacementRequested: "Skadad: en ersättare begärdes",
+    acknowledgement: "Utskrivbart kvitto", receiving: "Mottagning av prover",
     language: "Språk", signIn: "Logga in", signOut: "Logga ut", username: "Användarnamn", password: "Lösenord",
     signInTitle: "Logga in för att inspektera", wrongPassword: "Användarnamnet eller lösenordet är fel.",
     throttled: "För många försök. Försök igen om en stund.", formExpired: "Inloggningsformuläret gick ut; försök igen.",

@@ -8,8 +8,20 @@ import { batchWith } from "./model.js";
 
 const MODES = [0, 1, 2, 3];
 
+/** The roles of the signed-in user (a user may hold several). */
+export function rolesOf(user) { return user.roles || [user.role]; }
+
 export async function homeScreen(app) {
   const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const roles = rolesOf(app.user);
+  const receiving = roles.includes("receiver") ? [
+    h("h2", {}, t("receiving")),
+    h("ul", { class: "modes" },
+      h("li", {}, h("a", { class: "button", href: "#/receive" }, h("span", {}, t("receiveTitle")))),
+      h("li", {}, h("a", { class: "button", href: "#/receptions" }, h("span", {}, t("receptions"))))),
+  ] : [];
+  // A receiver who does not inspect has no batches: the receiving screens are theirs.
+  if (!roles.includes("inspector")) return show(t("receiving"), notice, receiving.slice(1));
   const commands = await unsent();
   let batches = [];
   try {
@@ -37,5 +49,6 @@ export async function homeScreen(app) {
             h("strong", {}, t("mode" + b.mode)), " · ", t("status" + b.status)),
           h("div", {}, b.batchID, " · ", t("tasks", { n: b.taskCount })),
           b.status <= 5 ? h("div", {}, t("expires", { time: when.format(new Date(b.expiresAt)) })) : null,
-          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))));
+          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))),
+    receiving);
 }

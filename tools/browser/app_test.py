@@ -41,6 +41,8 @@ APP_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'se
            "connect-src 'self'; worker-src 'self'; manifest-src 'self'")
 # A second inspector sharing the iPad.
 OTHER = ("anna", "anna-demo-password-42")
+# The receiver at the inspection centre.
+RECEIVER = ("rita", "rita-demo-password-42")
 VIEWPORTS = {"ipad": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
 # The scans each device sends: GS1-128 as a wedge types it, with ]C1 or with the GS character.
 SCANS = {"ipad": "]C101{gtin}10LOT7\x1d21S1", "phone": "\x1d01{gtin}10LOT8\x1d21S2"}
@@ -361,6 +363,114 @@ class Day:
         return batch, {"answered": self.answered, "detached": self.detached, "paused": self.paused}
 
 
+def signed_in_json(page, path):
+    """`path` read with the page's browser session, as the app reads it."""
+    return page.evaluate(
+        """async p => { const token = document.cookie.match(/itemaudit_csrf=([^;]+)/)[1];
+             const r = await fetch(p, { headers: { 'X-CSRF-Token': token } });
+             return { status: r.status, body: await r.json() }; }""", path)
+
+
+def unreceived_gtins(browser, base, manager):
+    """Two products no sample of which waits at the centre (the demo receives a few): asked as
+    the manager, who reads everyone's receptions."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "/login?next=/app/")
+    page.fill("#username", manager[0])
+    page.fill("#password", manager[1])
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/app/")
+    received = {r["gtin"] for r in signed_in_json(page, "/v1/receptions?limit=200")["body"]["items"]}
+    answer = signed_in_json(page, "/v1/products?limit=200")["body"]
+    context.close()
+    gtins = [p["gtin"] for p in answer.get("items", answer.get("products", [])) if p["gtin"] not in received]
+    if len(gtins) < 2:
+        raise Failure(f"the demo has {len(gtins)} products not yet received, fewer than 2")
+    return gtins[:2]
+
+
+def receive(browser, base, gtins, screenshots):
+    """The receiver on a phone: signs in inside the app, receives one sample in good condition
+    (product and shelf typed by a keyboard wedge, each ending in Enter) and one damaged, then their
+    receptions list shows both, the damaged one with its replacement asked for, each with a
+    printable acknowledgement."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="en-GB", has_touch=True)
+    day = Day(context.new_page(), "receiver", RECEIVER, screenshots)
+    page = day.page
+    page.goto(base + "/app/")
+    day.ready("Sign in")
+    day.sign_in()
+    day.ready("Receiving samples")
+    if page.locator(".modes a[href^='#/allocate']").count():
+        day.failures.append("receiver: the front page offers inspection modes to a receiver")
+    day.screen("front")
+    page.click("a[href='#/receive']")
+    day.ready("Receive a sample")
+    page.wait_for_selector("#centre option", state="attached")
+    day.screen("reception")
+    # A wedge types into the focused field: the product, Enter, the shelf, Enter.
+    page.focus("#product")
+    page.keyboard.type("]C101" + gtins[0])
+    page.keyboard.press("Enter")
+    page.keyboard.type("IC-SHELF-9-1")
+    page.keyboard.press("Enter")
+    if page.evaluate("document.activeElement.id") != "condition":
+        day.failures.append("receiver: Enter after the shelf's scan did not move on to the condition")
+    for name, default in (("condition", "0"), ("priority", "0"), ("decommission", "0")):
+        if page.input_value("#" + name) != default:
+            day.failures.append(f"receiver: {name} defaults to {page.input_value('#' + name)}, not {default}")
+    page.fill("#inspect-before", "2026-12-31")
+    page.click("button[type=submit]")
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('Received')")
+    page.fill("#product", gtins[1])
+    page.fill("#shelf", "IC-SHELF-9-2")
+    page.select_option("#condition", "1")
+    page.select_option("#priority", "2")
+    page.select_option("#decommission", "2")
+    page.click("button[type=submit]")
+    page.wait_for_function(f"() => document.getElementById('notice').textContent.includes('{gtins[1]}')")
+    page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=30000)
+    page.click("a[href='#/receptions']")
+    day.ready("Your receptions")
+    page.wait_for_selector(f".reception:not(.unsent)[data-reception] >> text={gtins[1]}")
+    cards = page.eval_on_selector_all(
+        ".reception", "cards => cards.map(c => ({ text: c.textContent, unsent: c.classList.contains('unsent'), "
+        "replacement: !!c.querySelector('.replacement'), link: c.querySelector('a')?.getAttribute('href') }))")
+    day.screen("receptions")
+    if len(cards) != 2 or any(c["unsent"] for c in cards):
+        day.failures.append(f"receiver: the list shows {cards}, not the two receptions sent")
+    for gtin, damaged in ((gtins[0], False), (gtins[1], True)):
+        card = next((c for c in cards if gtin in c["text"]), None)
+        if not card:
+            day.failures.append(f"receiver: no reception of {gtin} in the list")
+            continue
+        if card["replacement"] != damaged:
+            day.failures.append(f"receiver: the reception of {gtin} shows replacementRequested {card['replacement']}, not {damaged}")
+        if not (card["link"] or "").startswith("/receptions?reception="):
+            day.failures.append(f"receiver: the reception of {gtin} has no acknowledgement link ({card['link']})")
+            continue
+        ack = page.request.get(base + card["link"])
+        if ack.status != 200 or gtin not in ack.text():
+            day.failures.append(f"receiver: the acknowledgement {card['link']} answered {ack.status}")
+    day.failures += [f"receiver: {p}" for p in day.problems]
+    context.close()
+    return day.failures
+
+
+def check_receptions(binary, data, gtins):
+    """Each sample reached the log once, by the receiver; the damaged one with its replacement."""
+    failures = []
+    for gtin, damaged in ((gtins[0], False), (gtins[1], True)):
+        events = json.loads(run(binary, ["history", "--data", data, "--gtin", gtin, "--format", "json"]))
+        mine = [e for e in events if e["actor"] == RECEIVER[0]]
+        kinds = [e["eventType"] for e in mine]
+        expected = ["ProductReceived"] + (["ReplacementRequested"] if damaged else [])
+        if kinds != expected:
+            failures.append(f"history --gtin {gtin}: the receiver's events are {kinds}, not {expected}")
+    return failures
+
+
 def check_history(binary, data, batch, done, inspector):
     """The log holds the batch's day, each step once and in the order it was done."""
     events = json.loads(run(binary, ["history", "--data", data, "--batch", batch, "--format", "json"]))
@@ -394,6 +504,7 @@ def main():
     server = None
     failures = []
     batches = []
+    gtins = []
     screenshots = os.path.join(os.getcwd(), ".build", "screenshots") if options.screenshot else None
     if screenshots:
         os.makedirs(screenshots, exist_ok=True)
@@ -403,9 +514,11 @@ def main():
         account = re.search(r"^(inspector-\d+)\s+inspector\s+(\S+)$", out, re.M)
         if not account:
             raise Failure("the demo printed no inspector account")
-        subprocess.run([options.binary, "users", "add", OTHER[0], "--role", "inspector", "--name", "Anna K",
-                        "--password-stdin", "--data", data], input=OTHER[1] + "\n", text=True, check=True,
-                       capture_output=True)
+        manager = re.search(r"^(manager-\d+)\s+manager\s+(\S+)$", out, re.M)
+        for (name, password), role, full in ((OTHER, "inspector", "Anna K"), (RECEIVER, "receiver", "Rita R")):
+            subprocess.run([options.binary, "users", "add", name, "--role", role, "--name", full,
+                            "--password-stdin", "--data", data], input=password + "\n", text=True, check=True,
+                           capture_output=True)
         server = Server(options.binary, data, os.path.join(scratch, "serve.log"))
         failures += check_serving(server.base)
         photo_path = os.path.join(scratch, "shelf.png")
@@ -435,6 +548,8 @@ def main():
                                       f"text: {day.page.inner_text('body')[:1500]!r}; {day.problems})")
                     failures += day.failures
                     context.close()
+                gtins = unreceived_gtins(browser, server.base, (manager.group(1), manager.group(2)))
+                failures += receive(browser, server.base, gtins, screenshots)
             finally:
                 browser.close()
         server.stop()
@@ -443,6 +558,7 @@ def main():
             found, count = check_history(options.binary, data, batch, done, account.group(1))
             failures += found
             print(f"browser-test: app: history --batch {batch}: {count} events")
+        failures += check_receptions(options.binary, data, gtins)
     except Failure as error:
         print(f"browser-test: app: error: {error}", file=sys.stderr)
         return 2

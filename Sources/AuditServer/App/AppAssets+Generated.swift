@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "cae7cf783f0b0861"
+    static let version = "bfe300eb731bc5e7"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -56,11 +56,13 @@ export async function call(method, path, { json, body, contentType } = {}) {
   throw new Refused(response.status, problem);
 }
 
-/** A JSON read, network first; when offline, the copy kept from the last time this user read it. */
-export async function read(user, path) {
+/** A JSON read, network first; when offline, the copy kept from the last time this user read it.
+ *  With `waitFor` (a log position), the server answers once its reports have reached it. */
+export async function read(user, path, { waitFor } = {}) {
   const key = user + " " + path;
+  const asked = waitFor ? `${path}${path.includes("?") ? "&" : "?"}waitFor=${waitFor}` : path;
   try {
-    const data = await (await call("GET", path)).json();
+    const data = await (await call("GET", asked)).json();
     await put("cache", { key, data, at: Date.now() });
     return data;
   } catch (error) {
@@ -315,6 +317,11 @@ export function gtinOf(code) {
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
+    receiveShelf: "Shelf", receive_condition: "Condition", receive_priority: "Priority", receive_decommission: "Afterwards",
+    inspectBefore: "Inspect before", receive: "Receive", receiveMissing: "Scan the product and the shelf first.",
+    receivedSaved: "Received: {code}", notSent: "Not yet sent", replacementRequested: "Damaged: a replacement was asked for",
+    acknowledgement: "Printable acknowledgement", receiving: "Receiving samples",
     language: "Language", signIn: "Sign in", signOut: "Sign out", username: "User name", password: "Password",
     signInTitle: "Sign in to inspect", wrongPassword: "The user name or password is wrong.",
     throttled: "Too many attempts. Try again in a moment.", formExpired: "The sign-in form expired; try again.",
@@ -350,6 +357,11 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
+    receiveShelf: "Hylly", receive_condition: "Kunto", receive_priority: "Kiireellisyys", receive_decommission: "Jälkeenpäin",
+    inspectBefore: "Tarkastettava viimeistään", receive: "Vastaanota", receiveMissing: "Skannaa ensin tuote ja hylly.",
+    receivedSaved: "Vastaanotettu: {code}", notSent: "Lähettämättä", replacementRequested: "Vaurioitunut: korvaavaa pyydettiin",
+    acknowledgement: "Tulostettava kuittaus", receiving: "Näytteiden vastaanotto",
     language: "Kieli", signIn: "Kirjaudu", signOut: "Kirjaudu ulos", username: "Käyttäjätunnus", password: "Salasana",
     signInTitle: "Kirjaudu tarkastamaan", wrongPassword: "Käyttäjätunnus tai salasana on väärä.",
     throttled: "Liian monta yritystä. Yritä hetken päästä uudelleen.", formExpired: "Kirjautumislomake vanheni; yritä uudelleen.",
@@ -385,6 +397,11 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",
+    receiveShelf: "Hylla", receive_condition: "Skick", receive_priority: "Prioritet", receive_decommission: "Efteråt",
+    inspectBefore: "Inspektera före", receive: "Ta emot", receiveMissing: "Skanna produkten och hyllan först.",
+    receivedSaved: "Mottagen: {code}", notSent: "Ej skickad", replacementRequested: "Skadad: en ersättare begärdes",
+    acknowledgement: "Utskrivbart kvitto", receiving: "Mottagning av prover",
     language: "Språk", signIn: "Logga in", signOut: "Logga ut", username: "Användarnamn", password: "Lösenord",
     signInTitle: "Logga in för att inspektera", wrongPassword: "Användarnamnet eller lösenordet är fel.",
     throttled: "För många försök. Försök igen om en stund.", formExpired: "Inloggningsformuläret gick ut; försök igen.",
@@ -464,9 +481,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/cae7cf783f0b0861/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/cae7cf783f0b0861/app.css">
-<script type="module" src="/app/cae7cf783f0b0861/main.js"></script>
+<link rel="icon" href="/app/bfe300eb731bc5e7/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/bfe300eb731bc5e7/app.css">
+<script type="module" src="/app/bfe300eb731bc5e7/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -489,7 +506,8 @@ export function t(key, values = {}) {
         "main.js": #"""
 // The inspector's app: signs in, then draws the screen named by the address's hash from the
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
-// #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection).
+// #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection), #/receive and
+// #/receptions (the receiver's).
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
@@ -501,6 +519,7 @@ import { homeScreen } from "./screen-home.js";
 import { allocateScreen } from "./screen-allocate.js";
 import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
+import { receiveScreen, receptionsScreen } from "./screen-receive.js";
 
 const app = {
   user: null,
@@ -535,6 +554,8 @@ async function render() {
   try {
     if (screen === "allocate") return await allocateScreen(app, Number(a));
     if (screen === "batch") return await batchScreen(app, decodeURIComponent(a));
+    if (screen === "receive") return await receiveScreen(app);
+    if (screen === "receptions") return await receptionsScreen(app);
     if (screen === "task") return await inspectScreen(app, decodeURIComponent(a), decodeURIComponent(b));
     return await homeScreen(app);
   } catch (error) {
@@ -573,10 +594,11 @@ async function start() {
   });
   onChange((status) => { if (status.sessionEnded && app.user) sessionEnded(); });
   addEventListener("hashchange", render);
-  // The front page redraws from the server's answer once work is sent (statuses, expiry); the
-  // other screens already show the unsent work as done, and a redraw would take a tap away.
+  // The front page and the receptions list redraw from the server's answer once work is sent
+  // (statuses, expiry, receptions); the other screens already show the unsent work as done, and a
+  // redraw would take a tap away.
   addEventListener("itemaudit-sent", () => {
-    if ((location.hash || "#/") === "#/" && app.user) render();
+    if (["#/", "#/receptions"].includes(location.hash || "#/") && app.user) render();
   });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const kept = await getMeta("user");
@@ -604,7 +626,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/cae7cf783f0b0861/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/bfe300eb731bc5e7/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -692,7 +714,9 @@ let running = false;
 let again = false;
 let delay = 1000;
 let timer = null;
-export const status = { offline: false, sessionEnded: false, pending: 0, photos: 0, refused: [] };
+// `position`: the log's position after the last bundle this device sent (0: none yet), for the
+// reports' read-your-writes.
+export const status = { offline: false, sessionEnded: false, pending: 0, photos: 0, refused: [], position: 0 };
 
 /** Calls `listener` whenever the queue or the connection changes. */
 export function onChange(listener) { listeners.add(listener); }
@@ -801,7 +825,9 @@ async function sendCommands() {
     if (queued.length === 0) return;
     let outcomes;
     try {
-      outcomes = (await (await call("POST", "/v1/commands", { json: { commands: queued.map((r) => r.command) } })).json()).outcomes;
+      const answer = await (await call("POST", "/v1/commands", { json: { commands: queued.map((r) => r.command) } })).json();
+      outcomes = answer.outcomes;
+      status.position = Math.max(status.position, answer.position || 0);
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       // The whole bundle was refused (a command that does not parse, say): each keeps the reason.
@@ -1110,8 +1136,20 @@ import { batchWith } from "./model.js";
 
 const MODES = [0, 1, 2, 3];
 
+/** The roles of the signed-in user (a user may hold several). */
+export function rolesOf(user) { return user.roles || [user.role]; }
+
 export async function homeScreen(app) {
   const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const roles = rolesOf(app.user);
+  const receiving = roles.includes("receiver") ? [
+    h("h2", {}, t("receiving")),
+    h("ul", { class: "modes" },
+      h("li", {}, h("a", { class: "button", href: "#/receive" }, h("span", {}, t("receiveTitle")))),
+      h("li", {}, h("a", { class: "button", href: "#/receptions" }, h("span", {}, t("receptions"))))),
+  ] : [];
+  // A receiver who does not inspect has no batches: the receiving screens are theirs.
+  if (!roles.includes("inspector")) return show(t("receiving"), notice, receiving.slice(1));
   const commands = await unsent();
   let batches = [];
   try {
@@ -1139,7 +1177,8 @@ export async function homeScreen(app) {
             h("strong", {}, t("mode" + b.mode)), " · ", t("status" + b.status)),
           h("div", {}, b.batchID, " · ", t("tasks", { n: b.taskCount })),
           b.status <= 5 ? h("div", {}, t("expires", { time: when.format(new Date(b.expiresAt)) })) : null,
-          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))));
+          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))),
+    receiving);
 }
 """#,
         "screen-inspect.js": #"""
@@ -1297,14 +1336,126 @@ export function loginScreen(app, { message, username } = {}) {
   show(t("signInTitle"), notice, form);
 }
 """#,
+        "screen-receive.js": #"""
+// The receiver's screens (seed 4.2.5): the reception form (product and shelf scanned with a
+// keyboard wedge or typed, condition, priority, inspect-before date, decommission) saved through
+// the outbox like every action, and the receiver's own receptions with their acknowledgements.
+import { t, language } from "./i18n.js";
+import { h, show } from "./dom.js";
+import { read, Offline } from "./api.js";
+import { enqueue, unsent, status } from "./outbox.js";
+
+const CENTRE = 2;
+const CHOICES = ["condition", "priority", "decommission"];
+
+export async function receiveScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status", "aria-live": "polite" });
+  let codes = null;
+  let centres = [];
+  try {
+    codes = await read(app.user.username, "/v1/codelists");
+    centres = (await read(app.user.username, "/v1/locations")).locations.filter((l) => l.kind === CENTRE);
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    return show(t("receiveTitle"), h("p", { class: "notice warn" }, t("needsNetwork")), back());
+  }
+  const location = h("select", { id: "centre", required: true }, centres.map((l) => h("option", { value: l.locationID }, l.name)));
+  const product = scanField("product", t("receiveProduct"));
+  const shelf = scanField("shelf", t("receiveShelf"));
+  // A wedge types the code and Enter: Enter moves on to the next field instead of sending the form.
+  product.input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); shelf.input.focus(); }
+  });
+  shelf.input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); document.getElementById("condition").focus(); }
+  });
+  // Each choice defaults to the first code the server lists (good, normal, donate).
+  const selects = Object.fromEntries(CHOICES.map((name) => [name,
+    h("select", { id: name }, (codes[name] || []).map((c) => h("option", { value: c.code }, c.label)))]));
+  const before = h("input", { id: "inspect-before", type: "date" });
+  const submit = h("button", { type: "submit", class: "primary", disabled: centres.length === 0 }, t("receive"));
+  const form = h("form", { class: "stack", onsubmit: async (event) => {
+    event.preventDefault();
+    const gtin = product.input.value.trim();
+    const storageLocation = shelf.input.value.trim();
+    if (!gtin || !storageLocation) {
+      notice.className = "notice error";
+      notice.textContent = t("receiveMissing");
+      return;
+    }
+    const command = {
+      type: "ReceiveProduct", receptionID: "RC-" + crypto.randomUUID(), gtin, locationID: location.value, storageLocation,
+      condition: Number(selects.condition.value), priority: Number(selects.priority.value),
+      decommission: Number(selects.decommission.value),
+    };
+    if (before.value) command.inspectBefore = before.value;
+    await enqueue(command);
+    form.reset();
+    notice.className = "notice ok";
+    notice.textContent = t("receivedSaved", { code: gtin });
+    product.input.focus();
+  } },
+    h("label", { for: "centre" }, t("location")), location,
+    centres.length === 0 ? h("p", {}, t("noLocations")) : null,
+    product.label, product.input, shelf.label, shelf.input,
+    CHOICES.map((name) => [h("label", { for: name }, t("receive_" + name)), selects[name]]),
+    h("label", { for: "inspect-before" }, t("inspectBefore")), before,
+    submit);
+  show(t("receiveTitle"), notice, form,
+    h("p", {}, h("a", { href: "#/receptions" }, t("receptions"))), back());
+  product.input.focus();
+}
+
+export async function receptionsScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  let items = [];
+  try {
+    // The list is a report: it waits until it holds what this device has sent.
+    items = (await read(app.user.username, `/v1/receptions?receiver=${encodeURIComponent(app.user.username)}&limit=200`,
+      { waitFor: status.position })).items;
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    notice.textContent = t("needsNetwork");
+  }
+  // Saved here but not yet accepted by the server: shown first, marked as not yet sent.
+  const waiting = (await unsent()).filter((c) => c.type === "ReceiveProduct" && !items.some((r) => r.receptionID === c.receptionID));
+  const day = new Intl.DateTimeFormat(language(), { dateStyle: "medium" });
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const rows = [
+    ...waiting.map((c) => h("li", { class: "card reception unsent", "data-reception": c.receptionID },
+      h("strong", {}, c.gtin), " · ", h("span", { class: "badge warn" }, t("notSent")),
+      h("div", {}, t("receiveShelf"), ": ", c.storageLocation))),
+    ...items.map((r) => h("li", { class: "card reception" + (r.replacementRequested ? " soon" : ""), "data-reception": r.receptionID },
+      h("strong", {}, r.productName || r.gtin), " · ", r.gtin,
+      h("div", {}, when.format(new Date(r.receivedAt)), " · ", r.conditionLabel, " · ", r.priorityLabel, " · ", r.decommissionLabel),
+      h("div", {}, t("receiveShelf"), ": ", r.storageLocation,
+        r.inspectBefore ? [" · ", t("inspectBefore"), ": ", day.format(new Date(r.inspectBefore))] : null),
+      r.replacementRequested ? h("span", { class: "badge warn replacement" }, t("replacementRequested")) : null,
+      h("div", {}, h("a", { href: `/receptions?reception=${encodeURIComponent(r.receptionID)}`, target: "_blank", rel: "noopener" },
+        t("acknowledgement"))))),
+  ];
+  show(t("receptions"), notice,
+    h("p", {}, h("a", { class: "button", href: "#/receive" }, t("receiveTitle"))),
+    rows.length === 0 ? h("p", {}, t("none")) : h("ul", { class: "cards" }, rows), back());
+}
+
+function scanField(id, text) {
+  return {
+    label: h("label", { for: id }, text),
+    input: h("input", { id, name: id, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "next", required: true }),
+  };
+}
+
+function back() { return h("p", {}, h("a", { href: "#/" }, t("back"))); }
+"""#,
         "sw.js": #"""
 // The inspector app's service worker: cache first for the app's own files (versioned, so a new
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "cae7cf783f0b0861";
+const VERSION = "bfe300eb731bc5e7";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/cae7cf783f0b0861/api.js","/app/cae7cf783f0b0861/app.css","/app/cae7cf783f0b0861/db.js","/app/cae7cf783f0b0861/dom.js","/app/cae7cf783f0b0861/feedback.js","/app/cae7cf783f0b0861/gs1.js","/app/cae7cf783f0b0861/i18n.js","/app/cae7cf783f0b0861/icon.svg","/app/cae7cf783f0b0861/main.js","/app/cae7cf783f0b0861/model.js","/app/cae7cf783f0b0861/outbox.js","/app/cae7cf783f0b0861/photos.js","/app/cae7cf783f0b0861/screen-allocate.js","/app/cae7cf783f0b0861/screen-batch.js","/app/cae7cf783f0b0861/screen-home.js","/app/cae7cf783f0b0861/screen-inspect.js","/app/cae7cf783f0b0861/screen-login.js","/app/cae7cf783f0b0861/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/bfe300eb731bc5e7/api.js","/app/bfe300eb731bc5e7/app.css","/app/bfe300eb731bc5e7/db.js","/app/bfe300eb731bc5e7/dom.js","/app/bfe300eb731bc5e7/feedback.js","/app/bfe300eb731bc5e7/gs1.js","/app/bfe300eb731bc5e7/i18n.js","/app/bfe300eb731bc5e7/icon.svg","/app/bfe300eb731bc5e7/main.js","/app/bfe300eb731bc5e7/model.js","/app/bfe300eb731bc5e7/outbox.js","/app/bfe300eb731bc5e7/photos.js","/app/bfe300eb731bc5e7/screen-allocate.js","/app/bfe300eb731bc5e7/screen-batch.js","/app/bfe300eb731bc5e7/screen-home.js","/app/bfe300eb731bc5e7/screen-inspect.js","/app/bfe300eb731bc5e7/screen-login.js","/app/bfe300eb731bc5e7/screen-receive.js","/app/bfe300eb731bc5e7/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
