@@ -2,6 +2,8 @@
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    analytics: "Your results", daysWorked: "Days worked", perDay: "Per day", day: "Day", a_collected: "Collected",
+    a_skipped: "Skipped", a_inspected: "Inspected", a_passed: "Passed", a_failed: "Failed", a_minutesPerTask: "Minutes per task",
     receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
     receiveShelf: "Shelf", receive_condition: "Condition", receive_priority: "Priority", receive_decommission: "Afterwards",
     inspectBefore: "Inspect before", receive: "Receive", receiveMissing: "Scan the product and the shelf first.",
@@ -42,6 +44,8 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    analytics: "Tuloksesi", daysWorked: "Työpäiviä", perDay: "Päivittäin", day: "Päivä", a_collected: "Kerätty",
+    a_skipped: "Ohitettu", a_inspected: "Tarkastettu", a_passed: "Hyväksytty", a_failed: "Hylätty", a_minutesPerTask: "Minuuttia tehtävää kohden",
     receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
     receiveShelf: "Hylly", receive_condition: "Kunto", receive_priority: "Kiireellisyys", receive_decommission: "Jälkeenpäin",
     inspectBefore: "Tarkastettava viimeistään", receive: "Vastaanota", receiveMissing: "Skannaa ensin tuote ja hylly.",
@@ -82,6 +86,8 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    analytics: "Dina resultat", daysWorked: "Arbetsdagar", perDay: "Per dag", day: "Dag", a_collected: "Insamlade",
+    a_skipped: "Överhoppade", a_inspected: "Inspekterade", a_passed: "Godkända", a_failed: "Underkända", a_minutesPerTask: "Minuter per uppgift",
     receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",
     receiveShelf: "Hylla", receive_condition: "Skick", receive_priority: "Prioritet", receive_decommission: "Efteråt",
     inspectBefore: "Inspektera före", receive: "Ta emot", receiveMissing: "Skanna produkten och hyllan först.",

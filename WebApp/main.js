@@ -1,7 +1,7 @@
 // The inspector's app: signs in, then draws the screen named by the address's hash from the
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
 // #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection), #/receive and
-// #/receptions (the receiver's).
+// #/receptions (the receiver's), #/analytics (the inspector's own results).
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
@@ -14,6 +14,7 @@ import { allocateScreen } from "./screen-allocate.js";
 import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
 import { receiveScreen, receptionsScreen } from "./screen-receive.js";
+import { analyticsScreen } from "./screen-analytics.js";
 
 const app = {
   user: null,
@@ -50,6 +51,7 @@ async function render() {
     if (screen === "batch") return await batchScreen(app, decodeURIComponent(a));
     if (screen === "receive") return await receiveScreen(app);
     if (screen === "receptions") return await receptionsScreen(app);
+    if (screen === "analytics") return await analyticsScreen(app);
     if (screen === "task") return await inspectScreen(app, decodeURIComponent(a), decodeURIComponent(b));
     return await homeScreen(app);
   } catch (error) {

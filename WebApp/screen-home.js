@@ -40,6 +40,7 @@ export async function homeScreen(app) {
   show(t("modes"), notice,
     h("ul", { class: "modes" }, MODES.map((mode) => h("li", {},
       h("a", { class: "button", href: `#/allocate/${mode}` }, h("span", {}, t("mode" + mode)), h("small", {}, t("addTask")))))),
+    h("p", {}, h("a", { class: "button", href: "#/analytics" }, t("analytics"))),
     h("h2", {}, t("batches")),
     groups.map(([key, list]) => h("section", { "aria-labelledby": "h-" + key },
       h("h3", { id: "h-" + key }, t(key), " (", list.length, ")"),

@@ -10,7 +10,10 @@ server is stopped for real halfway through the inspection: the app works on, is 
 and opened again, shows what is unsent, the log does not grow; the server starts again on the
 same port and data; another inspector signs in on the same device first (the first one's work
 stays unsent and apart), signs out, the first signs in again and the work is sent. The phone also pauses and
-resumes collection, detaches a photo and switches language (fi, sv, en). Every screen is checked
+resumes collection, detaches a photo, switches language (fi, sv, en) and opens the inspector's own
+results (today's rows hold both devices' work). A receiver then signs in on a phone, receives a
+sample in good condition by wedge scans and a damaged one, and finds both in their receptions
+list (the damaged one with its replacement asked for), each with its acknowledgement. Every screen is checked
 with axe-core (no serious or critical violation). Afterwards `itemaudit history --batch` must hold
 each batch's events, each kind exactly as often as it was done, in order, all by the inspector who did them. --screenshot saves a
 PNG per screen under .build/screenshots/.
@@ -142,6 +145,8 @@ class Day:
         self.axe = Axe()
         self.problems = []
         self.cut_off = False
+        # The first day (UTC) of this run: the inspector's results from then on are this test's.
+        self.since = time.strftime("%Y-%m-%d", time.gmtime())
         self.listen()
 
     def listen(self):
@@ -209,6 +214,31 @@ class Day:
             given += 1
             self.answered += 1
         return given
+
+    def analytics(self):
+        """The inspector's own results: today's rows hold both devices' days (one task collected,
+        one skipped and one inspected on each), read until the report has caught up."""
+        page = self.page
+        today = {"collected": 0, "skipped": 0, "inspected": 0}
+        for _ in range(20):
+            page.evaluate("location.hash = '#/'")
+            self.ready("Start inspecting")
+            page.click("a[href='#/analytics']")
+            self.ready("Your results")
+            rows = page.eval_on_selector_all(
+                "tr[data-day]", "rows => rows.map(r => [r.dataset.day, ...[...r.cells].slice(1).map(c => c.textContent)])")
+            today = {field: sum(int(row[1 + i]) for row in rows if row[0] >= self.since)
+                     for i, field in enumerate(["collected", "skipped", "inspected"])}
+            if today == {"collected": 2, "skipped": 2, "inspected": 2}:
+                break
+            page.wait_for_timeout(500)
+        else:
+            self.failures.append(f"{self.name}: the inspector's results show {today} since {self.since}, not 2 of each")
+        if page.evaluate("document.documentElement.scrollWidth > innerWidth"):
+            self.failures.append(f"{self.name}: the inspector's results are wider than the screen")
+        if not page.locator("dd[data-field=inspected]").count():
+            self.failures.append(f"{self.name}: the inspector's results have no totals")
+        self.screen("analytics")
 
     def run(self, base, photo_path, cut=None):
         """The field day; with `cut` (the server's stop, start and event count), the server is
@@ -359,6 +389,7 @@ class Day:
                     self.failures.append(f"{self.name}: the page's lang is not {lang} after choosing it")
                 if lang != "en":
                     self.screen("front-" + lang)
+            self.analytics()
         self.failures += [f"{self.name}: {p}" for p in self.problems]
         return batch, {"answered": self.answered, "detached": self.detached, "paused": self.paused}
 
@@ -571,7 +602,8 @@ def main():
         for failure in failures:
             print(f"  {failure}", file=sys.stderr)
         return 1
-    print(f"browser-test: app: a field day on {', '.join(VIEWPORTS)} reached the log, no serious axe violation "
+    print(f"browser-test: app: a field day on {', '.join(VIEWPORTS)} and a receiver's two samples reached the log, "
+          f"no serious axe violation "
           f"({time.monotonic() - started:.0f} s)")
     return 0
 

@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "bfe300eb731bc5e7"
+    static let version = "11327ea529e100f8"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -57,12 +57,14 @@ export async function call(method, path, { json, body, contentType } = {}) {
 }
 
 /** A JSON read, network first; when offline, the copy kept from the last time this user read it.
- *  With `waitFor` (a log position), the server answers once its reports have reached it. */
-export async function read(user, path, { waitFor } = {}) {
+ *  With `waitFor` (a log position), the server answers once its reports have reached it; with
+ *  `csv`, a report page's CSV table, read as one object per row keyed by the header's names. */
+export async function read(user, path, { waitFor, csv } = {}) {
   const key = user + " " + path;
   const asked = waitFor ? `${path}${path.includes("?") ? "&" : "?"}waitFor=${waitFor}` : path;
   try {
-    const data = await (await call("GET", asked)).json();
+    const response = await call("GET", asked);
+    const data = csv ? rowsOf(await response.text()) : await response.json();
     await put("cache", { key, data, at: Date.now() });
     return data;
   } catch (error) {
@@ -71,6 +73,26 @@ export async function read(user, path, { waitFor } = {}) {
     if (kept) return kept.data;
     throw error;
   }
+}
+
+/** The rows of CSV `text` (RFC 4180: quoted fields, doubled quotes, CRLF or LF) as objects. */
+export function rowsOf(text) {
+  const records = [];
+  let record = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { record.push(field); field = ""; }
+    else if (c === "\n") { record.push(field); records.push(record); record = []; field = ""; }
+    else if (c !== "\r") field += c;
+  }
+  if (field || record.length) { record.push(field); records.push(record); }
+  const [header = [], ...rows] = records.map((r) => r.map((f) => f.replace(/^\uFEFF/, "")));
+  return rows.map((r) => Object.fromEntries(header.map((name, i) => [name, r[i] ?? ""])));
 }
 
 /** Sign-in as the login form does: its form token (page and cookie), then the post; the server
@@ -176,6 +198,11 @@ dialog { border: 2px solid var(--ink); max-width: 28rem; }
 dialog::backdrop { background: rgb(0 0 0 / 0.4); }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .who { font-weight: 600; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.days { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+.days caption { text-align: left; font-weight: 600; }
+.days th, .days td { border-bottom: 1px solid var(--line); padding: 0.35rem 0.5rem; text-align: right; }
+.days th[scope=row], .days th:first-child { text-align: left; }
 @media (max-width: 40rem) {
   .task { grid-template-columns: 48px 1fr; }
   .task .state, .task .actions { grid-column: 2; }
@@ -317,6 +344,8 @@ export function gtinOf(code) {
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    analytics: "Your results", daysWorked: "Days worked", perDay: "Per day", day: "Day", a_collected: "Collected",
+    a_skipped: "Skipped", a_inspected: "Inspected", a_passed: "Passed", a_failed: "Failed", a_minutesPerTask: "Minutes per task",
     receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
     receiveShelf: "Shelf", receive_condition: "Condition", receive_priority: "Priority", receive_decommission: "Afterwards",
     inspectBefore: "Inspect before", receive: "Receive", receiveMissing: "Scan the product and the shelf first.",
@@ -357,6 +386,8 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    analytics: "Tuloksesi", daysWorked: "Työpäiviä", perDay: "Päivittäin", day: "Päivä", a_collected: "Kerätty",
+    a_skipped: "Ohitettu", a_inspected: "Tarkastettu", a_passed: "Hyväksytty", a_failed: "Hylätty", a_minutesPerTask: "Minuuttia tehtävää kohden",
     receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
     receiveShelf: "Hylly", receive_condition: "Kunto", receive_priority: "Kiireellisyys", receive_decommission: "Jälkeenpäin",
     inspectBefore: "Tarkastettava viimeistään", receive: "Vastaanota", receiveMissing: "Skannaa ensin tuote ja hylly.",
@@ -397,6 +428,8 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    analytics: "Dina resultat", daysWorked: "Arbetsdagar", perDay: "Per dag", day: "Dag", a_collected: "Insamlade",
+    a_skipped: "Överhoppade", a_inspected: "Inspekterade", a_passed: "Godkända", a_failed: "Underkända", a_minutesPerTask: "Minuter per uppgift",
     receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",
     receiveShelf: "Hylla", receive_condition: "Skick", receive_priority: "Prioritet", receive_decommission: "Efteråt",
     inspectBefore: "Inspektera före", receive: "Ta emot", receiveMissing: "Skanna produkten och hyllan först.",
@@ -481,9 +514,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/bfe300eb731bc5e7/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/bfe300eb731bc5e7/app.css">
-<script type="module" src="/app/bfe300eb731bc5e7/main.js"></script>
+<link rel="icon" href="/app/11327ea529e100f8/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/11327ea529e100f8/app.css">
+<script type="module" src="/app/11327ea529e100f8/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -507,7 +540,7 @@ export function t(key, values = {}) {
 // The inspector's app: signs in, then draws the screen named by the address's hash from the
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
 // #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection), #/receive and
-// #/receptions (the receiver's).
+// #/receptions (the receiver's), #/analytics (the inspector's own results).
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
@@ -520,6 +553,7 @@ import { allocateScreen } from "./screen-allocate.js";
 import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
 import { receiveScreen, receptionsScreen } from "./screen-receive.js";
+import { analyticsScreen } from "./screen-analytics.js";
 
 const app = {
   user: null,
@@ -556,6 +590,7 @@ async function render() {
     if (screen === "batch") return await batchScreen(app, decodeURIComponent(a));
     if (screen === "receive") return await receiveScreen(app);
     if (screen === "receptions") return await receptionsScreen(app);
+    if (screen === "analytics") return await analyticsScreen(app);
     if (screen === "task") return await inspectScreen(app, decodeURIComponent(a), decodeURIComponent(b));
     return await homeScreen(app);
   } catch (error) {
@@ -626,7 +661,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/bfe300eb731bc5e7/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/11327ea529e100f8/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -967,6 +1002,43 @@ export async function allocateScreen(app, mode) {
   show(t("allocateTitle", { mode: t("mode" + mode) }), notice, form, h("p", {}, h("a", { href: "#/" }, t("back"))));
 }
 """#,
+        "screen-analytics.js": #"""
+// The inspector's own results: the inspectors report (GET /inspectors, which shows an inspector
+// only their own rows) read as its CSV tables, totals over the period and one row per day.
+import { t } from "./i18n.js";
+import { h, show } from "./dom.js";
+import { read, Offline } from "./api.js";
+
+const FIELDS = ["collected", "skipped", "inspected", "passed", "failed", "minutesPerTask"];
+
+export async function analyticsScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const me = encodeURIComponent(app.user.username);
+  let totals = [];
+  let days = [];
+  try {
+    totals = await read(app.user.username, `/inspectors?inspector=${me}&format=csv&table=inspectors`, { csv: true });
+    days = await read(app.user.username, `/inspectors?inspector=${me}&format=csv&table=inspector-days`, { csv: true });
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    notice.textContent = t("needsNetwork");
+  }
+  const total = totals.find((row) => row.inspectorID === app.user.username);
+  const skipped = (row) => String(Number(row.skippedUnableToCollect) + Number(row.skippedOutOfStock) + Number(row.skippedNoLongerAvailable));
+  show(t("analytics"), notice,
+    total ? h("dl", { class: "totals" },
+      h("dt", {}, t("daysWorked")), h("dd", { "data-field": "days" }, total.days),
+      FIELDS.map((field) => [h("dt", {}, t("a_" + field)),
+        h("dd", { "data-field": field }, field === "skipped" ? skipped(total) : total[field])])) : h("p", {}, t("none")),
+    // The table scrolls on its own on a phone (a region that keyboards can reach) rather than the page.
+    days.length ? h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("perDay") }, h("table", { class: "days" },
+      h("caption", {}, t("perDay")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("day")), FIELDS.map((field) => h("th", { scope: "col" }, t("a_" + field))))),
+      h("tbody", {}, days.map((row) => h("tr", { "data-day": row.period },
+        h("th", { scope: "row" }, row.period), FIELDS.map((field) => h("td", {}, row[field]))))))) : null,
+    h("p", {}, h("a", { href: "#/" }, t("back"))));
+}
+"""#,
         "screen-batch.js": #"""
 // A batch: collection (start, scan with a keyboard wedge or typing, skip with a reason, finish),
 // then its tasks to inspect, then submission with a confirmation.
@@ -1168,6 +1240,7 @@ export async function homeScreen(app) {
   show(t("modes"), notice,
     h("ul", { class: "modes" }, MODES.map((mode) => h("li", {},
       h("a", { class: "button", href: `#/allocate/${mode}` }, h("span", {}, t("mode" + mode)), h("small", {}, t("addTask")))))),
+    h("p", {}, h("a", { class: "button", href: "#/analytics" }, t("analytics"))),
     h("h2", {}, t("batches")),
     groups.map(([key, list]) => h("section", { "aria-labelledby": "h-" + key },
       h("h3", { id: "h-" + key }, t(key), " (", list.length, ")"),
@@ -1453,9 +1526,9 @@ function back() { return h("p", {}, h("a", { href: "#/" }, t("back"))); }
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "bfe300eb731bc5e7";
+const VERSION = "11327ea529e100f8";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/bfe300eb731bc5e7/api.js","/app/bfe300eb731bc5e7/app.css","/app/bfe300eb731bc5e7/db.js","/app/bfe300eb731bc5e7/dom.js","/app/bfe300eb731bc5e7/feedback.js","/app/bfe300eb731bc5e7/gs1.js","/app/bfe300eb731bc5e7/i18n.js","/app/bfe300eb731bc5e7/icon.svg","/app/bfe300eb731bc5e7/main.js","/app/bfe300eb731bc5e7/model.js","/app/bfe300eb731bc5e7/outbox.js","/app/bfe300eb731bc5e7/photos.js","/app/bfe300eb731bc5e7/screen-allocate.js","/app/bfe300eb731bc5e7/screen-batch.js","/app/bfe300eb731bc5e7/screen-home.js","/app/bfe300eb731bc5e7/screen-inspect.js","/app/bfe300eb731bc5e7/screen-login.js","/app/bfe300eb731bc5e7/screen-receive.js","/app/bfe300eb731bc5e7/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/11327ea529e100f8/api.js","/app/11327ea529e100f8/app.css","/app/11327ea529e100f8/db.js","/app/11327ea529e100f8/dom.js","/app/11327ea529e100f8/feedback.js","/app/11327ea529e100f8/gs1.js","/app/11327ea529e100f8/i18n.js","/app/11327ea529e100f8/icon.svg","/app/11327ea529e100f8/main.js","/app/11327ea529e100f8/model.js","/app/11327ea529e100f8/outbox.js","/app/11327ea529e100f8/photos.js","/app/11327ea529e100f8/screen-allocate.js","/app/11327ea529e100f8/screen-analytics.js","/app/11327ea529e100f8/screen-batch.js","/app/11327ea529e100f8/screen-home.js","/app/11327ea529e100f8/screen-inspect.js","/app/11327ea529e100f8/screen-login.js","/app/11327ea529e100f8/screen-receive.js","/app/11327ea529e100f8/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
