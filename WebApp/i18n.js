@@ -2,6 +2,9 @@
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    storage: "On this device: {used} MB of {quota} MB the browser allows.", storageKept: "The browser keeps it.",
+    storageMayGo: "The browser may clear it when space runs short: send your work when you can.",
+    storageFull: "Storage is nearly full: get online so your work is sent.",
     analytics: "Your results", daysWorked: "Days worked", perDay: "Per day", day: "Day", a_collected: "Collected",
     a_skipped: "Skipped", a_inspected: "Inspected", a_passed: "Passed", a_failed: "Failed", a_minutesPerTask: "Minutes per task",
     receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
@@ -44,6 +47,9 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    storage: "Tällä laitteella: {used} Mt selaimen sallimasta {quota} Mt:sta.", storageKept: "Selain säilyttää sen.",
+    storageMayGo: "Selain voi tyhjentää sen tilan käydessä vähiin: lähetä työsi, kun voit.",
+    storageFull: "Tila on lähes täynnä: mene verkkoon, jotta työsi lähetetään.",
     analytics: "Tuloksesi", daysWorked: "Työpäiviä", perDay: "Päivittäin", day: "Päivä", a_collected: "Kerätty",
     a_skipped: "Ohitettu", a_inspected: "Tarkastettu", a_passed: "Hyväksytty", a_failed: "Hylätty", a_minutesPerTask: "Minuuttia tehtävää kohden",
     receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
@@ -86,6 +92,9 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    storage: "På den här enheten: {used} MB av {quota} MB som webbläsaren tillåter.", storageKept: "Webbläsaren behåller det.",
+    storageMayGo: "Webbläsaren kan rensa det när utrymmet tar slut: skicka ditt arbete när du kan.",
+    storageFull: "Lagringen är nästan full: gå online så att ditt arbete skickas.",
     analytics: "Dina resultat", daysWorked: "Arbetsdagar", perDay: "Per dag", day: "Dag", a_collected: "Insamlade",
     a_skipped: "Överhoppade", a_inspected: "Inspekterade", a_passed: "Godkända", a_failed: "Underkända", a_minutesPerTask: "Minuter per uppgift",
     receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",

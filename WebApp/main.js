@@ -15,6 +15,7 @@ import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
 import { receiveScreen, receptionsScreen } from "./screen-receive.js";
 import { analyticsScreen } from "./screen-analytics.js";
+import { keepData } from "./storage.js";
 
 const app = {
   user: null,
@@ -27,6 +28,7 @@ const app = {
     app.user = user;
     await setMeta("user", user);
     setUser(user.username);
+    keepData();
     header();
     render();
   },

@@ -215,6 +215,30 @@ class Day:
             self.answered += 1
         return given
 
+    def read_ahead(self, batch):
+        """Back on the front page, the open batch and each of its tasks' datasheets are read ahead
+        into the device's store (for work offline later), and the storage used of the quota shown."""
+        page = self.page
+        page.evaluate("location.hash = '#/'")
+        self.ready("Start inspecting")
+        page.wait_for_function("() => document.getElementById('storage')?.dataset.readAhead", timeout=20000)
+        keys = page.evaluate(
+            """async () => { const db = await new Promise((ok, no) => { const r = indexedDB.open('itemaudit');
+                 r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+               const keys = await new Promise((ok) => { const r = db.transaction('cache').objectStore('cache').getAllKeys();
+                 r.onsuccess = () => ok(r.result); });
+               db.close(); return keys; }""")
+        user = self.account[0]
+        if f"{user} /v1/batches/{batch}" not in keys:
+            self.failures.append(f"{self.name}: the open batch {batch} was not read ahead")
+        sheets = [k for k in keys if k.startswith(f"{user} /v1/tasks/{batch}-") and k.endswith("/datasheet")]
+        if len(sheets) != 2:
+            self.failures.append(f"{self.name}: {len(sheets)} datasheets of batch {batch} read ahead, not 2 ({keys})")
+        if " MB" not in page.inner_text("#storage"):
+            self.failures.append(f"{self.name}: the front page does not show the storage used ({page.inner_text('#storage')!r})")
+        page.evaluate(f"location.hash = '#/batch/{batch}'")
+        self.ready("Collection")
+
     def analytics(self):
         """The inspector's own results: today's rows hold both devices' days (one task collected,
         one skipped and one inspected on each), read until the report has caught up."""
@@ -270,6 +294,8 @@ class Day:
         self.ready("Collection")
         batch = page.locator(".meta").inner_text().split(" · ")[-1].strip()
 
+        if not cut:
+            self.read_ahead(batch)
         page.click("text=Start collection")
         page.wait_for_selector("#scan")
         if not cut:

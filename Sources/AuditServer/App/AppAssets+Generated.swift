@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "11327ea529e100f8"
+    static let version = "165c259ba2fa17e0"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -344,6 +344,9 @@ export function gtinOf(code) {
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    storage: "On this device: {used} MB of {quota} MB the browser allows.", storageKept: "The browser keeps it.",
+    storageMayGo: "The browser may clear it when space runs short: send your work when you can.",
+    storageFull: "Storage is nearly full: get online so your work is sent.",
     analytics: "Your results", daysWorked: "Days worked", perDay: "Per day", day: "Day", a_collected: "Collected",
     a_skipped: "Skipped", a_inspected: "Inspected", a_passed: "Passed", a_failed: "Failed", a_minutesPerTask: "Minutes per task",
     receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
@@ -386,6 +389,9 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    storage: "Tällä laitteella: {used} Mt selaimen sallimasta {quota} Mt:sta.", storageKept: "Selain säilyttää sen.",
+    storageMayGo: "Selain voi tyhjentää sen tilan käydessä vähiin: lähetä työsi, kun voit.",
+    storageFull: "Tila on lähes täynnä: mene verkkoon, jotta työsi lähetetään.",
     analytics: "Tuloksesi", daysWorked: "Työpäiviä", perDay: "Päivittäin", day: "Päivä", a_collected: "Kerätty",
     a_skipped: "Ohitettu", a_inspected: "Tarkastettu", a_passed: "Hyväksytty", a_failed: "Hylätty", a_minutesPerTask: "Minuuttia tehtävää kohden",
     receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
@@ -428,6 +434,9 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    storage: "På den här enheten: {used} MB av {quota} MB som webbläsaren tillåter.", storageKept: "Webbläsaren behåller det.",
+    storageMayGo: "Webbläsaren kan rensa det när utrymmet tar slut: skicka ditt arbete när du kan.",
+    storageFull: "Lagringen är nästan full: gå online så att ditt arbete skickas.",
     analytics: "Dina resultat", daysWorked: "Arbetsdagar", perDay: "Per dag", day: "Dag", a_collected: "Insamlade",
     a_skipped: "Överhoppade", a_inspected: "Inspekterade", a_passed: "Godkända", a_failed: "Underkända", a_minutesPerTask: "Minuter per uppgift",
     receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",
@@ -514,9 +523,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/11327ea529e100f8/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/11327ea529e100f8/app.css">
-<script type="module" src="/app/11327ea529e100f8/main.js"></script>
+<link rel="icon" href="/app/165c259ba2fa17e0/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/165c259ba2fa17e0/app.css">
+<script type="module" src="/app/165c259ba2fa17e0/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -554,6 +563,7 @@ import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
 import { receiveScreen, receptionsScreen } from "./screen-receive.js";
 import { analyticsScreen } from "./screen-analytics.js";
+import { keepData } from "./storage.js";
 
 const app = {
   user: null,
@@ -566,6 +576,7 @@ const app = {
     app.user = user;
     await setMeta("user", user);
     setUser(user.username);
+    keepData();
     header();
     render();
   },
@@ -661,7 +672,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/11327ea529e100f8/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/165c259ba2fa17e0/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -1205,6 +1216,7 @@ import { h, show } from "./dom.js";
 import { read, SessionEnded } from "./api.js";
 import { unsent } from "./outbox.js";
 import { batchWith } from "./model.js";
+import { readAhead, usage } from "./storage.js";
 
 const MODES = [0, 1, 2, 3];
 
@@ -1224,12 +1236,16 @@ export async function homeScreen(app) {
   if (!roles.includes("inspector")) return show(t("receiving"), notice, receiving.slice(1));
   const commands = await unsent();
   let batches = [];
+  let online = true;
   try {
     batches = (await read(app.user.username, "/v1/batches")).batches;
   } catch (error) {
     if (error instanceof SessionEnded) throw error;
     notice.textContent = t("needsNetwork");
+    online = false;
   }
+  const storage = h("p", { id: "storage", class: "hint" });
+  drawStorage(app, storage, online ? batches : []);
   batches = batches.map((b) => batchWith({ tasks: [], ...b }, commands));
   const groups = [
     ["inProgress", batches.filter((b) => b.status <= 5)],
@@ -1240,7 +1256,7 @@ export async function homeScreen(app) {
   show(t("modes"), notice,
     h("ul", { class: "modes" }, MODES.map((mode) => h("li", {},
       h("a", { class: "button", href: `#/allocate/${mode}` }, h("span", {}, t("mode" + mode)), h("small", {}, t("addTask")))))),
-    h("p", {}, h("a", { class: "button", href: "#/analytics" }, t("analytics"))),
+    h("p", {}, h("a", { class: "button", href: "#/analytics" }, t("analytics"))), storage,
     h("h2", {}, t("batches")),
     groups.map(([key, list]) => h("section", { "aria-labelledby": "h-" + key },
       h("h3", { id: "h-" + key }, t(key), " (", list.length, ")"),
@@ -1252,6 +1268,21 @@ export async function homeScreen(app) {
           b.status <= 5 ? h("div", {}, t("expires", { time: when.format(new Date(b.expiresAt)) })) : null,
           b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))),
     receiving);
+}
+
+/** The open batches read ahead, then what the app stores on the device of the browser's quota;
+ *  `data-read-ahead` says how many answers were kept, for whoever checks. */
+async function drawStorage(app, line, batches) {
+  const kept = await readAhead(app.user.username, batches).catch(() => 0);
+  const use = await usage();
+  line.dataset.readAhead = String(kept);
+  if (!use || !use.quota) return;
+  const mb = (bytes) => (bytes / 1048576).toFixed(1);
+  line.textContent = t("storage", { used: mb(use.used), quota: mb(use.quota) }) + " " + t(use.kept ? "storageKept" : "storageMayGo");
+  if (use.used > use.quota * 0.8) {
+    line.className = "notice warn";
+    line.append(" ", t("storageFull"));
+  }
 }
 """#,
         "screen-inspect.js": #"""
@@ -1521,14 +1552,78 @@ function scanField(id, text) {
 
 function back() { return h("p", {}, h("a", { href: "#/" }, t("back"))); }
 """#,
+        "storage.js": #"""
+// The device's storage: the data of the inspector's open batches read ahead for offline work,
+// the browser asked to keep the app's data (not to evict it under pressure), and how much of the
+// browser's quota the app uses.
+import { read, Offline, Refused, SessionEnded } from "./api.js";
+
+// Enough for a day's batches; more would spend quota on work not yet in hand.
+const MOST_BATCHES = 10;
+const MOST_TASKS = 200;
+
+// What this page has read ahead already, by user and path: each front page reads only what is new.
+const done = new Set();
+
+/** Reads each open batch and its tasks' datasheets into the device's copies (api.read keeps
+ *  them), each once per page load; resolves with how many answers are kept. Stops quietly when
+ *  the network goes; an answer the server refuses (a task without a datasheet) is left out. */
+export async function readAhead(user, batches) {
+  let tasksLeft = MOST_TASKS;
+  const once = async (path) => {
+    const key = user + " " + path;
+    if (done.has(key)) return null;
+    try {
+      const data = await read(user, path);
+      done.add(key);
+      return data;
+    } catch (error) {
+      if (error instanceof Offline || error instanceof SessionEnded || !(error instanceof Refused)) throw error;
+      done.add(key);
+      return null;
+    }
+  };
+  try {
+    for (const summary of batches.filter((b) => b.status <= 5).slice(0, MOST_BATCHES)) {
+      const path = `/v1/batches/${encodeURIComponent(summary.batchID)}`;
+      // A batch changes as work is sent: read again each time, its datasheets once.
+      done.delete(user + " " + path);
+      const batch = await once(path);
+      for (const task of (batch?.tasks || []).filter((t) => t.collectionStatus !== 3)) {
+        if (tasksLeft-- <= 0) break;
+        await once(`/v1/tasks/${encodeURIComponent(task.taskID)}/datasheet`);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+  }
+  return [...done].filter((key) => key.startsWith(user + " ")).length;
+}
+
+/** Asks the browser to keep the app's data; resolves true when it will. */
+export async function keepData() {
+  try { return (await navigator.storage?.persist?.()) === true; } catch { return false; }
+}
+
+/** `{ used, quota, kept }` in bytes, or null where the browser does not say. */
+export async function usage() {
+  try {
+    const estimate = await navigator.storage?.estimate?.();
+    if (!estimate) return null;
+    return { used: estimate.usage || 0, quota: estimate.quota || 0, kept: (await navigator.storage.persisted?.()) === true };
+  } catch {
+    return null;
+  }
+}
+"""#,
         "sw.js": #"""
 // The inspector app's service worker: cache first for the app's own files (versioned, so a new
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "11327ea529e100f8";
+const VERSION = "165c259ba2fa17e0";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/11327ea529e100f8/api.js","/app/11327ea529e100f8/app.css","/app/11327ea529e100f8/db.js","/app/11327ea529e100f8/dom.js","/app/11327ea529e100f8/feedback.js","/app/11327ea529e100f8/gs1.js","/app/11327ea529e100f8/i18n.js","/app/11327ea529e100f8/icon.svg","/app/11327ea529e100f8/main.js","/app/11327ea529e100f8/model.js","/app/11327ea529e100f8/outbox.js","/app/11327ea529e100f8/photos.js","/app/11327ea529e100f8/screen-allocate.js","/app/11327ea529e100f8/screen-analytics.js","/app/11327ea529e100f8/screen-batch.js","/app/11327ea529e100f8/screen-home.js","/app/11327ea529e100f8/screen-inspect.js","/app/11327ea529e100f8/screen-login.js","/app/11327ea529e100f8/screen-receive.js","/app/11327ea529e100f8/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/165c259ba2fa17e0/api.js","/app/165c259ba2fa17e0/app.css","/app/165c259ba2fa17e0/db.js","/app/165c259ba2fa17e0/dom.js","/app/165c259ba2fa17e0/feedback.js","/app/165c259ba2fa17e0/gs1.js","/app/165c259ba2fa17e0/i18n.js","/app/165c259ba2fa17e0/icon.svg","/app/165c259ba2fa17e0/main.js","/app/165c259ba2fa17e0/model.js","/app/165c259ba2fa17e0/outbox.js","/app/165c259ba2fa17e0/photos.js","/app/165c259ba2fa17e0/screen-allocate.js","/app/165c259ba2fa17e0/screen-analytics.js","/app/165c259ba2fa17e0/screen-batch.js","/app/165c259ba2fa17e0/screen-home.js","/app/165c259ba2fa17e0/screen-inspect.js","/app/165c259ba2fa17e0/screen-login.js","/app/165c259ba2fa17e0/screen-receive.js","/app/165c259ba2fa17e0/storage.js","/app/165c259ba2fa17e0/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
