@@ -20,7 +20,7 @@ export async function receiveScreen(app) {
     if (!(error instanceof Offline)) throw error;
     return show(t("receiveTitle"), h("p", { class: "notice warn" }, t("needsNetwork")), back());
   }
-  const location = h("select", { id: "centre", required: true }, centres.map((l) => h("option", { value: l.locationID }, l.name)));
+  const centreSelect = h("select", { id: "centre", required: true }, centres.map((l) => h("option", { value: l.locationID }, l.name)));
   const product = scanField("product", t("receiveProduct"));
   const shelf = scanField("shelf", t("receiveShelf"));
   // A wedge types the code and Enter: Enter moves on to the next field instead of sending the form.
@@ -45,18 +45,20 @@ export async function receiveScreen(app) {
       return;
     }
     const command = {
-      type: "ReceiveProduct", receptionID: "RC-" + crypto.randomUUID(), gtin, locationID: location.value, storageLocation,
+      type: "ReceiveProduct", receptionID: "RC-" + crypto.randomUUID(), gtin, locationID: centreSelect.value, storageLocation,
       condition: Number(selects.condition.value), priority: Number(selects.priority.value),
       decommission: Number(selects.decommission.value),
     };
     if (before.value) command.inspectBefore = before.value;
     await enqueue(command);
+    // The next sample starts from the defaults again, at the same centre.
     form.reset();
+    centreSelect.value = command.locationID;
     notice.className = "notice ok";
     notice.textContent = t("receivedSaved", { code: gtin });
     product.input.focus();
   } },
-    h("label", { for: "centre" }, t("location")), location,
+    h("label", { for: "centre" }, t("location")), centreSelect,
     centres.length === 0 ? h("p", {}, t("noLocations")) : null,
     product.label, product.input, shelf.label, shelf.input,
     CHOICES.map((name) => [h("label", { for: name }, t("receive_" + name)), selects[name]]),

@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "165c259ba2fa17e0"
+    static let version = "d04bda79680fe6d1"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -523,9 +523,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/165c259ba2fa17e0/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/165c259ba2fa17e0/app.css">
-<script type="module" src="/app/165c259ba2fa17e0/main.js"></script>
+<link rel="icon" href="/app/d04bda79680fe6d1/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/d04bda79680fe6d1/app.css">
+<script type="module" src="/app/d04bda79680fe6d1/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -672,7 +672,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/165c259ba2fa17e0/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/d04bda79680fe6d1/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -1463,7 +1463,7 @@ export async function receiveScreen(app) {
     if (!(error instanceof Offline)) throw error;
     return show(t("receiveTitle"), h("p", { class: "notice warn" }, t("needsNetwork")), back());
   }
-  const location = h("select", { id: "centre", required: true }, centres.map((l) => h("option", { value: l.locationID }, l.name)));
+  const centreSelect = h("select", { id: "centre", required: true }, centres.map((l) => h("option", { value: l.locationID }, l.name)));
   const product = scanField("product", t("receiveProduct"));
   const shelf = scanField("shelf", t("receiveShelf"));
   // A wedge types the code and Enter: Enter moves on to the next field instead of sending the form.
@@ -1488,18 +1488,20 @@ export async function receiveScreen(app) {
       return;
     }
     const command = {
-      type: "ReceiveProduct", receptionID: "RC-" + crypto.randomUUID(), gtin, locationID: location.value, storageLocation,
+      type: "ReceiveProduct", receptionID: "RC-" + crypto.randomUUID(), gtin, locationID: centreSelect.value, storageLocation,
       condition: Number(selects.condition.value), priority: Number(selects.priority.value),
       decommission: Number(selects.decommission.value),
     };
     if (before.value) command.inspectBefore = before.value;
     await enqueue(command);
+    // The next sample starts from the defaults again, at the same centre.
     form.reset();
+    centreSelect.value = command.locationID;
     notice.className = "notice ok";
     notice.textContent = t("receivedSaved", { code: gtin });
     product.input.focus();
   } },
-    h("label", { for: "centre" }, t("location")), location,
+    h("label", { for: "centre" }, t("location")), centreSelect,
     centres.length === 0 ? h("p", {}, t("noLocations")) : null,
     product.label, product.input, shelf.label, shelf.input,
     CHOICES.map((name) => [h("label", { for: name }, t("receive_" + name)), selects[name]]),
@@ -1621,9 +1623,9 @@ export async function usage() {
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "165c259ba2fa17e0";
+const VERSION = "d04bda79680fe6d1";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/165c259ba2fa17e0/api.js","/app/165c259ba2fa17e0/app.css","/app/165c259ba2fa17e0/db.js","/app/165c259ba2fa17e0/dom.js","/app/165c259ba2fa17e0/feedback.js","/app/165c259ba2fa17e0/gs1.js","/app/165c259ba2fa17e0/i18n.js","/app/165c259ba2fa17e0/icon.svg","/app/165c259ba2fa17e0/main.js","/app/165c259ba2fa17e0/model.js","/app/165c259ba2fa17e0/outbox.js","/app/165c259ba2fa17e0/photos.js","/app/165c259ba2fa17e0/screen-allocate.js","/app/165c259ba2fa17e0/screen-analytics.js","/app/165c259ba2fa17e0/screen-batch.js","/app/165c259ba2fa17e0/screen-home.js","/app/165c259ba2fa17e0/screen-inspect.js","/app/165c259ba2fa17e0/screen-login.js","/app/165c259ba2fa17e0/screen-receive.js","/app/165c259ba2fa17e0/storage.js","/app/165c259ba2fa17e0/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/d04bda79680fe6d1/api.js","/app/d04bda79680fe6d1/app.css","/app/d04bda79680fe6d1/db.js","/app/d04bda79680fe6d1/dom.js","/app/d04bda79680fe6d1/feedback.js","/app/d04bda79680fe6d1/gs1.js","/app/d04bda79680fe6d1/i18n.js","/app/d04bda79680fe6d1/icon.svg","/app/d04bda79680fe6d1/main.js","/app/d04bda79680fe6d1/model.js","/app/d04bda79680fe6d1/outbox.js","/app/d04bda79680fe6d1/photos.js","/app/d04bda79680fe6d1/screen-allocate.js","/app/d04bda79680fe6d1/screen-analytics.js","/app/d04bda79680fe6d1/screen-batch.js","/app/d04bda79680fe6d1/screen-home.js","/app/d04bda79680fe6d1/screen-inspect.js","/app/d04bda79680fe6d1/screen-login.js","/app/d04bda79680fe6d1/screen-receive.js","/app/d04bda79680fe6d1/storage.js","/app/d04bda79680fe6d1/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
