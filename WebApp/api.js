@@ -47,11 +47,15 @@ export async function call(method, path, { json, body, contentType } = {}) {
   throw new Refused(response.status, problem);
 }
 
-/** A JSON read, network first; when offline, the copy kept from the last time this user read it. */
-export async function read(user, path) {
+/** A JSON read, network first; when offline, the copy kept from the last time this user read it.
+ *  With `waitFor` (a log position), the server answers once its reports have reached it; with
+ *  `csv`, a report page's CSV table, read as one object per row keyed by the header's names. */
+export async function read(user, path, { waitFor, csv } = {}) {
   const key = user + " " + path;
+  const asked = waitFor ? `${path}${path.includes("?") ? "&" : "?"}waitFor=${waitFor}` : path;
   try {
-    const data = await (await call("GET", path)).json();
+    const response = await call("GET", asked);
+    const data = csv ? rowsOf(await response.text()) : await response.json();
     await put("cache", { key, data, at: Date.now() });
     return data;
   } catch (error) {
@@ -60,6 +64,26 @@ export async function read(user, path) {
     if (kept) return kept.data;
     throw error;
   }
+}
+
+/** The rows of CSV `text` (RFC 4180: quoted fields, doubled quotes, CRLF or LF) as objects. */
+export function rowsOf(text) {
+  const records = [];
+  let record = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { record.push(field); field = ""; }
+    else if (c === "\n") { record.push(field); records.push(record); record = []; field = ""; }
+    else if (c !== "\r") field += c;
+  }
+  if (field || record.length) { record.push(field); records.push(record); }
+  const [header = [], ...rows] = records.map((r) => r.map((f) => f.replace(/^\uFEFF/, "")));
+  return rows.map((r) => Object.fromEntries(header.map((name, i) => [name, r[i] ?? ""])));
 }
 
 /** Sign-in as the login form does: its form token (page and cookie), then the post; the server

@@ -1,6 +1,7 @@
 // The inspector's app: signs in, then draws the screen named by the address's hash from the
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
-// #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection).
+// #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection), #/receive and
+// #/receptions (the receiver's), #/analytics (the inspector's own results).
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
@@ -12,6 +13,9 @@ import { homeScreen } from "./screen-home.js";
 import { allocateScreen } from "./screen-allocate.js";
 import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
+import { receiveScreen, receptionsScreen } from "./screen-receive.js";
+import { analyticsScreen } from "./screen-analytics.js";
+import { keepData } from "./storage.js";
 
 const app = {
   user: null,
@@ -24,6 +28,7 @@ const app = {
     app.user = user;
     await setMeta("user", user);
     setUser(user.username);
+    keepData();
     header();
     render();
   },
@@ -46,6 +51,9 @@ async function render() {
   try {
     if (screen === "allocate") return await allocateScreen(app, Number(a));
     if (screen === "batch") return await batchScreen(app, decodeURIComponent(a));
+    if (screen === "receive") return await receiveScreen(app);
+    if (screen === "receptions") return await receptionsScreen(app);
+    if (screen === "analytics") return await analyticsScreen(app);
     if (screen === "task") return await inspectScreen(app, decodeURIComponent(a), decodeURIComponent(b));
     return await homeScreen(app);
   } catch (error) {
@@ -84,10 +92,11 @@ async function start() {
   });
   onChange((status) => { if (status.sessionEnded && app.user) sessionEnded(); });
   addEventListener("hashchange", render);
-  // The front page redraws from the server's answer once work is sent (statuses, expiry); the
-  // other screens already show the unsent work as done, and a redraw would take a tap away.
+  // The front page and the receptions list redraw from the server's answer once work is sent
+  // (statuses, expiry, receptions); the other screens already show the unsent work as done, and a
+  // redraw would take a tap away.
   addEventListener("itemaudit-sent", () => {
-    if ((location.hash || "#/") === "#/" && app.user) render();
+    if (["#/", "#/receptions"].includes(location.hash || "#/") && app.user) render();
   });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const kept = await getMeta("user");

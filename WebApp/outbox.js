@@ -12,7 +12,9 @@ let running = false;
 let again = false;
 let delay = 1000;
 let timer = null;
-export const status = { offline: false, sessionEnded: false, pending: 0, photos: 0, refused: [] };
+// `position`: the log's position after the last bundle this device sent (0: none yet), for the
+// reports' read-your-writes.
+export const status = { offline: false, sessionEnded: false, pending: 0, photos: 0, refused: [], position: 0 };
 
 /** Calls `listener` whenever the queue or the connection changes. */
 export function onChange(listener) { listeners.add(listener); }
@@ -121,7 +123,9 @@ async function sendCommands() {
     if (queued.length === 0) return;
     let outcomes;
     try {
-      outcomes = (await (await call("POST", "/v1/commands", { json: { commands: queued.map((r) => r.command) } })).json()).outcomes;
+      const answer = await (await call("POST", "/v1/commands", { json: { commands: queued.map((r) => r.command) } })).json();
+      outcomes = answer.outcomes;
+      status.position = Math.max(status.position, answer.position || 0);
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       // The whole bundle was refused (a command that does not parse, say): each keeps the reason.

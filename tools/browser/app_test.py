@@ -10,7 +10,10 @@ server is stopped for real halfway through the inspection: the app works on, is 
 and opened again, shows what is unsent, the log does not grow; the server starts again on the
 same port and data; another inspector signs in on the same device first (the first one's work
 stays unsent and apart), signs out, the first signs in again and the work is sent. The phone also pauses and
-resumes collection, detaches a photo and switches language (fi, sv, en). Every screen is checked
+resumes collection, detaches a photo, switches language (fi, sv, en) and opens the inspector's own
+results (today's rows hold both devices' work). A receiver then signs in on a phone, receives a
+sample in good condition by wedge scans and a damaged one, and finds both in their receptions
+list (the damaged one with its replacement asked for), each with its acknowledgement. Every screen is checked
 with axe-core (no serious or critical violation). Afterwards `itemaudit history --batch` must hold
 each batch's events, each kind exactly as often as it was done, in order, all by the inspector who did them. --screenshot saves a
 PNG per screen under .build/screenshots/.
@@ -41,6 +44,8 @@ APP_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'se
            "connect-src 'self'; worker-src 'self'; manifest-src 'self'")
 # A second inspector sharing the iPad.
 OTHER = ("anna", "anna-demo-password-42")
+# The receiver at the inspection centre.
+RECEIVER = ("rita", "rita-demo-password-42")
 VIEWPORTS = {"ipad": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
 # The scans each device sends: GS1-128 as a wedge types it, with ]C1 or with the GS character.
 SCANS = {"ipad": "]C101{gtin}10LOT7\x1d21S1", "phone": "\x1d01{gtin}10LOT8\x1d21S2"}
@@ -140,6 +145,8 @@ class Day:
         self.axe = Axe()
         self.problems = []
         self.cut_off = False
+        # The first day (UTC) of this run: the inspector's results from then on are this test's.
+        self.since = time.strftime("%Y-%m-%d", time.gmtime())
         self.listen()
 
     def listen(self):
@@ -208,6 +215,55 @@ class Day:
             self.answered += 1
         return given
 
+    def read_ahead(self, batch):
+        """Back on the front page, the open batch and each of its tasks' datasheets are read ahead
+        into the device's store (for work offline later), and the storage used of the quota shown."""
+        page = self.page
+        page.evaluate("location.hash = '#/'")
+        self.ready("Start inspecting")
+        page.wait_for_function("() => document.getElementById('storage')?.dataset.readAhead", timeout=20000)
+        keys = page.evaluate(
+            """async () => { const db = await new Promise((ok, no) => { const r = indexedDB.open('itemaudit');
+                 r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+               const keys = await new Promise((ok) => { const r = db.transaction('cache').objectStore('cache').getAllKeys();
+                 r.onsuccess = () => ok(r.result); });
+               db.close(); return keys; }""")
+        user = self.account[0]
+        if f"{user} /v1/batches/{batch}" not in keys:
+            self.failures.append(f"{self.name}: the open batch {batch} was not read ahead")
+        sheets = [k for k in keys if k.startswith(f"{user} /v1/tasks/{batch}-") and k.endswith("/datasheet")]
+        if len(sheets) != 2:
+            self.failures.append(f"{self.name}: {len(sheets)} datasheets of batch {batch} read ahead, not 2 ({keys})")
+        if " MB" not in page.inner_text("#storage"):
+            self.failures.append(f"{self.name}: the front page does not show the storage used ({page.inner_text('#storage')!r})")
+        page.evaluate(f"location.hash = '#/batch/{batch}'")
+        self.ready("Collection")
+
+    def analytics(self):
+        """The inspector's own results: today's rows hold both devices' days (one task collected,
+        one skipped and one inspected on each), read until the report has caught up."""
+        page = self.page
+        today = {"collected": 0, "skipped": 0, "inspected": 0}
+        for _ in range(20):
+            page.evaluate("location.hash = '#/'")
+            self.ready("Start inspecting")
+            page.click("a[href='#/analytics']")
+            self.ready("Your results")
+            rows = page.eval_on_selector_all(
+                "tr[data-day]", "rows => rows.map(r => [r.dataset.day, ...[...r.cells].slice(1).map(c => c.textContent)])")
+            today = {field: sum(int(row[1 + i]) for row in rows if row[0] >= self.since)
+                     for i, field in enumerate(["collected", "skipped", "inspected"])}
+            if today == {"collected": 2, "skipped": 2, "inspected": 2}:
+                break
+            page.wait_for_timeout(500)
+        else:
+            self.failures.append(f"{self.name}: the inspector's results show {today} since {self.since}, not 2 of each")
+        if page.evaluate("document.documentElement.scrollWidth > innerWidth"):
+            self.failures.append(f"{self.name}: the inspector's results are wider than the screen")
+        if not page.locator("dd[data-field=inspected]").count():
+            self.failures.append(f"{self.name}: the inspector's results have no totals")
+        self.screen("analytics")
+
     def run(self, base, photo_path, cut=None):
         """The field day; with `cut` (the server's stop, start and event count), the server is
         stopped halfway through the inspection and started again after the batch is submitted."""
@@ -238,6 +294,8 @@ class Day:
         self.ready("Collection")
         batch = page.locator(".meta").inner_text().split(" · ")[-1].strip()
 
+        if not cut:
+            self.read_ahead(batch)
         page.click("text=Start collection")
         page.wait_for_selector("#scan")
         if not cut:
@@ -357,8 +415,117 @@ class Day:
                     self.failures.append(f"{self.name}: the page's lang is not {lang} after choosing it")
                 if lang != "en":
                     self.screen("front-" + lang)
+            self.analytics()
         self.failures += [f"{self.name}: {p}" for p in self.problems]
         return batch, {"answered": self.answered, "detached": self.detached, "paused": self.paused}
+
+
+def signed_in_json(page, path):
+    """`path` read with the page's browser session, as the app reads it."""
+    return page.evaluate(
+        """async p => { const token = document.cookie.match(/itemaudit_csrf=([^;]+)/)[1];
+             const r = await fetch(p, { headers: { 'X-CSRF-Token': token } });
+             return { status: r.status, body: await r.json() }; }""", path)
+
+
+def unreceived_gtins(browser, base, manager):
+    """Two products no sample of which waits at the centre (the demo receives a few): asked as
+    the manager, who reads everyone's receptions."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "/login?next=/app/")
+    page.fill("#username", manager[0])
+    page.fill("#password", manager[1])
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/app/")
+    received = {r["gtin"] for r in signed_in_json(page, "/v1/receptions?limit=200")["body"]["items"]}
+    answer = signed_in_json(page, "/v1/products?limit=200")["body"]
+    context.close()
+    gtins = [p["gtin"] for p in answer.get("items", answer.get("products", [])) if p["gtin"] not in received]
+    if len(gtins) < 2:
+        raise Failure(f"the demo has {len(gtins)} products not yet received, fewer than 2")
+    return gtins[:2]
+
+
+def receive(browser, base, gtins, screenshots):
+    """The receiver on a phone: signs in inside the app, receives one sample in good condition
+    (product and shelf typed by a keyboard wedge, each ending in Enter) and one damaged, then their
+    receptions list shows both, the damaged one with its replacement asked for, each with a
+    printable acknowledgement."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="en-GB", has_touch=True)
+    day = Day(context.new_page(), "receiver", RECEIVER, screenshots)
+    page = day.page
+    page.goto(base + "/app/")
+    day.ready("Sign in")
+    day.sign_in()
+    day.ready("Receiving samples")
+    if page.locator(".modes a[href^='#/allocate']").count():
+        day.failures.append("receiver: the front page offers inspection modes to a receiver")
+    day.screen("front")
+    page.click("a[href='#/receive']")
+    day.ready("Receive a sample")
+    page.wait_for_selector("#centre option", state="attached")
+    day.screen("reception")
+    # A wedge types into the focused field: the product, Enter, the shelf, Enter.
+    page.focus("#product")
+    page.keyboard.type("]C101" + gtins[0])
+    page.keyboard.press("Enter")
+    page.keyboard.type("IC-SHELF-9-1")
+    page.keyboard.press("Enter")
+    if page.evaluate("document.activeElement.id") != "condition":
+        day.failures.append("receiver: Enter after the shelf's scan did not move on to the condition")
+    for name, default in (("condition", "0"), ("priority", "0"), ("decommission", "0")):
+        if page.input_value("#" + name) != default:
+            day.failures.append(f"receiver: {name} defaults to {page.input_value('#' + name)}, not {default}")
+    page.fill("#inspect-before", "2026-12-31")
+    page.click("button[type=submit]")
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('Received')")
+    page.fill("#product", gtins[1])
+    page.fill("#shelf", "IC-SHELF-9-2")
+    page.select_option("#condition", "1")
+    page.select_option("#priority", "2")
+    page.select_option("#decommission", "2")
+    page.click("button[type=submit]")
+    page.wait_for_function(f"() => document.getElementById('notice').textContent.includes('{gtins[1]}')")
+    page.wait_for_function("() => document.querySelector('[data-unsent]')?.dataset.unsent === '0'", timeout=30000)
+    page.click("a[href='#/receptions']")
+    day.ready("Your receptions")
+    page.wait_for_selector(f".reception:not(.unsent)[data-reception] >> text={gtins[1]}")
+    cards = page.eval_on_selector_all(
+        ".reception", "cards => cards.map(c => ({ text: c.textContent, unsent: c.classList.contains('unsent'), "
+        "replacement: !!c.querySelector('.replacement'), link: c.querySelector('a')?.getAttribute('href') }))")
+    day.screen("receptions")
+    if len(cards) != 2 or any(c["unsent"] for c in cards):
+        day.failures.append(f"receiver: the list shows {cards}, not the two receptions sent")
+    for gtin, damaged in ((gtins[0], False), (gtins[1], True)):
+        card = next((c for c in cards if gtin in c["text"]), None)
+        if not card:
+            day.failures.append(f"receiver: no reception of {gtin} in the list")
+            continue
+        if card["replacement"] != damaged:
+            day.failures.append(f"receiver: the reception of {gtin} shows replacementRequested {card['replacement']}, not {damaged}")
+        if not (card["link"] or "").startswith("/receptions?reception="):
+            day.failures.append(f"receiver: the reception of {gtin} has no acknowledgement link ({card['link']})")
+            continue
+        ack = page.request.get(base + card["link"])
+        if ack.status != 200 or gtin not in ack.text():
+            day.failures.append(f"receiver: the acknowledgement {card['link']} answered {ack.status}")
+    day.failures += [f"receiver: {p}" for p in day.problems]
+    context.close()
+    return day.failures
+
+
+def check_receptions(binary, data, gtins):
+    """Each sample reached the log once, by the receiver; the damaged one with its replacement."""
+    failures = []
+    for gtin, damaged in ((gtins[0], False), (gtins[1], True)):
+        events = json.loads(run(binary, ["history", "--data", data, "--gtin", gtin, "--format", "json"]))
+        mine = [e for e in events if e["actor"] == RECEIVER[0]]
+        kinds = [e["eventType"] for e in mine]
+        expected = ["ProductReceived"] + (["ReplacementRequested"] if damaged else [])
+        if kinds != expected:
+            failures.append(f"history --gtin {gtin}: the receiver's events are {kinds}, not {expected}")
+    return failures
 
 
 def check_history(binary, data, batch, done, inspector):
@@ -394,6 +561,7 @@ def main():
     server = None
     failures = []
     batches = []
+    gtins = []
     screenshots = os.path.join(os.getcwd(), ".build", "screenshots") if options.screenshot else None
     if screenshots:
         os.makedirs(screenshots, exist_ok=True)
@@ -403,9 +571,11 @@ def main():
         account = re.search(r"^(inspector-\d+)\s+inspector\s+(\S+)$", out, re.M)
         if not account:
             raise Failure("the demo printed no inspector account")
-        subprocess.run([options.binary, "users", "add", OTHER[0], "--role", "inspector", "--name", "Anna K",
-                        "--password-stdin", "--data", data], input=OTHER[1] + "\n", text=True, check=True,
-                       capture_output=True)
+        manager = re.search(r"^(manager-\d+)\s+manager\s+(\S+)$", out, re.M)
+        for (name, password), role, full in ((OTHER, "inspector", "Anna K"), (RECEIVER, "receiver", "Rita R")):
+            subprocess.run([options.binary, "users", "add", name, "--role", role, "--name", full,
+                            "--password-stdin", "--data", data], input=password + "\n", text=True, check=True,
+                           capture_output=True)
         server = Server(options.binary, data, os.path.join(scratch, "serve.log"))
         failures += check_serving(server.base)
         photo_path = os.path.join(scratch, "shelf.png")
@@ -435,6 +605,8 @@ def main():
                                       f"text: {day.page.inner_text('body')[:1500]!r}; {day.problems})")
                     failures += day.failures
                     context.close()
+                gtins = unreceived_gtins(browser, server.base, (manager.group(1), manager.group(2)))
+                failures += receive(browser, server.base, gtins, screenshots)
             finally:
                 browser.close()
         server.stop()
@@ -443,6 +615,7 @@ def main():
             found, count = check_history(options.binary, data, batch, done, account.group(1))
             failures += found
             print(f"browser-test: app: history --batch {batch}: {count} events")
+        failures += check_receptions(options.binary, data, gtins)
     except Failure as error:
         print(f"browser-test: app: error: {error}", file=sys.stderr)
         return 2
@@ -455,7 +628,8 @@ def main():
         for failure in failures:
             print(f"  {failure}", file=sys.stderr)
         return 1
-    print(f"browser-test: app: a field day on {', '.join(VIEWPORTS)} reached the log, no serious axe violation "
+    print(f"browser-test: app: a field day on {', '.join(VIEWPORTS)} and a receiver's two samples reached the log, "
+          f"no serious axe violation "
           f"({time.monotonic() - started:.0f} s)")
     return 0
 

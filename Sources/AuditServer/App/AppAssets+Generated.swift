@@ -3,7 +3,7 @@
 
 enum EmbeddedAppFiles {
     /// The app's version: the SHA-256 of its files, shortened.
-    static let version = "cae7cf783f0b0861"
+    static let version = "d04bda79680fe6d1"
     /// Each file of WebApp by name, @VERSION@ and @ASSETS@ filled in.
     static let files: [String: String] = [
         "api.js": #"""
@@ -56,11 +56,15 @@ export async function call(method, path, { json, body, contentType } = {}) {
   throw new Refused(response.status, problem);
 }
 
-/** A JSON read, network first; when offline, the copy kept from the last time this user read it. */
-export async function read(user, path) {
+/** A JSON read, network first; when offline, the copy kept from the last time this user read it.
+ *  With `waitFor` (a log position), the server answers once its reports have reached it; with
+ *  `csv`, a report page's CSV table, read as one object per row keyed by the header's names. */
+export async function read(user, path, { waitFor, csv } = {}) {
   const key = user + " " + path;
+  const asked = waitFor ? `${path}${path.includes("?") ? "&" : "?"}waitFor=${waitFor}` : path;
   try {
-    const data = await (await call("GET", path)).json();
+    const response = await call("GET", asked);
+    const data = csv ? rowsOf(await response.text()) : await response.json();
     await put("cache", { key, data, at: Date.now() });
     return data;
   } catch (error) {
@@ -69,6 +73,26 @@ export async function read(user, path) {
     if (kept) return kept.data;
     throw error;
   }
+}
+
+/** The rows of CSV `text` (RFC 4180: quoted fields, doubled quotes, CRLF or LF) as objects. */
+export function rowsOf(text) {
+  const records = [];
+  let record = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { record.push(field); field = ""; }
+    else if (c === "\n") { record.push(field); records.push(record); record = []; field = ""; }
+    else if (c !== "\r") field += c;
+  }
+  if (field || record.length) { record.push(field); records.push(record); }
+  const [header = [], ...rows] = records.map((r) => r.map((f) => f.replace(/^\uFEFF/, "")));
+  return rows.map((r) => Object.fromEntries(header.map((name, i) => [name, r[i] ?? ""])));
 }
 
 /** Sign-in as the login form does: its form token (page and cookie), then the post; the server
@@ -174,6 +198,11 @@ dialog { border: 2px solid var(--ink); max-width: 28rem; }
 dialog::backdrop { background: rgb(0 0 0 / 0.4); }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .who { font-weight: 600; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.days { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+.days caption { text-align: left; font-weight: 600; }
+.days th, .days td { border-bottom: 1px solid var(--line); padding: 0.35rem 0.5rem; text-align: right; }
+.days th[scope=row], .days th:first-child { text-align: left; }
 @media (max-width: 40rem) {
   .task { grid-template-columns: 48px 1fr; }
   .task .state, .task .actions { grid-column: 2; }
@@ -315,6 +344,16 @@ export function gtinOf(code) {
 // default is the first of the browser's languages the app has.
 const WORDS = {
   en: {
+    storage: "On this device: {used} MB of {quota} MB the browser allows.", storageKept: "The browser keeps it.",
+    storageMayGo: "The browser may clear it when space runs short: send your work when you can.",
+    storageFull: "Storage is nearly full: get online so your work is sent.",
+    analytics: "Your results", daysWorked: "Days worked", perDay: "Per day", day: "Day", a_collected: "Collected",
+    a_skipped: "Skipped", a_inspected: "Inspected", a_passed: "Passed", a_failed: "Failed", a_minutesPerTask: "Minutes per task",
+    receiveTitle: "Receive a sample", receptions: "Your receptions", receiveProduct: "Product: scan or type its barcode",
+    receiveShelf: "Shelf", receive_condition: "Condition", receive_priority: "Priority", receive_decommission: "Afterwards",
+    inspectBefore: "Inspect before", receive: "Receive", receiveMissing: "Scan the product and the shelf first.",
+    receivedSaved: "Received: {code}", notSent: "Not yet sent", replacementRequested: "Damaged: a replacement was asked for",
+    acknowledgement: "Printable acknowledgement", receiving: "Receiving samples",
     language: "Language", signIn: "Sign in", signOut: "Sign out", username: "User name", password: "Password",
     signInTitle: "Sign in to inspect", wrongPassword: "The user name or password is wrong.",
     throttled: "Too many attempts. Try again in a moment.", formExpired: "The sign-in form expired; try again.",
@@ -350,6 +389,16 @@ const WORDS = {
     loading: "Loading…", done: "Done", verdictGiven: "Verdict: {v}", skipToContent: "Skip to content", pauseCollection: "Pause", resumeCollection: "Resume collection",
   },
   fi: {
+    storage: "Tällä laitteella: {used} Mt selaimen sallimasta {quota} Mt:sta.", storageKept: "Selain säilyttää sen.",
+    storageMayGo: "Selain voi tyhjentää sen tilan käydessä vähiin: lähetä työsi, kun voit.",
+    storageFull: "Tila on lähes täynnä: mene verkkoon, jotta työsi lähetetään.",
+    analytics: "Tuloksesi", daysWorked: "Työpäiviä", perDay: "Päivittäin", day: "Päivä", a_collected: "Kerätty",
+    a_skipped: "Ohitettu", a_inspected: "Tarkastettu", a_passed: "Hyväksytty", a_failed: "Hylätty", a_minutesPerTask: "Minuuttia tehtävää kohden",
+    receiveTitle: "Vastaanota näyte", receptions: "Vastaanottosi", receiveProduct: "Tuote: skannaa tai kirjoita viivakoodi",
+    receiveShelf: "Hylly", receive_condition: "Kunto", receive_priority: "Kiireellisyys", receive_decommission: "Jälkeenpäin",
+    inspectBefore: "Tarkastettava viimeistään", receive: "Vastaanota", receiveMissing: "Skannaa ensin tuote ja hylly.",
+    receivedSaved: "Vastaanotettu: {code}", notSent: "Lähettämättä", replacementRequested: "Vaurioitunut: korvaavaa pyydettiin",
+    acknowledgement: "Tulostettava kuittaus", receiving: "Näytteiden vastaanotto",
     language: "Kieli", signIn: "Kirjaudu", signOut: "Kirjaudu ulos", username: "Käyttäjätunnus", password: "Salasana",
     signInTitle: "Kirjaudu tarkastamaan", wrongPassword: "Käyttäjätunnus tai salasana on väärä.",
     throttled: "Liian monta yritystä. Yritä hetken päästä uudelleen.", formExpired: "Kirjautumislomake vanheni; yritä uudelleen.",
@@ -385,6 +434,16 @@ const WORDS = {
     loading: "Ladataan…", done: "Valmis", verdictGiven: "Arvio: {v}", skipToContent: "Siirry sisältöön", pauseCollection: "Tauko", resumeCollection: "Jatka keräilyä",
   },
   sv: {
+    storage: "På den här enheten: {used} MB av {quota} MB som webbläsaren tillåter.", storageKept: "Webbläsaren behåller det.",
+    storageMayGo: "Webbläsaren kan rensa det när utrymmet tar slut: skicka ditt arbete när du kan.",
+    storageFull: "Lagringen är nästan full: gå online så att ditt arbete skickas.",
+    analytics: "Dina resultat", daysWorked: "Arbetsdagar", perDay: "Per dag", day: "Dag", a_collected: "Insamlade",
+    a_skipped: "Överhoppade", a_inspected: "Inspekterade", a_passed: "Godkända", a_failed: "Underkända", a_minutesPerTask: "Minuter per uppgift",
+    receiveTitle: "Ta emot ett prov", receptions: "Dina mottagningar", receiveProduct: "Produkt: skanna eller skriv streckkoden",
+    receiveShelf: "Hylla", receive_condition: "Skick", receive_priority: "Prioritet", receive_decommission: "Efteråt",
+    inspectBefore: "Inspektera före", receive: "Ta emot", receiveMissing: "Skanna produkten och hyllan först.",
+    receivedSaved: "Mottagen: {code}", notSent: "Ej skickad", replacementRequested: "Skadad: en ersättare begärdes",
+    acknowledgement: "Utskrivbart kvitto", receiving: "Mottagning av prover",
     language: "Språk", signIn: "Logga in", signOut: "Logga ut", username: "Användarnamn", password: "Lösenord",
     signInTitle: "Logga in för att inspektera", wrongPassword: "Användarnamnet eller lösenordet är fel.",
     throttled: "För många försök. Försök igen om en stund.", formExpired: "Inloggningsformuläret gick ut; försök igen.",
@@ -464,9 +523,9 @@ export function t(key, values = {}) {
 <meta name="theme-color" content="#1d3557">
 <title>ItemAudit inspector</title>
 <link rel="manifest" href="/app/manifest.webmanifest">
-<link rel="icon" href="/app/cae7cf783f0b0861/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/app/cae7cf783f0b0861/app.css">
-<script type="module" src="/app/cae7cf783f0b0861/main.js"></script>
+<link rel="icon" href="/app/d04bda79680fe6d1/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/app/d04bda79680fe6d1/app.css">
+<script type="module" src="/app/d04bda79680fe6d1/main.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -489,7 +548,8 @@ export function t(key, values = {}) {
         "main.js": #"""
 // The inspector's app: signs in, then draws the screen named by the address's hash from the
 // device's store and the server's answers. Screens: #/ (front page), #/allocate/MODE,
-// #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection).
+// #/batch/ID (collection, then the batch's tasks), #/task/BATCH/TASK (inspection), #/receive and
+// #/receptions (the receiver's), #/analytics (the inspector's own results).
 import { t, language, setLanguage } from "./i18n.js";
 import { call, csrfToken, Offline, Refused, SessionEnded, signOut } from "./api.js";
 import { getMeta, setMeta } from "./db.js";
@@ -501,6 +561,9 @@ import { homeScreen } from "./screen-home.js";
 import { allocateScreen } from "./screen-allocate.js";
 import { batchScreen } from "./screen-batch.js";
 import { inspectScreen } from "./screen-inspect.js";
+import { receiveScreen, receptionsScreen } from "./screen-receive.js";
+import { analyticsScreen } from "./screen-analytics.js";
+import { keepData } from "./storage.js";
 
 const app = {
   user: null,
@@ -513,6 +576,7 @@ const app = {
     app.user = user;
     await setMeta("user", user);
     setUser(user.username);
+    keepData();
     header();
     render();
   },
@@ -535,6 +599,9 @@ async function render() {
   try {
     if (screen === "allocate") return await allocateScreen(app, Number(a));
     if (screen === "batch") return await batchScreen(app, decodeURIComponent(a));
+    if (screen === "receive") return await receiveScreen(app);
+    if (screen === "receptions") return await receptionsScreen(app);
+    if (screen === "analytics") return await analyticsScreen(app);
     if (screen === "task") return await inspectScreen(app, decodeURIComponent(a), decodeURIComponent(b));
     return await homeScreen(app);
   } catch (error) {
@@ -573,10 +640,11 @@ async function start() {
   });
   onChange((status) => { if (status.sessionEnded && app.user) sessionEnded(); });
   addEventListener("hashchange", render);
-  // The front page redraws from the server's answer once work is sent (statuses, expiry); the
-  // other screens already show the unsent work as done, and a redraw would take a tap away.
+  // The front page and the receptions list redraw from the server's answer once work is sent
+  // (statuses, expiry, receptions); the other screens already show the unsent work as done, and a
+  // redraw would take a tap away.
   addEventListener("itemaudit-sent", () => {
-    if ((location.hash || "#/") === "#/" && app.user) render();
+    if (["#/", "#/receptions"].includes(location.hash || "#/") && app.user) render();
   });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const kept = await getMeta("user");
@@ -604,7 +672,7 @@ start().catch((error) => announce(String(error), "error"));
   "display": "standalone",
   "background_color": "#ffffff",
   "theme_color": "#1d3557",
-  "icons": [{ "src": "/app/cae7cf783f0b0861/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
+  "icons": [{ "src": "/app/d04bda79680fe6d1/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any" }]
 }
 """#,
         "model.js": #"""
@@ -692,7 +760,9 @@ let running = false;
 let again = false;
 let delay = 1000;
 let timer = null;
-export const status = { offline: false, sessionEnded: false, pending: 0, photos: 0, refused: [] };
+// `position`: the log's position after the last bundle this device sent (0: none yet), for the
+// reports' read-your-writes.
+export const status = { offline: false, sessionEnded: false, pending: 0, photos: 0, refused: [], position: 0 };
 
 /** Calls `listener` whenever the queue or the connection changes. */
 export function onChange(listener) { listeners.add(listener); }
@@ -801,7 +871,9 @@ async function sendCommands() {
     if (queued.length === 0) return;
     let outcomes;
     try {
-      outcomes = (await (await call("POST", "/v1/commands", { json: { commands: queued.map((r) => r.command) } })).json()).outcomes;
+      const answer = await (await call("POST", "/v1/commands", { json: { commands: queued.map((r) => r.command) } })).json();
+      outcomes = answer.outcomes;
+      status.position = Math.max(status.position, answer.position || 0);
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       // The whole bundle was refused (a command that does not parse, say): each keeps the reason.
@@ -939,6 +1011,43 @@ export async function allocateScreen(app, mode) {
       h("div", { class: "choice" }, byMinutes, h("label", { for: "by-minutes" }, t("byMinutes")))),
     amountLabel, amount, submit);
   show(t("allocateTitle", { mode: t("mode" + mode) }), notice, form, h("p", {}, h("a", { href: "#/" }, t("back"))));
+}
+"""#,
+        "screen-analytics.js": #"""
+// The inspector's own results: the inspectors report (GET /inspectors, which shows an inspector
+// only their own rows) read as its CSV tables, totals over the period and one row per day.
+import { t } from "./i18n.js";
+import { h, show } from "./dom.js";
+import { read, Offline } from "./api.js";
+
+const FIELDS = ["collected", "skipped", "inspected", "passed", "failed", "minutesPerTask"];
+
+export async function analyticsScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const me = encodeURIComponent(app.user.username);
+  let totals = [];
+  let days = [];
+  try {
+    totals = await read(app.user.username, `/inspectors?inspector=${me}&format=csv&table=inspectors`, { csv: true });
+    days = await read(app.user.username, `/inspectors?inspector=${me}&format=csv&table=inspector-days`, { csv: true });
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    notice.textContent = t("needsNetwork");
+  }
+  const total = totals.find((row) => row.inspectorID === app.user.username);
+  const skipped = (row) => String(Number(row.skippedUnableToCollect) + Number(row.skippedOutOfStock) + Number(row.skippedNoLongerAvailable));
+  show(t("analytics"), notice,
+    total ? h("dl", { class: "totals" },
+      h("dt", {}, t("daysWorked")), h("dd", { "data-field": "days" }, total.days),
+      FIELDS.map((field) => [h("dt", {}, t("a_" + field)),
+        h("dd", { "data-field": field }, field === "skipped" ? skipped(total) : total[field])])) : h("p", {}, t("none")),
+    // The table scrolls on its own on a phone (a region that keyboards can reach) rather than the page.
+    days.length ? h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": t("perDay") }, h("table", { class: "days" },
+      h("caption", {}, t("perDay")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("day")), FIELDS.map((field) => h("th", { scope: "col" }, t("a_" + field))))),
+      h("tbody", {}, days.map((row) => h("tr", { "data-day": row.period },
+        h("th", { scope: "row" }, row.period), FIELDS.map((field) => h("td", {}, row[field]))))))) : null,
+    h("p", {}, h("a", { href: "#/" }, t("back"))));
 }
 """#,
         "screen-batch.js": #"""
@@ -1107,19 +1216,36 @@ import { h, show } from "./dom.js";
 import { read, SessionEnded } from "./api.js";
 import { unsent } from "./outbox.js";
 import { batchWith } from "./model.js";
+import { readAhead, usage } from "./storage.js";
 
 const MODES = [0, 1, 2, 3];
 
+/** The roles of the signed-in user (a user may hold several). */
+export function rolesOf(user) { return user.roles || [user.role]; }
+
 export async function homeScreen(app) {
   const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  const roles = rolesOf(app.user);
+  const receiving = roles.includes("receiver") ? [
+    h("h2", {}, t("receiving")),
+    h("ul", { class: "modes" },
+      h("li", {}, h("a", { class: "button", href: "#/receive" }, h("span", {}, t("receiveTitle")))),
+      h("li", {}, h("a", { class: "button", href: "#/receptions" }, h("span", {}, t("receptions"))))),
+  ] : [];
+  // A receiver who does not inspect has no batches: the receiving screens are theirs.
+  if (!roles.includes("inspector")) return show(t("receiving"), notice, receiving.slice(1));
   const commands = await unsent();
   let batches = [];
+  let online = true;
   try {
     batches = (await read(app.user.username, "/v1/batches")).batches;
   } catch (error) {
     if (error instanceof SessionEnded) throw error;
     notice.textContent = t("needsNetwork");
+    online = false;
   }
+  const storage = h("p", { id: "storage", class: "hint" });
+  drawStorage(app, storage, online ? batches : []);
   batches = batches.map((b) => batchWith({ tasks: [], ...b }, commands));
   const groups = [
     ["inProgress", batches.filter((b) => b.status <= 5)],
@@ -1130,6 +1256,7 @@ export async function homeScreen(app) {
   show(t("modes"), notice,
     h("ul", { class: "modes" }, MODES.map((mode) => h("li", {},
       h("a", { class: "button", href: `#/allocate/${mode}` }, h("span", {}, t("mode" + mode)), h("small", {}, t("addTask")))))),
+    h("p", {}, h("a", { class: "button", href: "#/analytics" }, t("analytics"))), storage,
     h("h2", {}, t("batches")),
     groups.map(([key, list]) => h("section", { "aria-labelledby": "h-" + key },
       h("h3", { id: "h-" + key }, t(key), " (", list.length, ")"),
@@ -1139,7 +1266,23 @@ export async function homeScreen(app) {
             h("strong", {}, t("mode" + b.mode)), " · ", t("status" + b.status)),
           h("div", {}, b.batchID, " · ", t("tasks", { n: b.taskCount })),
           b.status <= 5 ? h("div", {}, t("expires", { time: when.format(new Date(b.expiresAt)) })) : null,
-          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))));
+          b.expiresSoon && b.status <= 5 ? h("span", { class: "badge warn" }, "⏰ " + t("expiresSoon")) : null))))),
+    receiving);
+}
+
+/** The open batches read ahead, then what the app stores on the device of the browser's quota;
+ *  `data-read-ahead` says how many answers were kept, for whoever checks. */
+async function drawStorage(app, line, batches) {
+  const kept = await readAhead(app.user.username, batches).catch(() => 0);
+  const use = await usage();
+  line.dataset.readAhead = String(kept);
+  if (!use || !use.quota) return;
+  const mb = (bytes) => (bytes / 1048576).toFixed(1);
+  line.textContent = t("storage", { used: mb(use.used), quota: mb(use.quota) }) + " " + t(use.kept ? "storageKept" : "storageMayGo");
+  if (use.used > use.quota * 0.8) {
+    line.className = "notice warn";
+    line.append(" ", t("storageFull"));
+  }
 }
 """#,
         "screen-inspect.js": #"""
@@ -1297,14 +1440,192 @@ export function loginScreen(app, { message, username } = {}) {
   show(t("signInTitle"), notice, form);
 }
 """#,
+        "screen-receive.js": #"""
+// The receiver's screens (seed 4.2.5): the reception form (product and shelf scanned with a
+// keyboard wedge or typed, condition, priority, inspect-before date, decommission) saved through
+// the outbox like every action, and the receiver's own receptions with their acknowledgements.
+import { t, language } from "./i18n.js";
+import { h, show } from "./dom.js";
+import { read, Offline } from "./api.js";
+import { enqueue, unsent, status } from "./outbox.js";
+
+const CENTRE = 2;
+const CHOICES = ["condition", "priority", "decommission"];
+
+export async function receiveScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status", "aria-live": "polite" });
+  let codes = null;
+  let centres = [];
+  try {
+    codes = await read(app.user.username, "/v1/codelists");
+    centres = (await read(app.user.username, "/v1/locations")).locations.filter((l) => l.kind === CENTRE);
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    return show(t("receiveTitle"), h("p", { class: "notice warn" }, t("needsNetwork")), back());
+  }
+  const centreSelect = h("select", { id: "centre", required: true }, centres.map((l) => h("option", { value: l.locationID }, l.name)));
+  const product = scanField("product", t("receiveProduct"));
+  const shelf = scanField("shelf", t("receiveShelf"));
+  // A wedge types the code and Enter: Enter moves on to the next field instead of sending the form.
+  product.input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); shelf.input.focus(); }
+  });
+  shelf.input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); document.getElementById("condition").focus(); }
+  });
+  // Each choice defaults to the first code the server lists (good, normal, donate).
+  const selects = Object.fromEntries(CHOICES.map((name) => [name,
+    h("select", { id: name }, (codes[name] || []).map((c) => h("option", { value: c.code }, c.label)))]));
+  const before = h("input", { id: "inspect-before", type: "date" });
+  const submit = h("button", { type: "submit", class: "primary", disabled: centres.length === 0 }, t("receive"));
+  const form = h("form", { class: "stack", onsubmit: async (event) => {
+    event.preventDefault();
+    const gtin = product.input.value.trim();
+    const storageLocation = shelf.input.value.trim();
+    if (!gtin || !storageLocation) {
+      notice.className = "notice error";
+      notice.textContent = t("receiveMissing");
+      return;
+    }
+    const command = {
+      type: "ReceiveProduct", receptionID: "RC-" + crypto.randomUUID(), gtin, locationID: centreSelect.value, storageLocation,
+      condition: Number(selects.condition.value), priority: Number(selects.priority.value),
+      decommission: Number(selects.decommission.value),
+    };
+    if (before.value) command.inspectBefore = before.value;
+    await enqueue(command);
+    // The next sample starts from the defaults again, at the same centre.
+    form.reset();
+    centreSelect.value = command.locationID;
+    notice.className = "notice ok";
+    notice.textContent = t("receivedSaved", { code: gtin });
+    product.input.focus();
+  } },
+    h("label", { for: "centre" }, t("location")), centreSelect,
+    centres.length === 0 ? h("p", {}, t("noLocations")) : null,
+    product.label, product.input, shelf.label, shelf.input,
+    CHOICES.map((name) => [h("label", { for: name }, t("receive_" + name)), selects[name]]),
+    h("label", { for: "inspect-before" }, t("inspectBefore")), before,
+    submit);
+  show(t("receiveTitle"), notice, form,
+    h("p", {}, h("a", { href: "#/receptions" }, t("receptions"))), back());
+  product.input.focus();
+}
+
+export async function receptionsScreen(app) {
+  const notice = h("p", { id: "notice", class: "notice", role: "status" });
+  let items = [];
+  try {
+    // The list is a report: it waits until it holds what this device has sent.
+    items = (await read(app.user.username, `/v1/receptions?receiver=${encodeURIComponent(app.user.username)}&limit=200`,
+      { waitFor: status.position })).items;
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+    notice.textContent = t("needsNetwork");
+  }
+  // Saved here but not yet accepted by the server: shown first, marked as not yet sent.
+  const waiting = (await unsent()).filter((c) => c.type === "ReceiveProduct" && !items.some((r) => r.receptionID === c.receptionID));
+  const day = new Intl.DateTimeFormat(language(), { dateStyle: "medium" });
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const rows = [
+    ...waiting.map((c) => h("li", { class: "card reception unsent", "data-reception": c.receptionID },
+      h("strong", {}, c.gtin), " · ", h("span", { class: "badge warn" }, t("notSent")),
+      h("div", {}, t("receiveShelf"), ": ", c.storageLocation))),
+    ...items.map((r) => h("li", { class: "card reception" + (r.replacementRequested ? " soon" : ""), "data-reception": r.receptionID },
+      h("strong", {}, r.productName || r.gtin), " · ", r.gtin,
+      h("div", {}, when.format(new Date(r.receivedAt)), " · ", r.conditionLabel, " · ", r.priorityLabel, " · ", r.decommissionLabel),
+      h("div", {}, t("receiveShelf"), ": ", r.storageLocation,
+        r.inspectBefore ? [" · ", t("inspectBefore"), ": ", day.format(new Date(r.inspectBefore))] : null),
+      r.replacementRequested ? h("span", { class: "badge warn replacement" }, t("replacementRequested")) : null,
+      h("div", {}, h("a", { href: `/receptions?reception=${encodeURIComponent(r.receptionID)}`, target: "_blank", rel: "noopener" },
+        t("acknowledgement"))))),
+  ];
+  show(t("receptions"), notice,
+    h("p", {}, h("a", { class: "button", href: "#/receive" }, t("receiveTitle"))),
+    rows.length === 0 ? h("p", {}, t("none")) : h("ul", { class: "cards" }, rows), back());
+}
+
+function scanField(id, text) {
+  return {
+    label: h("label", { for: id }, text),
+    input: h("input", { id, name: id, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "next", required: true }),
+  };
+}
+
+function back() { return h("p", {}, h("a", { href: "#/" }, t("back"))); }
+"""#,
+        "storage.js": #"""
+// The device's storage: the data of the inspector's open batches read ahead for offline work,
+// the browser asked to keep the app's data (not to evict it under pressure), and how much of the
+// browser's quota the app uses.
+import { read, Offline, Refused, SessionEnded } from "./api.js";
+
+// Enough for a day's batches; more would spend quota on work not yet in hand.
+const MOST_BATCHES = 10;
+const MOST_TASKS = 200;
+
+// What this page has read ahead already, by user and path: each front page reads only what is new.
+const done = new Set();
+
+/** Reads each open batch and its tasks' datasheets into the device's copies (api.read keeps
+ *  them), each once per page load; resolves with how many answers are kept. Stops quietly when
+ *  the network goes; an answer the server refuses (a task without a datasheet) is left out. */
+export async function readAhead(user, batches) {
+  let tasksLeft = MOST_TASKS;
+  const once = async (path) => {
+    const key = user + " " + path;
+    if (done.has(key)) return null;
+    try {
+      const data = await read(user, path);
+      done.add(key);
+      return data;
+    } catch (error) {
+      if (error instanceof Offline || error instanceof SessionEnded || !(error instanceof Refused)) throw error;
+      done.add(key);
+      return null;
+    }
+  };
+  try {
+    for (const summary of batches.filter((b) => b.status <= 5).slice(0, MOST_BATCHES)) {
+      const path = `/v1/batches/${encodeURIComponent(summary.batchID)}`;
+      // A batch changes as work is sent: read again each time, its datasheets once.
+      done.delete(user + " " + path);
+      const batch = await once(path);
+      for (const task of (batch?.tasks || []).filter((t) => t.collectionStatus !== 3)) {
+        if (tasksLeft-- <= 0) break;
+        await once(`/v1/tasks/${encodeURIComponent(task.taskID)}/datasheet`);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Offline)) throw error;
+  }
+  return [...done].filter((key) => key.startsWith(user + " ")).length;
+}
+
+/** Asks the browser to keep the app's data; resolves true when it will. */
+export async function keepData() {
+  try { return (await navigator.storage?.persist?.()) === true; } catch { return false; }
+}
+
+/** `{ used, quota, kept }` in bytes, or null where the browser does not say. */
+export async function usage() {
+  try {
+    const estimate = await navigator.storage?.estimate?.();
+    if (!estimate) return null;
+    return { used: estimate.usage || 0, quota: estimate.quota || 0, kept: (await navigator.storage.persisted?.()) === true };
+  } catch {
+    return null;
+  }
+}
+"""#,
         "sw.js": #"""
 // The inspector app's service worker: cache first for the app's own files (versioned, so a new
 // build gets a new cache and old code never talks to a changed API), network first with the
 // cached copy as fallback for the entry page. Data and commands are the page's business
 // (IndexedDB), never cached here: several users may share one device.
-const VERSION = "cae7cf783f0b0861";
+const VERSION = "d04bda79680fe6d1";
 const CACHE = "itemaudit-app-" + VERSION;
-const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/cae7cf783f0b0861/api.js","/app/cae7cf783f0b0861/app.css","/app/cae7cf783f0b0861/db.js","/app/cae7cf783f0b0861/dom.js","/app/cae7cf783f0b0861/feedback.js","/app/cae7cf783f0b0861/gs1.js","/app/cae7cf783f0b0861/i18n.js","/app/cae7cf783f0b0861/icon.svg","/app/cae7cf783f0b0861/main.js","/app/cae7cf783f0b0861/model.js","/app/cae7cf783f0b0861/outbox.js","/app/cae7cf783f0b0861/photos.js","/app/cae7cf783f0b0861/screen-allocate.js","/app/cae7cf783f0b0861/screen-batch.js","/app/cae7cf783f0b0861/screen-home.js","/app/cae7cf783f0b0861/screen-inspect.js","/app/cae7cf783f0b0861/screen-login.js","/app/cae7cf783f0b0861/sync-status.js"]];
+const SHELL = ["/app/", "/app/manifest.webmanifest", ...["/app/d04bda79680fe6d1/api.js","/app/d04bda79680fe6d1/app.css","/app/d04bda79680fe6d1/db.js","/app/d04bda79680fe6d1/dom.js","/app/d04bda79680fe6d1/feedback.js","/app/d04bda79680fe6d1/gs1.js","/app/d04bda79680fe6d1/i18n.js","/app/d04bda79680fe6d1/icon.svg","/app/d04bda79680fe6d1/main.js","/app/d04bda79680fe6d1/model.js","/app/d04bda79680fe6d1/outbox.js","/app/d04bda79680fe6d1/photos.js","/app/d04bda79680fe6d1/screen-allocate.js","/app/d04bda79680fe6d1/screen-analytics.js","/app/d04bda79680fe6d1/screen-batch.js","/app/d04bda79680fe6d1/screen-home.js","/app/d04bda79680fe6d1/screen-inspect.js","/app/d04bda79680fe6d1/screen-login.js","/app/d04bda79680fe6d1/screen-receive.js","/app/d04bda79680fe6d1/storage.js","/app/d04bda79680fe6d1/sync-status.js"]];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
