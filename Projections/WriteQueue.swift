@@ -179,6 +179,9 @@ final class WriteQueue: @unchecked Sendable {
                     defer { busySeconds += Self.threadCPUSeconds() - started }
                     try run(block, db, committed: committed)
                 } else if let read = pendingRead {
+                    // Taken here, not by the asking thread when it wakes: until then this loop
+                    // would find the same request again and spin.
+                    pendingRead = nil
                     condition.unlock()
                     read.run(db)
                     condition.lock()
